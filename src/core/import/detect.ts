@@ -1,0 +1,105 @@
+/**
+ * Format detection from content: the first non-empty JSONL line tells the JSONL formats apart
+ * (FORMATS.md §0); a whole JSON document is classified by its shape.
+ */
+import { isRecord } from './builder.ts';
+import type { FormatId } from './types.ts';
+
+const CLAUDE_TYPES = new Set([
+  'user', 'assistant', 'system', 'summary', 'file-history-snapshot', 'queue-operation', 'progress', 'attachment',
+  'permission-mode', 'last-prompt', 'custom-title', 'ai-title', 'agent-name', 'agent-setting', 'pr-link',
+  'worktree-state', 'bridge-session',
+]);
+const CODEX_TYPES = new Set(['session_meta', 'response_item', 'event_msg', 'turn_context', 'compacted', 'world_state']);
+
+/** The JSONL format a first line belongs to, or undefined if it matches none. */
+export function detectJsonlFormat(first: Record<string, unknown>): FormatId | undefined {
+  const type = first.type;
+  if (type === 'session' && typeof first.id === 'string') return 'pi';
+  if (typeof type === 'string' && CODEX_TYPES.has(type) && 'payload' in first) return 'codex';
+  if (typeof first.id === 'string' && 'instructions' in first && typeof first.timestamp === 'string') return 'codex';
+  if (typeof type === 'string' && CLAUDE_TYPES.has(type)) {
+    if ('uuid' in first || 'sessionId' in first || 'parentUuid' in first || type === 'summary' || type === 'file-history-snapshot') {
+      return 'claude-code';
+    }
+  }
+  return undefined;
+}
+
+/** Anthropic-only content block types; their presence tells Anthropic from OpenAI messages. */
+const ANTHROPIC_BLOCKS = new Set(['tool_use', 'tool_result', 'thinking', 'redacted_thinking', 'image', 'document', 'server_tool_use', 'web_search_tool_result']);
+
+function looksLikeMessage(value: unknown): value is Record<string, unknown> {
+  return isRecord(value) && typeof value.role === 'string' && 'content' in value;
+}
+
+function messagesOf(doc: unknown): unknown[] | undefined {
+  if (Array.isArray(doc) && doc.some(looksLikeMessage)) return doc;
+  if (isRecord(doc) && Array.isArray(doc.messages)) return doc.messages;
+  return undefined;
+}
+
+/** Finds the message lists a document holds: a bare array, `{messages}`, or records holding one (`traj`). */
+export function findMessageLists(doc: unknown): unknown[][] {
+  const direct = messagesOf(doc);
+  if (direct) return [direct];
+  if (Array.isArray(doc)) {
+    const lists: unknown[][] = [];
+    for (const record of doc) {
+      if (!isRecord(record)) continue;
+      for (const key of ['messages', 'traj', 'trajectory', 'conversation', 'history']) {
+        const value = record[key];
+        if (Array.isArray(value) && value.some(looksLikeMessage)) {
+          lists.push(value);
+          break;
+        }
+      }
+    }
+    return lists;
+  }
+  if (isRecord(doc)) {
+    for (const key of ['traj', 'trajectory', 'conversation', 'history']) {
+      const value = doc[key];
+      if (Array.isArray(value) && value.some(looksLikeMessage)) return [value];
+    }
+  }
+  return [];
+}
+
+/** The JSON-document format of a parsed document, or undefined if its shape is unknown. */
+export function detectDocumentFormat(doc: unknown): FormatId | undefined {
+  const lists = findMessageLists(doc);
+  if (lists.length === 0) return undefined;
+  if (isRecord(doc) && (typeof doc.system === 'string' || Array.isArray(doc.system))) return 'anthropic';
+  for (const list of lists) {
+    for (const message of list) {
+      if (!isRecord(message)) continue;
+      if (message.role === 'tool' || 'tool_calls' in message || 'tool_call_id' in message || message.role === 'system' || message.role === 'developer') {
+        return 'openai-chat';
+      }
+      const content = message.content;
+      if (Array.isArray(content) && content.some((block) => isRecord(block) && typeof block.type === 'string' && ANTHROPIC_BLOCKS.has(block.type))) {
+        return 'anthropic';
+      }
+    }
+  }
+  return 'openai-chat';
+}
+
+/** A short description of a document's shape for the "unknown shape" error. */
+export function describeShape(doc: unknown): string {
+  if (Array.isArray(doc)) {
+    const first = doc[0];
+    if (doc.length === 0) return 'an empty array';
+    if (isRecord(first)) return `an array of ${doc.length} objects whose first has keys ${keyList(first)}`;
+    return `an array of ${doc.length} ${typeof first} values`;
+  }
+  if (isRecord(doc)) return `an object with keys ${keyList(doc)}`;
+  return `a bare ${doc === null ? 'null' : typeof doc}`;
+}
+
+function keyList(record: Record<string, unknown>): string {
+  const keys = Object.keys(record);
+  const shown = keys.slice(0, 8).map((key) => `"${key}"`).join(', ');
+  return keys.length > 8 ? `${shown} and ${keys.length - 8} more` : shown || '(none)';
+}

@@ -1,0 +1,17 @@
+/** Which importer reads which format: one file per format, registered here. */
+import { createClaudeCodeImporter } from './claude-code.ts';
+import { createCodexImporter } from './codex.ts';
+import { createPiImporter } from './pi.ts';
+import { openAiChatImporter } from './openai-chat.ts';
+import { anthropicImporter } from './anthropic.ts';
+import type { DocumentImporter, FormatId, LineImporter } from './types.ts';
+
+export type ImporterKind = { kind: 'jsonl'; create: () => LineImporter } | { kind: 'json'; importer: DocumentImporter };
+
+export const IMPORTERS: Record<FormatId, ImporterKind> = {
+  'claude-code': { kind: 'jsonl', create: createClaudeCodeImporter },
+  codex: { kind: 'jsonl', create: createCodexImporter },
+  pi: { kind: 'jsonl', create: createPiImporter },
+  'openai-chat': { kind: 'json', importer: openAiChatImporter },
+  anthropic: { kind: 'json', importer: anthropicImporter },
+};

@@ -1,0 +1,61 @@
+/**
+ * The inspection report of an imported transcript: the shape `foldlab inspect --json` prints and
+ * the app's summary panel shows, computed by the same code in Node and in the worker.
+ */
+import type { Entry, Role } from './journal/entry.ts';
+import { linkReport } from './journal/link.ts';
+import { branchLeaves } from './journal/tree.ts';
+import type { FormatId, ImportResult } from './import/types.ts';
+import type { CounterId } from './tokens/counters.ts';
+
+export interface InspectReport {
+  format: FormatId;
+  title?: string;
+  /** Entries in the journal (every kind). */
+  entries: number;
+  /** Conversation messages by role; `tool` counts tool-result entries. Markers and harness events are not messages. */
+  roles: Record<'system' | 'user' | 'assistant' | 'tool', number>;
+  /** Entries by kind: conversation messages, compaction markers, harness events. */
+  kinds: Record<Entry['kind'], number>;
+  toolCalls: number;
+  toolResults: number;
+  orphanToolCalls: number;
+  orphanToolResults: number;
+  branches: number;
+  errors: Array<{ line: number; message: string }>;
+  lines: number;
+  ignoredLines: number;
+  tokens: { counter: CounterId; label: string; total: number; byRole: Record<Role, number>; byKind: Record<string, number> };
+}
+
+export interface TokenSummary {
+  counter: CounterId;
+  label: string;
+  total: number;
+  byRole: Record<Role, number>;
+  byKind: Record<string, number>;
+}
+
+/** Builds the report from an import result and its token summary. */
+export function inspect(result: ImportResult, tokens: TokenSummary): InspectReport {
+  const roles = { system: 0, user: 0, assistant: 0, tool: 0 };
+  const kinds = { message: 0, compaction: 0, event: 0 };
+  for (const entry of result.entries) {
+    kinds[entry.kind]++;
+    if (entry.kind === 'message' && entry.role !== 'summary') roles[entry.role]++;
+  }
+  const links = linkReport(result.entries);
+  return {
+    format: result.format,
+    ...(result.meta.title !== undefined ? { title: result.meta.title } : {}),
+    entries: result.entries.length,
+    roles,
+    kinds,
+    ...links,
+    branches: branchLeaves(result.entries).length,
+    errors: result.issues.map(({ line, message }) => ({ line, message })),
+    lines: result.lines,
+    ignoredLines: result.ignoredLines,
+    tokens,
+  };
+}

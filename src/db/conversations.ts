@@ -1,0 +1,75 @@
+/**
+ * Conversation repository: commit an import as one unit (all entries or none), rename, delete,
+ * and read entries back. Every write is one read-write transaction over the tables it touches.
+ */
+import type { ImportResult } from '../core/import/types.ts';
+import type { FoldlabDatabase, ConversationRow, EntryRow } from './schema.ts';
+
+export interface CommitImport {
+  /** Replace this conversation's entries (re-import) instead of creating a new one. */
+  replaceId?: string;
+  fileName: string;
+  size: number;
+  origin: ConversationRow['origin'];
+  title?: string;
+}
+
+/** Rows per bulkPut call: big enough to be fast, small enough to keep memory flat. */
+const BATCH = 5000;
+
+/**
+ * Writes a finished import in one transaction. If anything fails, nothing is written and the
+ * conversation being replaced keeps its old entries.
+ */
+export async function commitImport(db: FoldlabDatabase, result: ImportResult, options: CommitImport): Promise<ConversationRow> {
+  const id = options.replaceId ?? crypto.randomUUID();
+  const importId = crypto.randomUUID();
+  const row: ConversationRow = {
+    id,
+    title: options.title ?? result.meta.title ?? options.fileName,
+    format: result.format,
+    fileName: options.fileName,
+    size: options.size,
+    importId,
+    importedAt: Date.now(),
+    entryCount: result.entries.length,
+    meta: result.meta,
+    issues: result.issues.slice(0, 1000),
+    lines: result.lines,
+    ignoredLines: result.ignoredLines,
+    origin: options.origin,
+  };
+  await db.transaction('rw', db.conversations, db.entries, db.tokenCounts, async () => {
+    if (options.replaceId) {
+      const previous = await db.conversations.get(options.replaceId);
+      if (previous) row.title = options.title ?? previous.title;
+      await db.entries.where('conversationId').equals(id).delete();
+      await db.tokenCounts.where('conversationId').equals(id).delete();
+    }
+    await db.conversations.put(row);
+    for (let start = 0; start < result.entries.length; start += BATCH) {
+      const rows: EntryRow[] = result.entries.slice(start, start + BATCH).map((entry) => ({ ...entry, conversationId: id }));
+      await db.entries.bulkPut(rows);
+    }
+  });
+  return row;
+}
+
+export async function renameConversation(db: FoldlabDatabase, id: string, title: string): Promise<void> {
+  const clean = title.trim();
+  if (clean.length === 0) throw new Error('A conversation needs a name: the title cannot be empty.');
+  await db.conversations.update(id, { title: clean.slice(0, 200) });
+}
+
+export async function deleteConversation(db: FoldlabDatabase, id: string): Promise<void> {
+  await db.transaction('rw', db.conversations, db.entries, db.tokenCounts, async () => {
+    await db.entries.where('conversationId').equals(id).delete();
+    await db.tokenCounts.where('conversationId').equals(id).delete();
+    await db.conversations.delete(id);
+  });
+}
+
+/** All entries of a conversation in journal order. */
+export async function loadEntries(db: FoldlabDatabase, id: string): Promise<EntryRow[]> {
+  return db.entries.where('[conversationId+index]').between([id, -Infinity], [id, Infinity]).toArray();
+}

@@ -1,0 +1,15 @@
+/** Entry point of the page: mounts the app and the test API. */
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { App } from './ui/App.tsx';
+import { installTestApi } from './ui/test-api.ts';
+import './ui/app.css';
+
+installTestApi();
+const root = document.getElementById('root');
+if (!root) throw new Error('index.html has no #root element.');
+createRoot(root).render(
+  <StrictMode>
+    <App />
+  </StrictMode>,
+);

@@ -1,0 +1,88 @@
+/**
+ * What the UI asks for: import a file, a sample or the demo; count tokens; cancel. Each call runs
+ * a worker job, mirrors its progress into the store, and turns failures into a notice the user reads.
+ */
+import type { FormatId } from '../core/import/types.ts';
+import type { CounterId } from '../core/tokens/counters.ts';
+import { engine, newJobId, proxy } from '../worker/client.ts';
+import type { ImportOutcome, ImportRequest } from '../worker/protocol.ts';
+import { countsKey } from './counts-slice.ts';
+import { useAppStore } from './store.ts';
+
+const store = () => useAppStore.getState();
+
+/** Listeners the e2e test API subscribes to. */
+export const importListeners = new Set<(outcome: ImportOutcome) => void>();
+
+async function runImport(label: string, fileName: string, run: (jobId: string) => Promise<ImportOutcome>): Promise<ImportOutcome | undefined> {
+  const jobId = newJobId('import');
+  store().startJob(jobId, label);
+  store().setNotice(undefined);
+  try {
+    const outcome = await run(jobId);
+    store().select(outcome.conversation.id);
+    if (outcome.conversation.issues.length > 0) store().setNotice({ fileName, issues: outcome.conversation.issues });
+    for (const listener of importListeners) listener(outcome);
+    return outcome;
+  } catch (error) {
+    store().setNotice({ fileName, error: errorMessage(error) });
+    return undefined;
+  } finally {
+    store().endJob(jobId);
+  }
+}
+
+export function importFile(file: File, options: { format?: FormatId; replaceId?: string } = {}): Promise<ImportOutcome | undefined> {
+  return runImport(`Importing ${file.name}`, file.name, (jobId) => {
+    const request: ImportRequest = { jobId, fileName: file.name, origin: 'file', ...options };
+    return engine().importBlob(file, request, proxy((progress) => store().updateJob(progress)));
+  });
+}
+
+/** Fetches a bundled sample from the site (relative to BASE_URL) and imports it. */
+export function importSample(path: string, title: string): Promise<ImportOutcome | undefined> {
+  const fileName = path.split('/').pop() ?? path;
+  return runImport(`Importing ${title}`, fileName, async (jobId) => {
+    const response = await fetch(`${import.meta.env.BASE_URL}${path}`);
+    if (!response.ok) throw new Error(`Could not load the sample ${fileName}: HTTP ${response.status}.`);
+    const blob = await response.blob();
+    const request: ImportRequest = { jobId, fileName, origin: 'sample', title };
+    return engine().importBlob(blob, request, proxy((progress) => store().updateJob(progress)));
+  });
+}
+
+export function importDemo(): Promise<ImportOutcome | undefined> {
+  return runImport('Generating the demo session', 'demo-session.jsonl', (jobId) => {
+    const request = { jobId, fileName: 'demo-session.jsonl', origin: 'demo' as const, title: 'Demo: a coding-agent session (generated)' };
+    return engine().importDemo(request, proxy((progress) => store().updateJob(progress)));
+  });
+}
+
+export function cancelJob(jobId: string): void {
+  void engine().cancel(jobId);
+}
+
+const pendingCounts = new Set<string>();
+
+/** Counts tokens for a conversation with a counter (cached in the worker and in Dexie). */
+export async function ensureCounts(conversationId: string, importId: string, counter: CounterId): Promise<void> {
+  const key = countsKey(conversationId, importId, counter);
+  if (store().counts[key] || pendingCounts.has(key)) return;
+  pendingCounts.add(key);
+  const jobId = newJobId('count');
+  store().startJob(jobId, `Counting tokens (${counter})`);
+  try {
+    const counts = await engine().countTokens(jobId, conversationId, counter, proxy((progress) => store().updateJob({ ...progress, jobId })));
+    store().putCounts(key, counts);
+  } catch (error) {
+    store().putCountError(key, errorMessage(error));
+  } finally {
+    pendingCounts.delete(key);
+    store().endJob(jobId);
+  }
+}
+
+export function errorMessage(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  return String(error);
+}

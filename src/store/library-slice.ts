@@ -1,0 +1,50 @@
+/** UI state of the library: the open conversation, running jobs with their progress, the last import outcome. */
+import type { StateCreator } from 'zustand';
+import type { ImportIssue } from '../core/import/types.ts';
+import type { JobProgress } from '../worker/protocol.ts';
+import type { AppState } from './store.ts';
+
+export interface JobState {
+  id: string;
+  label: string;
+  progress?: JobProgress;
+}
+
+/** What the last import said: a failure message, or the problems found in the lines it kept. */
+export interface ImportNotice {
+  fileName: string;
+  error?: string;
+  issues?: ImportIssue[];
+}
+
+export interface LibrarySlice {
+  selectedId: string | undefined;
+  jobs: Record<string, JobState>;
+  notice: ImportNotice | undefined;
+  select: (id: string | undefined) => void;
+  startJob: (id: string, label: string) => void;
+  updateJob: (progress: JobProgress) => void;
+  endJob: (id: string) => void;
+  setNotice: (notice: ImportNotice | undefined) => void;
+}
+
+export const createLibrarySlice: StateCreator<AppState, [], [], LibrarySlice> = (set) => ({
+  selectedId: undefined,
+  jobs: {},
+  notice: undefined,
+  select: (selectedId) => set({ selectedId }),
+  startJob: (id, label) => set((state) => ({ jobs: { ...state.jobs, [id]: { id, label } } })),
+  updateJob: (progress) =>
+    set((state) => {
+      const id = progress.jobId.split(':')[0] ?? progress.jobId;
+      const job = state.jobs[id];
+      return job ? { jobs: { ...state.jobs, [id]: { ...job, progress } } } : {};
+    }),
+  endJob: (id) =>
+    set((state) => {
+      const jobs = { ...state.jobs };
+      delete jobs[id];
+      return { jobs };
+    }),
+  setNotice: (notice) => set({ notice }),
+});

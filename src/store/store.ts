@@ -1,0 +1,28 @@
+/**
+ * The one zustand store, combined from typed slices. UI state only: persistent data lives in Dexie.
+ * Small preferences (counter, window, verbosity) persist in localStorage with a version.
+ */
+import { create } from 'zustand';
+import { persist } from 'zustand/middleware';
+import { createLibrarySlice, type LibrarySlice } from './library-slice.ts';
+import { createViewSlice, type ViewSlice } from './view-slice.ts';
+import { createCountsSlice, type CountsSlice } from './counts-slice.ts';
+
+export type AppState = LibrarySlice & ViewSlice & CountsSlice;
+
+export const useAppStore = create<AppState>()(
+  persist(
+    (...a) => ({ ...createLibrarySlice(...a), ...createViewSlice(...a), ...createCountsSlice(...a) }),
+    {
+      name: 'foldlab.preferences',
+      version: 1,
+      partialize: (state) => ({
+        counter: state.counter,
+        windowPreset: state.windowPreset,
+        windowTokens: state.windowTokens,
+        verbosity: state.verbosity,
+        selectedId: state.selectedId,
+      }),
+    },
+  ),
+);

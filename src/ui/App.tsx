@@ -1,0 +1,72 @@
+/**
+ * The app shell: header (counter), library on the left (import, examples, conversations), the open
+ * conversation on the right. On the very first visit it seeds the generated demo session.
+ */
+import { useEffect } from 'react';
+import { db } from '../db/db.ts';
+import { cancelJob, importDemo } from '../store/actions.ts';
+import { useAppStore } from '../store/store.ts';
+import { ProgressBar } from './common/ProgressBar.tsx';
+import { ImportNotice } from './library/ImportNotice.tsx';
+import { ConversationList } from './library/ConversationList.tsx';
+import { ImportControls } from './library/ImportControls.tsx';
+import { CounterSelect } from './tokens/CounterSelect.tsx';
+import { ConversationView } from './transcript/ConversationView.tsx';
+
+const DEMO_SEEDED = 'demoSeeded';
+
+async function seedDemoOnce(): Promise<void> {
+  const seeded = await db.settings.get(DEMO_SEEDED);
+  if (seeded) return;
+  await db.settings.put({ key: DEMO_SEEDED, value: true });
+  if ((await db.conversations.count()) === 0) await importDemo();
+}
+
+export function App() {
+  const selectedId = useAppStore((state) => state.selectedId);
+  const jobs = useAppStore((state) => state.jobs);
+
+  useEffect(() => {
+    void seedDemoOnce();
+  }, []);
+
+  return (
+    <div className="app">
+      <header className="app-header">
+        <h1>
+          <span className="logo" aria-hidden>▤</span> Foldlab
+        </h1>
+        <span className="muted small">context compaction workbench · runs in your browser</span>
+        <span className="spacer" />
+        <CounterSelect />
+      </header>
+      <div className="jobs">
+        {Object.values(jobs).map((job) => (
+          <ProgressBar key={job.id} job={job} onCancel={() => cancelJob(job.id)} />
+        ))}
+      </div>
+      <div className="layout">
+        <aside className="sidebar">
+          <ImportControls />
+          <ImportNotice />
+          <ConversationList />
+        </aside>
+        <main className="main">
+          {selectedId ? <ConversationView conversationId={selectedId} /> : <EmptyState />}
+        </main>
+      </div>
+    </div>
+  );
+}
+
+function EmptyState() {
+  return (
+    <div className="empty" data-testid="empty">
+      <h2>Open a transcript</h2>
+      <p>
+        Import a Claude Code, Codex or pi session (JSONL), or OpenAI / Anthropic messages (JSON), or open one of the examples. Everything stays in this
+        browser.
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,31 @@
+/** A labelled progress bar for a worker job, with a Cancel button. */
+import type { JobState } from '../../store/library-slice.ts';
+
+function formatAmount(done: number, unit: 'bytes' | 'entries'): string {
+  if (unit === 'bytes') return `${(done / 1024 / 1024).toFixed(1)} MB`;
+  return `${done.toLocaleString('en-US')} entries`;
+}
+
+export function ProgressBar({ job, onCancel }: { job: JobState; onCancel?: () => void }) {
+  const progress = job.progress;
+  const fraction = progress && progress.total > 0 ? Math.min(1, progress.done / progress.total) : undefined;
+  return (
+    <div className="progress" role="status" data-testid="job.progress" aria-live="polite">
+      <div className="progress-label">
+        <span>{job.label}</span>
+        {progress && (
+          <span className="muted">
+            {progress.phase} · {formatAmount(progress.done, progress.unit)}
+            {fraction !== undefined && ` (${Math.round(fraction * 100)}%)`}
+          </span>
+        )}
+        {onCancel && (
+          <button type="button" className="link" onClick={onCancel} data-testid="job.cancel">
+            Cancel
+          </button>
+        )}
+      </div>
+      <progress max={1} value={fraction} aria-label={job.label} />
+    </div>
+  );
+}

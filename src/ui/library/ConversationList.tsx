@@ -1,0 +1,116 @@
+/**
+ * The library of imported conversations (live from IndexedDB): open, rename, re-import, delete
+ * (after confirmation). Arrow keys move between items.
+ */
+import { useLiveQuery } from 'dexie-react-hooks';
+import { useRef, useState, type KeyboardEvent } from 'react';
+import { FORMAT_LABELS } from '../../core/import/types.ts';
+import { db } from '../../db/db.ts';
+import { deleteConversation, renameConversation } from '../../db/conversations.ts';
+import type { ConversationRow } from '../../db/schema.ts';
+import { errorMessage, importFile } from '../../store/actions.ts';
+import { useAppStore } from '../../store/store.ts';
+import { ConfirmDialog } from '../common/ConfirmDialog.tsx';
+
+export function ConversationList() {
+  const conversations = useLiveQuery(() => db.conversations.orderBy('importedAt').reverse().toArray(), []);
+  const selectedId = useAppStore((state) => state.selectedId);
+  const select = useAppStore((state) => state.select);
+  const list = useRef<HTMLUListElement>(null);
+
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (event.key !== 'ArrowDown' && event.key !== 'ArrowUp') return;
+    const items = Array.from(list.current?.querySelectorAll<HTMLButtonElement>('button.open') ?? []);
+    const at = items.indexOf(document.activeElement as HTMLButtonElement);
+    const next = items[at + (event.key === 'ArrowDown' ? 1 : -1)];
+    if (next) {
+      event.preventDefault();
+      next.focus();
+    }
+  };
+
+  if (conversations === undefined) return <p className="muted">Loading library…</p>;
+  return (
+    <section aria-labelledby="library-heading">
+      <h2 id="library-heading">Library ({conversations.length})</h2>
+      {conversations.length === 0 && <p className="muted">Nothing imported yet.</p>}
+      <ul className="library" ref={list} onKeyDown={onKeyDown} data-testid="library.list">
+        {conversations.map((conversation) => (
+          <ConversationItem key={conversation.id} conversation={conversation} selected={conversation.id === selectedId} onOpen={() => select(conversation.id)} />
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+function ConversationItem({ conversation, selected, onOpen }: { conversation: ConversationRow; selected: boolean; onOpen: () => void }) {
+  const [renaming, setRenaming] = useState(false);
+  const [confirming, setConfirming] = useState(false);
+  const [error, setError] = useState<string>();
+  const reimportInput = useRef<HTMLInputElement>(null);
+  const select = useAppStore((state) => state.select);
+
+  const rename = async (title: string) => {
+    try {
+      await renameConversation(db, conversation.id, title);
+      setRenaming(false);
+      setError(undefined);
+    } catch (err) {
+      setError(errorMessage(err));
+    }
+  };
+
+  return (
+    <li className={selected ? 'selected' : ''} data-testid="library.item" data-conversation-id={conversation.id}>
+      {renaming ? (
+        <form
+          onSubmit={(event) => {
+            event.preventDefault();
+            void rename(new FormData(event.currentTarget).get('title')?.toString() ?? '');
+          }}
+        >
+          <input name="title" defaultValue={conversation.title} autoFocus aria-label="New name" data-testid="library.item.title-input" onKeyDown={(event) => event.key === 'Escape' && setRenaming(false)} />
+          <button type="submit" data-testid="library.item.save">Save</button>
+        </form>
+      ) : (
+        <button type="button" className="open" onClick={onOpen} aria-current={selected} data-testid="library.item.open">
+          <span className="title">{conversation.title}</span>
+          <span className="muted small">
+            {FORMAT_LABELS[conversation.format]} · {conversation.entryCount.toLocaleString('en-US')} entries
+            {conversation.issues.length > 0 && ` · ${conversation.issues.length} problems`}
+          </span>
+        </button>
+      )}
+      {error && <p className="error small">{error}</p>}
+      <div className="item-actions">
+        <button type="button" className="link" onClick={() => setRenaming(true)} data-testid="library.item.rename">Rename</button>
+        <button type="button" className="link" onClick={() => reimportInput.current?.click()} data-testid="library.item.reimport">Re-import</button>
+        <button type="button" className="link danger" onClick={() => setConfirming(true)} data-testid="library.item.delete">Delete</button>
+        <input
+          ref={reimportInput}
+          type="file"
+          hidden
+          accept=".jsonl,.json,.ndjson,.txt,application/json"
+          data-testid="library.item.reimport-input"
+          onChange={(event) => {
+            const file = event.target.files?.[0];
+            if (file) void importFile(file, { replaceId: conversation.id });
+            event.target.value = '';
+          }}
+        />
+      </div>
+      {confirming && (
+        <ConfirmDialog
+          title="Delete this conversation?"
+          message={`"${conversation.title}" and its ${conversation.entryCount.toLocaleString('en-US')} entries will be removed from this browser. The original file is not touched.`}
+          confirmLabel="Delete"
+          onClose={() => setConfirming(false)}
+          onConfirm={() => {
+            if (selected) select(undefined);
+            void deleteConversation(db, conversation.id);
+          }}
+        />
+      )}
+    </li>
+  );
+}

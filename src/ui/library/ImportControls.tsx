@@ -1,0 +1,88 @@
+/**
+ * Choose or drop a transcript file; the format is detected from its content unless the user picks
+ * one. Also offers the generated demo and the bundled real samples.
+ */
+import { useRef, useState, type DragEvent } from 'react';
+import { FORMAT_IDS, FORMAT_LABELS, type FormatId } from '../../core/import/types.ts';
+import { importDemo, importFile, importSample } from '../../store/actions.ts';
+import { SAMPLES } from './samples.ts';
+
+export function ImportControls() {
+  const input = useRef<HTMLInputElement>(null);
+  const [format, setFormat] = useState<FormatId | 'auto'>('auto');
+  const [dragging, setDragging] = useState(false);
+
+  const importFiles = async (files: FileList | null) => {
+    if (!files) return;
+    for (const file of Array.from(files)) {
+      await importFile(file, format === 'auto' ? {} : { format });
+    }
+  };
+
+  const onDrop = (event: DragEvent) => {
+    event.preventDefault();
+    setDragging(false);
+    void importFiles(event.dataTransfer.files);
+  };
+
+  return (
+    <section className="import" aria-labelledby="import-heading">
+      <h2 id="import-heading">Import</h2>
+      <div
+        className={`dropzone${dragging ? ' dragging' : ''}`}
+        onDragOver={(event) => {
+          event.preventDefault();
+          setDragging(true);
+        }}
+        onDragLeave={() => setDragging(false)}
+        onDrop={onDrop}
+        data-testid="import.dropzone"
+      >
+        <button type="button" className="primary" onClick={() => input.current?.click()} data-testid="import.choose">
+          Choose a transcript…
+        </button>
+        <span className="muted">or drop it here</span>
+        <input
+          ref={input}
+          type="file"
+          accept=".jsonl,.json,.ndjson,.txt,application/json"
+          multiple
+          hidden
+          onChange={(event) => {
+            void importFiles(event.target.files);
+            event.target.value = '';
+          }}
+          data-testid="import.input"
+        />
+      </div>
+      <label className="field">
+        <span>Format</span>
+        <select value={format} onChange={(event) => setFormat(event.target.value as FormatId | 'auto')} data-testid="import.format">
+          <option value="auto">Detect from content</option>
+          {FORMAT_IDS.map((id) => (
+            <option key={id} value={id}>
+              {FORMAT_LABELS[id]}
+            </option>
+          ))}
+        </select>
+      </label>
+      <h3>Examples</h3>
+      <ul className="samples">
+        <li>
+          <button type="button" className="link" onClick={() => void importDemo()} data-testid="samples.demo">
+            Demo: generated coding-agent session
+          </button>
+          <span className="muted">300 iterations, tool calls and results</span>
+        </li>
+        {SAMPLES.map((sample) => (
+          <li key={sample.id}>
+            <button type="button" className="link" onClick={() => void importSample(sample.path, sample.title)} data-testid={`samples.${sample.id}`}>
+              {sample.title}
+            </button>
+            <span className="muted">{sample.description}</span>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

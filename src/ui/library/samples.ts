@@ -1,0 +1,20 @@
+/** The real example sessions shipped under public/samples (MIT, see public/samples/NOTICE.md). */
+import type { FormatId } from '../../core/import/types.ts';
+
+export interface Sample {
+  id: string;
+  title: string;
+  /** Path relative to the site's base URL. */
+  path: string;
+  format: FormatId;
+  description: string;
+}
+
+export const SAMPLES: Sample[] = [
+  { id: 'claude-code', title: 'Claude Code session', path: 'samples/claude-code/37f83ec9-f2ea-42a9-925e-0d5c105cb6e8.jsonl', format: 'claude-code', description: 'Real session, CLI 1.0.51: 101 tool calls' },
+  { id: 'claude-rewind', title: 'Claude Code rewind + compact', path: 'samples/claude-code/dag_compact_after_rewind.jsonl', format: 'claude-code', description: 'A rewind fork and a compaction boundary' },
+  { id: 'codex', title: 'Codex CLI rollout', path: 'samples/codex/schema-coverage.jsonl', format: 'codex', description: 'Codex 0.146: ~50 entry kinds, 6 compactions' },
+  { id: 'pi-large', title: 'pi session (v1)', path: 'samples/pi/large-session.jsonl', format: 'pi', description: 'Real pi session: 391 tool calls, mixed providers' },
+  { id: 'pi-v3', title: 'pi session (v3 tree)', path: 'samples/pi/v3-small.jsonl', format: 'pi', description: 'id/parentId tree with 2 compactions' },
+  { id: 'tau-bench', title: 'tau-bench GPT-4o airline', path: 'samples/openai-chat/gpt-4o-airline.json', format: 'openai-chat', description: '200 conversations, 1,164 tool calls' },
+];

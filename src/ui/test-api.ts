@@ -1,0 +1,24 @@
+/**
+ * A small API on `window.__foldlab` for end-to-end tests: seed data and read what the worker
+ * produced without clicking through the UI. It exposes nothing a page script could not already do.
+ */
+import { importListeners } from '../store/actions.ts';
+import { useAppStore } from '../store/store.ts';
+import type { ImportOutcome } from '../worker/protocol.ts';
+
+export interface FoldlabTestApi {
+  imports: ImportOutcome[];
+  state: () => ReturnType<typeof useAppStore.getState>;
+}
+
+declare global {
+  interface Window {
+    __foldlab?: FoldlabTestApi;
+  }
+}
+
+export function installTestApi(): void {
+  const api: FoldlabTestApi = { imports: [], state: () => useAppStore.getState() };
+  importListeners.add((outcome) => api.imports.push(outcome));
+  window.__foldlab = api;
+}

@@ -1,0 +1,72 @@
+/**
+ * The context-window gauge: tokens of the shown branch against a chosen window (a model preset
+ * from gpt-tokenizer's metadata, a Claude window, or a custom number).
+ */
+import { useMemo, useState } from 'react';
+import { formatWindow, windowPresets } from '../../core/tokens/windows.ts';
+import { useAppStore } from '../../store/store.ts';
+
+export function WindowGauge({ tokens, label }: { tokens: number | undefined; label: string }) {
+  const presets = useMemo(() => windowPresets(), []);
+  const windowPreset = useAppStore((state) => state.windowPreset);
+  const windowTokens = useAppStore((state) => state.windowTokens);
+  const setWindow = useAppStore((state) => state.setWindow);
+  const [customError, setCustomError] = useState<string>();
+  const fraction = tokens === undefined ? 0 : tokens / windowTokens;
+  const level = fraction > 1 ? 'over' : fraction > 0.8 ? 'high' : 'ok';
+
+  return (
+    <div className="gauge" data-testid="gauge">
+      <div className="gauge-controls">
+        <label className="field inline">
+          <span>Window</span>
+          <select
+            value={windowPreset}
+            onChange={(event) => {
+              const preset = presets.find((p) => p.id === event.target.value);
+              if (preset) setWindow(preset.id, preset.tokens);
+              else setWindow('custom', windowTokens);
+            }}
+            data-testid="gauge.preset"
+          >
+            {presets.map((preset) => (
+              <option key={preset.id} value={preset.id}>
+                {preset.label}
+              </option>
+            ))}
+            <option value="custom">Custom…</option>
+          </select>
+        </label>
+        {windowPreset === 'custom' && (
+          <label className="field inline">
+            <span>Tokens</span>
+            <input
+              type="number"
+              min={1}
+              step={1000}
+              defaultValue={windowTokens}
+              data-testid="gauge.custom"
+              onChange={(event) => {
+                const value = Number(event.target.value);
+                if (!Number.isInteger(value) || value < 1 || value > 100_000_000) {
+                  setCustomError('Enter a whole number of tokens between 1 and 100,000,000.');
+                  return;
+                }
+                setCustomError(undefined);
+                setWindow('custom', value);
+              }}
+            />
+          </label>
+        )}
+      </div>
+      {customError && <p className="error small">{customError}</p>}
+      <div className={`gauge-bar ${level}`} role="meter" aria-valuemin={0} aria-valuemax={windowTokens} aria-valuenow={tokens ?? 0} aria-label="Context used">
+        <div className="gauge-fill" style={{ width: `${Math.min(100, fraction * 100)}%` }} />
+      </div>
+      <p className="small" data-testid="gauge.text">
+        {tokens === undefined ? 'counting…' : `${tokens.toLocaleString('en-US')} / ${formatWindow(windowTokens)} tokens (${(fraction * 100).toFixed(1)}%) · ${label}`}
+        {fraction > 1 && <strong className="error"> — over the window by {(tokens! - windowTokens).toLocaleString('en-US')}</strong>}
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,111 @@
+/**
+ * The open conversation: what was imported (format, entries, problems), token totals per role and
+ * kind with the chosen counter, the window gauge for the shown branch, and the transcript itself.
+ */
+import { useLiveQuery } from 'dexie-react-hooks';
+import { useEffect, useMemo } from 'react';
+import { FORMAT_LABELS } from '../../core/import/types.ts';
+import { activeLeaf, listBranches, pathTo } from '../../core/journal/tree.ts';
+import { viewRows } from '../../core/journal/view-rows.ts';
+import { COUNTER_LABELS } from '../../core/tokens/counters.ts';
+import { db } from '../../db/db.ts';
+import type { ConversationRow, EntryRow } from '../../db/schema.ts';
+import { ensureCounts } from '../../store/actions.ts';
+import { countsKey } from '../../store/counts-slice.ts';
+import { useAppStore } from '../../store/store.ts';
+import { TokenTotals } from '../tokens/TokenTotals.tsx';
+import { WindowGauge } from '../tokens/WindowGauge.tsx';
+import { BranchPicker } from './BranchPicker.tsx';
+import { TranscriptList } from './TranscriptList.tsx';
+import { useEntries } from './use-entries.ts';
+import { VerbosityToggle } from './VerbosityToggle.tsx';
+
+export function ConversationView({ conversationId }: { conversationId: string }) {
+  const conversation = useLiveQuery(() => db.conversations.get(conversationId), [conversationId]);
+  if (conversation === undefined) return <p className="muted">Loading…</p>;
+  return <LoadedConversation key={`${conversation.id}|${conversation.importId}`} conversation={conversation} />;
+}
+
+function LoadedConversation({ conversation }: { conversation: ConversationRow }) {
+  const state = useEntries(conversation.id, conversation.importId);
+  const counter = useAppStore((s) => s.counter);
+  const key = countsKey(conversation.id, conversation.importId, counter);
+  const counts = useAppStore((s) => s.counts[key]);
+  const countError = useAppStore((s) => s.countErrors[key]);
+
+  useEffect(() => {
+    void ensureCounts(conversation.id, conversation.importId, counter);
+  }, [conversation.id, conversation.importId, counter]);
+
+  return (
+    <section className="conversation" aria-labelledby="conversation-title" data-testid="conversation">
+      <header className="conversation-header">
+        <h2 id="conversation-title" data-testid="conversation.title">{conversation.title}</h2>
+        <p className="muted small" data-testid="conversation.meta">
+          {FORMAT_LABELS[conversation.format]} · {conversation.fileName} · {(conversation.size / 1024).toFixed(0)} KB ·{' '}
+          <span data-testid="conversation.entries">{conversation.entryCount.toLocaleString('en-US')}</span> entries from {conversation.lines.toLocaleString('en-US')} lines
+          {conversation.ignoredLines > 0 && ` (${conversation.ignoredLines.toLocaleString('en-US')} metadata lines not shown)`}
+        </p>
+      </header>
+      {conversation.issues.length > 0 && <IssueList conversation={conversation} />}
+      {countError && <p className="error" role="alert">Counting failed: {countError}</p>}
+      {counts ? <TokenTotals counts={counts} /> : !countError && <p className="muted">Counting tokens with {COUNTER_LABELS[counter]}…</p>}
+      {state.status === 'loading' && <p className="muted">Loading entries…</p>}
+      {state.status === 'error' && <p className="error" role="alert">Could not load the entries: {state.message}</p>}
+      {state.status === 'ready' && <TranscriptSection conversation={conversation} entries={state.entries} totals={counts?.totals} counterLabel={counts?.label ?? COUNTER_LABELS[counter]} />}
+    </section>
+  );
+}
+
+function IssueList({ conversation }: { conversation: ConversationRow }) {
+  const shown = conversation.issues.slice(0, 50);
+  return (
+    <details className="issues" open={conversation.issues.length <= 5} data-testid="conversation.issues">
+      <summary className="warn">
+        {conversation.issues.length} line{conversation.issues.length === 1 ? '' : 's'} could not be imported; every other line was kept
+      </summary>
+      <ul className="small">
+        {shown.map((issue) => (
+          <li key={`${issue.line}-${issue.message}`} data-testid="conversation.issue">
+            <strong>line {issue.line}</strong>: {issue.message}
+          </li>
+        ))}
+        {conversation.issues.length > shown.length && <li>…and {conversation.issues.length - shown.length} more</li>}
+      </ul>
+    </details>
+  );
+}
+
+function TranscriptSection({ conversation, entries, totals, counterLabel }: { conversation: ConversationRow; entries: EntryRow[]; totals: Uint32Array | undefined; counterLabel: string }) {
+  const verbosity = useAppStore((s) => s.verbosity);
+  const chosenLeaf = useAppStore((s) => s.branchLeaf[conversation.id]);
+  const setBranchLeaf = useAppStore((s) => s.setBranchLeaf);
+  const branches = useMemo(() => listBranches(entries), [entries]);
+  const leafId = chosenLeaf && branches.some((b) => b.leafId === chosenLeaf) ? chosenLeaf : activeLeaf(entries)?.id;
+  const path = useMemo(() => {
+    if (branches.length <= 1 || !leafId) return entries.map((entry) => entry.index);
+    return pathTo(entries, leafId);
+  }, [entries, branches.length, leafId]);
+  const rows = useMemo(() => viewRows(entries, path, verbosity), [entries, path, verbosity]);
+  const contextTokens = useMemo(() => {
+    if (!totals) return undefined;
+    let sum = 0;
+    for (const index of path) {
+      const entry = entries[index];
+      if (entry && entry.kind !== 'event' && !entry.flags?.sidechain) sum += totals[index] ?? 0;
+    }
+    return sum;
+  }, [entries, path, totals]);
+
+  return (
+    <>
+      <WindowGauge tokens={contextTokens} label={branches.length > 1 ? `branch of ${path.length} entries, ${counterLabel}` : counterLabel} />
+      <div className="toolbar">
+        <VerbosityToggle />
+        <BranchPicker branches={branches} leafId={leafId} onPick={(id) => setBranchLeaf(conversation.id, id)} />
+        <span className="muted small" data-testid="transcript.count">{rows.length.toLocaleString('en-US')} rows</span>
+      </div>
+      <TranscriptList entries={entries} rows={rows} totals={totals} counterLabel={counterLabel} />
+    </>
+  );
+}

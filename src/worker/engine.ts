@@ -1,0 +1,165 @@
+/**
+ * The engine the worker serves: streaming import into the journal, token counting with caching,
+ * inspection. Kept free of Comlink and `self` so the same code runs in Node tests on fake-indexeddb.
+ */
+import { generateSession } from '../core/demo/generate-session.ts';
+import { ImportSession, importText } from '../core/import/run.ts';
+import type { ImportResult } from '../core/import/types.ts';
+import { inspect, type InspectReport, type TokenSummary } from '../core/inspect.ts';
+import type { Entry } from '../core/journal/entry.ts';
+import { COUNTER_LABELS, getCounter, type CounterId } from '../core/tokens/counters.ts';
+import { countEntries } from '../core/tokens/entry-tokens.ts';
+import { commitImport, loadEntries } from '../db/conversations.ts';
+import type { FoldlabDatabase } from '../db/schema.ts';
+import { cachedCounts, storeCounts } from '../db/token-counts.ts';
+import {
+  JobCancelledError, type EngineApi, type ImportOutcome, type ImportRequest, type ProgressCallback, type TokenCounts,
+} from './protocol.ts';
+
+/** Progress is reported at most this often (ms), so the page is not flooded with messages. */
+const PROGRESS_INTERVAL_MS = 50;
+
+export class Engine implements EngineApi {
+  private readonly jobs = new Map<string, AbortController>();
+
+  constructor(private readonly db: FoldlabDatabase) {}
+
+  cancel(jobId: string): void {
+    this.jobs.get(jobId)?.abort();
+  }
+
+  async importBlob(blob: Blob, request: ImportRequest, onProgress: ProgressCallback): Promise<ImportOutcome> {
+    return this.job(request.jobId, async (signal) => {
+      const session = new ImportSession({ fileName: request.fileName, size: blob.size, ...(request.format ? { format: request.format } : {}) });
+      const reader = blob.stream().getReader();
+      const report = throttle(onProgress);
+      try {
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) break;
+          if (signal.aborted) throw new JobCancelledError();
+          session.push(value);
+          report({ jobId: request.jobId, phase: 'reading', done: session.bytes, total: blob.size, unit: 'bytes' });
+        }
+      } finally {
+        reader.releaseLock();
+      }
+      const result = session.finish();
+      return this.commit(result, request, blob.size, signal, onProgress);
+    });
+  }
+
+  async importDemo(request: ImportRequest & { iterations?: number; seed?: number }, onProgress: ProgressCallback): Promise<ImportOutcome> {
+    return this.job(request.jobId, async (signal) => {
+      onProgress({ jobId: request.jobId, phase: 'generating', done: 0, total: 1, unit: 'entries' });
+      const text = generateSession({ iterations: request.iterations ?? 300, seed: request.seed ?? 1 });
+      const result = importText(text, { fileName: request.fileName, format: 'claude-code' });
+      return this.commit(result, request, text.length, signal, onProgress);
+    });
+  }
+
+  async countTokens(jobId: string, conversationId: string, counterId: CounterId, onProgress: ProgressCallback): Promise<TokenCounts> {
+    return this.job(jobId, async (signal) => {
+      const conversation = await this.db.conversations.get(conversationId);
+      if (!conversation) throw new Error(`No conversation ${conversationId}: it may have been deleted.`);
+      const counter = await getCounter(counterId);
+      const hit = await cachedCounts(this.db, conversationId, counterId, conversation.importId);
+      if (hit) {
+        return { ...hit, label: counter.label, exact: counter.exact, cached: true };
+      }
+      const entries = await loadEntries(this.db, conversationId);
+      const counts = await this.countInSlices(entries, counterId, jobId, signal, onProgress);
+      const row = { conversationId, counter: counterId, importId: conversation.importId, ...counts };
+      // The conversation may have been re-imported or deleted meanwhile: store only if still current.
+      const current = await this.db.conversations.get(conversationId);
+      if (current?.importId === conversation.importId) await storeCounts(this.db, row);
+      return { ...row, label: counter.label, exact: counter.exact, cached: false };
+    });
+  }
+
+  async inspect(conversationId: string, counterId: CounterId): Promise<InspectReport> {
+    const conversation = await this.db.conversations.get(conversationId);
+    if (!conversation) throw new Error(`No conversation ${conversationId}: it may have been deleted.`);
+    const entries = await loadEntries(this.db, conversationId);
+    const counts = await this.countTokens(`inspect-${conversationId}-${counterId}`, conversationId, counterId, () => undefined);
+    return inspect(
+      { format: conversation.format, entries, issues: conversation.issues, meta: conversation.meta, lines: conversation.lines, ignoredLines: conversation.ignoredLines },
+      summaryOf(counts),
+    );
+  }
+
+  private async commit(result: ImportResult, request: ImportRequest, size: number, signal: AbortSignal, onProgress: ProgressCallback): Promise<ImportOutcome> {
+    if (signal.aborted) throw new JobCancelledError();
+    onProgress({ jobId: request.jobId, phase: 'saving', done: 0, total: result.entries.length, unit: 'entries' });
+    const conversation = await commitImport(this.db, result, {
+      fileName: request.fileName,
+      size,
+      origin: request.origin,
+      ...(request.replaceId ? { replaceId: request.replaceId } : {}),
+      ...(request.title ? { title: request.title } : {}),
+    });
+    onProgress({ jobId: request.jobId, phase: 'saving', done: result.entries.length, total: result.entries.length, unit: 'entries' });
+    const counts = await this.countTokens(`${request.jobId}:count`, conversation.id, 'o200k', onProgress);
+    return { conversation, report: inspect(result, summaryOf(counts)) };
+  }
+
+  /** Counts in slices, yielding between them so cancel messages and progress get through. */
+  private async countInSlices(entries: Entry[], counterId: CounterId, jobId: string, signal: AbortSignal, onProgress: ProgressCallback) {
+    const counter = await getCounter(counterId);
+    const report = throttle(onProgress);
+    const slice = 2000;
+    const parts: Array<ReturnType<typeof countEntries>> = [];
+    for (let start = 0; start < entries.length; start += slice) {
+      if (signal.aborted) throw new JobCancelledError();
+      parts.push(countEntries(entries.slice(start, start + slice), counter));
+      report({ jobId, phase: 'counting', done: Math.min(entries.length, start + slice), total: entries.length, unit: 'entries' });
+      await yieldToEventLoop();
+    }
+    return mergeCounts(parts, entries.length);
+  }
+
+  private async job<T>(jobId: string, run: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    const controller = new AbortController();
+    this.jobs.set(jobId, controller);
+    try {
+      return await run(controller.signal);
+    } finally {
+      this.jobs.delete(jobId);
+    }
+  }
+}
+
+function mergeCounts(parts: Array<ReturnType<typeof countEntries>>, length: number) {
+  const totals = new Uint32Array(length);
+  let offset = 0;
+  let total = 0;
+  const byRole = { system: 0, user: 0, assistant: 0, tool: 0, summary: 0 };
+  const byKind = { text: 0, thinking: 0, tool_call: 0, tool_result: 0, image: 0 };
+  for (const part of parts) {
+    totals.set(part.totals, offset);
+    offset += part.totals.length;
+    for (const value of part.totals) total += value;
+    for (const key of Object.keys(byRole) as Array<keyof typeof byRole>) byRole[key] += part.byRole[key];
+    for (const key of Object.keys(byKind) as Array<keyof typeof byKind>) byKind[key] += part.byKind[key];
+  }
+  return { totals, total, byRole, byKind };
+}
+
+function summaryOf(counts: TokenCounts): TokenSummary {
+  return { counter: counts.counter, label: COUNTER_LABELS[counts.counter], total: counts.total, byRole: counts.byRole, byKind: counts.byKind };
+}
+
+function throttle(onProgress: ProgressCallback): ProgressCallback {
+  let last = 0;
+  return (progress) => {
+    const now = Date.now();
+    if (now - last >= PROGRESS_INTERVAL_MS || progress.done >= progress.total) {
+      last = now;
+      onProgress(progress);
+    }
+  };
+}
+
+function yieldToEventLoop(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 0));
+}
