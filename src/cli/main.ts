@@ -1,83 +1,84 @@
 /**
  * Foldlab's command line: the same core as the app, run in Node.
- *   npm run cli -- inspect <file> [--format F] [--counter o200k|cl100k|chars4|len3|chars] [--json]
+ *   npm run cli -- inspect <file> [--format F] [--counter C] [--json]
+ *   npm run cli -- compact <file> --strategy <id> [--option k=v ...] [--counter C] [--window N] [--upto I] [--json]
  */
-import { createReadStream, statSync } from 'node:fs';
-import { basename } from 'node:path';
-import { ImportSession } from '../core/import/run.ts';
+import { parseKeyValues } from '../core/compaction/options.ts';
 import { FORMAT_IDS, type FormatId } from '../core/import/types.ts';
-import { inspect, type InspectReport } from '../core/inspect.ts';
-import { getCounter, parseCounterId } from '../core/tokens/counters.ts';
-import { countEntries } from '../core/tokens/entry-tokens.ts';
+import { STRATEGY_IDS } from '../core/strategies/index.ts';
+import { parseCounterId } from '../core/tokens/counters.ts';
+import { runCompact, type CompactReport } from './compact.ts';
+import { formatInspect, runInspect } from './inspect.ts';
 
-const USAGE = `usage: npm run cli -- inspect <file> [--format ${FORMAT_IDS.join('|')}] [--counter o200k|cl100k|chars4|len3|chars] [--json]`;
+const USAGE = `usage:
+  npm run cli -- inspect <file> [--format ${FORMAT_IDS.join('|')}] [--counter o200k|cl100k|chars4|len3|chars] [--json]
+  npm run cli -- compact <file> --strategy ${STRATEGY_IDS.join('|')} [--option key=value ...] [--counter C] [--window TOKENS] [--upto INDEX] [--json]`;
 
 class UsageError extends Error {
   override name = 'UsageError';
 }
 
 interface Args {
-  command: string;
+  command: 'inspect' | 'compact';
   file: string;
   format?: FormatId;
   counter: string;
   json: boolean;
+  strategy?: string;
+  options: string[];
+  window: number;
+  upTo?: number;
 }
 
 function parseArgs(argv: string[]): Args {
   const positional: string[] = [];
-  let format: FormatId | undefined;
-  let counter = 'o200k';
-  let json = false;
+  const args: Omit<Args, 'command' | 'file'> = { counter: '', json: false, options: [], window: 200_000 };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] ?? '';
-    const takeValue = (): string => {
-      const value = argv[++i];
-      if (value === undefined) throw new UsageError(`${arg} needs a value`);
-      return value;
+    const value = (): string => {
+      const next = argv[++i];
+      if (next === undefined) throw new UsageError(`${arg} needs a value`);
+      return next;
     };
-    if (arg === '--json') json = true;
+    const integer = (name: string): number => {
+      const raw = value();
+      const n = Number(raw.replace(/_/g, ''));
+      if (!Number.isInteger(n) || n < 0) throw new UsageError(`${name} must be a whole number; got "${raw}"`);
+      return n;
+    };
+    if (arg === '--json') args.json = true;
     else if (arg === '--format') {
-      const value = takeValue();
-      if (!(FORMAT_IDS as string[]).includes(value)) throw new UsageError(`--format must be one of ${FORMAT_IDS.join(', ')}; got "${value}"`);
-      format = value as FormatId;
-    } else if (arg === '--counter') counter = takeValue();
+      const format = value();
+      if (!(FORMAT_IDS as string[]).includes(format)) throw new UsageError(`--format must be one of ${FORMAT_IDS.join(', ')}; got "${format}"`);
+      args.format = format as FormatId;
+    } else if (arg === '--counter') args.counter = value();
+    else if (arg === '--strategy') args.strategy = value();
+    else if (arg === '--option') args.options.push(value());
+    else if (arg === '--window') args.window = integer('--window');
+    else if (arg === '--upto') args.upTo = integer('--upto');
     else if (arg.startsWith('--')) throw new UsageError(`unknown option ${arg}`);
     else positional.push(arg);
   }
   const [command, file] = positional;
-  if (command !== 'inspect') throw new UsageError(command ? `unknown command "${command}"` : 'missing command');
+  if (command !== 'inspect' && command !== 'compact') throw new UsageError(command ? `unknown command "${command}"` : 'missing command');
   if (!file) throw new UsageError('missing <file>');
-  return { command, file, counter, json, ...(format ? { format } : {}) };
+  if (command === 'compact' && !args.strategy) throw new UsageError('compact needs --strategy');
+  return { command, file, ...args };
 }
 
-async function runInspect(args: Args): Promise<InspectReport> {
-  const counterId = parseCounterId(args.counter);
-  const size = statSync(args.file).size;
-  const session = new ImportSession({ fileName: basename(args.file), size, ...(args.format ? { format: args.format } : {}) });
-  for await (const chunk of createReadStream(args.file, { highWaterMark: 1 << 20 })) {
-    session.push(chunk as Uint8Array);
-  }
-  const result = session.finish();
-  const counter = await getCounter(counterId);
-  const counts = countEntries(result.entries, counter);
-  let total = 0;
-  for (const value of counts.totals) total += value;
-  return inspect(result, { counter: counterId, label: counter.label, total, byRole: counts.byRole, byKind: counts.byKind });
-}
-
-function printHuman(report: InspectReport): void {
-  const lines = [
-    `format        ${report.format}${report.title ? `  "${report.title}"` : ''}`,
-    `entries       ${report.entries} (${report.kinds.message} messages, ${report.kinds.compaction} compaction markers, ${report.kinds.event} harness events)`,
-    `roles         system ${report.roles.system}, user ${report.roles.user}, assistant ${report.roles.assistant}, tool ${report.roles.tool}`,
-    `tool calls    ${report.toolCalls} (${report.orphanToolCalls} without result); results ${report.toolResults} (${report.orphanToolResults} without call)`,
-    `branches      ${report.branches}`,
-    `tokens        ${report.tokens.total.toLocaleString('en-US')} (${report.tokens.label})`,
-    `problems      ${report.errors.length}`,
-    ...report.errors.slice(0, 20).map((error) => `  line ${error.line}: ${error.message}`),
-  ];
-  process.stdout.write(`${lines.join('\n')}\n`);
+function formatCompact(report: CompactReport): string {
+  return [
+    `strategy      ${report.strategy}`,
+    `trigger       ${report.trigger.fire ? 'fires' : 'does not fire'}: ${report.trigger.detail}`,
+    `cut           ${report.cut ? `entry ${report.cut.index} (${report.cut.entryId}): ${report.cut.rule}` : 'none'}`,
+    ...(report.nothingToDo ? [`nothing to do ${report.nothingToDo}`] : []),
+    `tokens        ${report.tokensBefore.toLocaleString('en-US')} -> ${report.tokensAfter.toLocaleString('en-US')} (${report.counter})`,
+    `entries       ${report.counts.input} in: ${report.counts.summarized} summarized, ${report.counts.kept} kept, ${report.counts.compressed} compressed, ${report.counts.dropped} dropped`,
+    `orphans       ${report.orphanToolCalls} calls, ${report.orphanToolResults} results`,
+    ...report.notes.map((note) => `note          ${note}`),
+    '',
+    report.summary,
+  ].join('\n');
 }
 
 async function main(): Promise<void> {
@@ -90,13 +91,25 @@ async function main(): Promise<void> {
     return;
   }
   try {
-    const report = await runInspect(args);
-    if (args.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
-    else printHuman(report);
+    const counter = parseCounterId(args.counter || (args.command === 'compact' ? 'chars4' : 'o200k'));
+    if (args.command === 'inspect') {
+      const report = await runInspect(args.file, counter, args.format);
+      process.stdout.write(`${args.json ? JSON.stringify(report, null, 2) : formatInspect(report)}\n`);
+    } else {
+      const report = await runCompact({
+        file: args.file,
+        strategy: args.strategy ?? '',
+        options: parseKeyValues(args.options),
+        counter,
+        contextWindow: args.window,
+        ...(args.format ? { format: args.format } : {}),
+        ...(args.upTo !== undefined ? { upTo: args.upTo } : {}),
+      });
+      process.stdout.write(`${args.json ? JSON.stringify(report, null, 2) : formatCompact(report)}\n`);
+    }
   } catch (error) {
     const err = error as Error & { code?: string };
-    const message = err.code === 'ENOENT' ? `no such file: ${args.file}` : `${err.name}: ${err.message}`;
-    process.stderr.write(`${message}\n`);
+    process.stderr.write(`${err.code === 'ENOENT' ? `no such file: ${args.file}` : `${err.name}: ${err.message}`}\n`);
     process.exitCode = 1;
   }
 }

@@ -39,12 +39,15 @@ export async function commitImport(db: FoldlabDatabase, result: ImportResult, op
     ignoredLines: result.ignoredLines,
     origin: options.origin,
   };
-  await db.transaction('rw', db.conversations, db.entries, db.tokenCounts, async () => {
+  await db.transaction('rw', [db.conversations, db.entries, db.tokenCounts, db.compactions, db.pins], async () => {
     if (options.replaceId) {
       const previous = await db.conversations.get(options.replaceId);
       if (previous) row.title = options.title ?? previous.title;
+      // Runs and pins point at the old entries by id: they go with them.
       await db.entries.where('conversationId').equals(id).delete();
       await db.tokenCounts.where('conversationId').equals(id).delete();
+      await db.compactions.where('conversationId').equals(id).delete();
+      await db.pins.where('conversationId').equals(id).delete();
     }
     await db.conversations.put(row);
     for (let start = 0; start < result.entries.length; start += BATCH) {
@@ -62,9 +65,11 @@ export async function renameConversation(db: FoldlabDatabase, id: string, title:
 }
 
 export async function deleteConversation(db: FoldlabDatabase, id: string): Promise<void> {
-  await db.transaction('rw', db.conversations, db.entries, db.tokenCounts, async () => {
+  await db.transaction('rw', [db.conversations, db.entries, db.tokenCounts, db.compactions, db.pins], async () => {
     await db.entries.where('conversationId').equals(id).delete();
     await db.tokenCounts.where('conversationId').equals(id).delete();
+    await db.compactions.where('conversationId').equals(id).delete();
+    await db.pins.where('conversationId').equals(id).delete();
     await db.conversations.delete(id);
   });
 }

@@ -1,13 +1,15 @@
 /**
  * The IndexedDB schema, every version in one file. One row per journal entry (never rewritten);
- * token counts cached per conversation and counter; small settings. Later versions add the records
- * compaction and folding write (they point at entry ranges, they never copy entries).
+ * token counts cached per conversation and counter; small settings; compaction runs and pins (v2),
+ * which point at entries by id and never copy them.
  */
 import Dexie, { type EntityTable, type Table } from 'dexie';
 import type { Entry } from '../core/journal/entry.ts';
 import type { FormatId, ImportIssue, SessionMeta } from '../core/import/types.ts';
 import type { CounterId } from '../core/tokens/counters.ts';
 import type { BlockType, Role } from '../core/journal/entry.ts';
+import type { CompactionRecord } from '../core/compaction/run.ts';
+import type { Plan, PreviousCompaction, StrategyId } from '../core/compaction/types.ts';
 
 export interface ConversationRow {
   id: string;
@@ -45,6 +47,41 @@ export interface TokenCountRow {
   total: number;
 }
 
+/** One compaction run: its plan, the context it produced and its log record (B4). */
+export interface CompactionRow {
+  id: string;
+  conversationId: string;
+  /** The import the run was made on (a re-import makes older runs stale). */
+  importId: string;
+  createdAt: number;
+  strategy: StrategyId;
+  /** Leaf of the branch compacted, and the journal index it was compacted as of. */
+  leafId?: string;
+  upTo?: number;
+  counter: CounterId;
+  contextWindow: number;
+  plan: Plan;
+  /**
+   * The context: journal entries by id (never copied), strategy-made entries in full.
+   */
+  context: StoredContextEntry[];
+  summaries: Record<string, string>;
+  previous: PreviousCompaction;
+  record: CompactionRecord;
+  /** Journal index of each input entry, to map plan fates back to the journal. */
+  journalIndex: number[];
+}
+
+export type StoredContextEntry =
+  | { origin: 'journal'; entryId: string }
+  | { origin: 'summary' | 'compressed' | 'synthetic'; entry: Entry; replaces?: { fromId: string; toId: string; count: number } };
+
+/** A pinned entry (never summarized, A13). */
+export interface PinRow {
+  conversationId: string;
+  entryId: string;
+}
+
 export interface SettingRow {
   key: string;
   value: unknown;
@@ -55,6 +92,8 @@ export class FoldlabDatabase extends Dexie {
   entries!: Table<EntryRow, [string, number]>;
   tokenCounts!: Table<TokenCountRow, [string, CounterId]>;
   settings!: EntityTable<SettingRow, 'key'>;
+  compactions!: EntityTable<CompactionRow, 'id'>;
+  pins!: Table<PinRow, [string, string]>;
 
   constructor(name = 'foldlab') {
     super(name);
@@ -63,6 +102,11 @@ export class FoldlabDatabase extends Dexie {
       entries: '[conversationId+index], conversationId',
       tokenCounts: '[conversationId+counter], conversationId',
       settings: 'key',
+    });
+    // v2: compaction runs (they point at journal entries by id) and pinned entries.
+    this.version(2).stores({
+      compactions: 'id, conversationId, [conversationId+createdAt]',
+      pins: '[conversationId+entryId], conversationId',
     });
   }
 }

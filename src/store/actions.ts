@@ -5,7 +5,8 @@
 import type { FormatId } from '../core/import/types.ts';
 import type { CounterId } from '../core/tokens/counters.ts';
 import { engine, newJobId, proxy } from '../worker/client.ts';
-import type { ImportOutcome, ImportRequest } from '../worker/protocol.ts';
+import type { CompactionRow } from '../db/schema.ts';
+import type { CompactRequest, ImportOutcome, ImportRequest, PlanPreview } from '../worker/protocol.ts';
 import { countsKey } from './counts-slice.ts';
 import { useAppStore } from './store.ts';
 
@@ -13,6 +14,7 @@ const store = () => useAppStore.getState();
 
 /** Listeners the e2e test API subscribes to. */
 export const importListeners = new Set<(outcome: ImportOutcome) => void>();
+export const runListeners = new Set<(row: CompactionRow) => void>();
 
 async function runImport(label: string, fileName: string, run: (jobId: string) => Promise<ImportOutcome>): Promise<ImportOutcome | undefined> {
   const jobId = newJobId('import');
@@ -85,4 +87,22 @@ export async function ensureCounts(conversationId: string, importId: string, cou
 export function errorMessage(error: unknown): string {
   if (error instanceof Error) return error.message;
   return String(error);
+}
+
+/** Previews a compaction plan (nothing is stored). */
+export function planCompaction(request: Omit<CompactRequest, 'jobId'>): Promise<PlanPreview> {
+  return engine().planCompaction({ ...request, jobId: newJobId('plan') });
+}
+
+/** Runs a compaction; the run is stored and returned, or the error says why nothing changed. */
+export async function runCompactionJob(request: Omit<CompactRequest, 'jobId'>): Promise<CompactionRow> {
+  const jobId = newJobId('compact');
+  store().startJob(jobId, `Compacting with ${request.strategy}`);
+  try {
+    const row = await engine().compact({ ...request, jobId }, proxy((progress) => store().updateJob({ ...progress, jobId })));
+    for (const listener of runListeners) listener(row);
+    return row;
+  } finally {
+    store().endJob(jobId);
+  }
 }

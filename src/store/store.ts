@@ -7,12 +7,13 @@ import { persist } from 'zustand/middleware';
 import { createLibrarySlice, type LibrarySlice } from './library-slice.ts';
 import { createViewSlice, type ViewSlice } from './view-slice.ts';
 import { createCountsSlice, type CountsSlice } from './counts-slice.ts';
+import { createCompactSlice, type CompactSlice } from './compact-slice.ts';
 
-export type AppState = LibrarySlice & ViewSlice & CountsSlice;
+export type AppState = LibrarySlice & ViewSlice & CountsSlice & CompactSlice;
 
 export const useAppStore = create<AppState>()(
   persist(
-    (...a) => ({ ...createLibrarySlice(...a), ...createViewSlice(...a), ...createCountsSlice(...a) }),
+    (...a) => ({ ...createLibrarySlice(...a), ...createViewSlice(...a), ...createCountsSlice(...a), ...createCompactSlice(...a) }),
     {
       name: 'foldlab.preferences',
       version: 1,
@@ -22,6 +23,8 @@ export const useAppStore = create<AppState>()(
         windowTokens: state.windowTokens,
         verbosity: state.verbosity,
         selectedId: state.selectedId,
+        strategy: state.strategy,
+        optionValues: state.optionValues,
       }),
     },
   ),

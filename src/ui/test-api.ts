@@ -2,12 +2,14 @@
  * A small API on `window.__foldlab` for end-to-end tests: seed data and read what the worker
  * produced without clicking through the UI. It exposes nothing a page script could not already do.
  */
-import { importListeners } from '../store/actions.ts';
+import { importListeners, runListeners } from '../store/actions.ts';
+import type { CompactionRow } from '../db/schema.ts';
 import { useAppStore } from '../store/store.ts';
 import type { ImportOutcome } from '../worker/protocol.ts';
 
 export interface FoldlabTestApi {
   imports: ImportOutcome[];
+  runs: CompactionRow[];
   state: () => ReturnType<typeof useAppStore.getState>;
 }
 
@@ -18,7 +20,8 @@ declare global {
 }
 
 export function installTestApi(): void {
-  const api: FoldlabTestApi = { imports: [], state: () => useAppStore.getState() };
+  const api: FoldlabTestApi = { imports: [], runs: [], state: () => useAppStore.getState() };
   importListeners.add((outcome) => api.imports.push(outcome));
+  runListeners.add((row) => api.runs.push(row));
   window.__foldlab = api;
 }

@@ -12,8 +12,10 @@ import { countEntries } from '../core/tokens/entry-tokens.ts';
 import { commitImport, loadEntries } from '../db/conversations.ts';
 import type { FoldlabDatabase } from '../db/schema.ts';
 import { cachedCounts, storeCounts } from '../db/token-counts.ts';
+import type { CompactionRow } from '../db/schema.ts';
+import { CompactionJobs } from './compaction-jobs.ts';
 import {
-  JobCancelledError, type EngineApi, type ImportOutcome, type ImportRequest, type ProgressCallback, type TokenCounts,
+  JobCancelledError, type CompactRequest, type EngineApi, type PlanPreview, type ImportOutcome, type ImportRequest, type ProgressCallback, type TokenCounts,
 } from './protocol.ts';
 
 /** Progress is reported at most this often (ms), so the page is not flooded with messages. */
@@ -21,8 +23,26 @@ const PROGRESS_INTERVAL_MS = 50;
 
 export class Engine implements EngineApi {
   private readonly jobs = new Map<string, AbortController>();
+  private readonly compactions: CompactionJobs;
 
-  constructor(private readonly db: FoldlabDatabase) {}
+  constructor(private readonly db: FoldlabDatabase) {
+    this.compactions = new CompactionJobs(db, async (conversationId, counter) => {
+      const counts = await this.countTokens(`count-${conversationId}-${counter}`, conversationId, counter, () => undefined);
+      return counts.totals;
+    });
+  }
+
+  planCompaction(request: CompactRequest): Promise<PlanPreview> {
+    return this.compactions.plan(request);
+  }
+
+  compact(request: CompactRequest, onProgress: ProgressCallback): Promise<CompactionRow> {
+    return this.job(request.jobId, (signal) =>
+      this.compactions.compact(request, signal, (progress) =>
+        onProgress({ jobId: request.jobId, phase: progress.phase, done: progress.done, total: progress.total, unit: 'summaries' }),
+      ),
+    );
+  }
 
   cancel(jobId: string): void {
     this.jobs.get(jobId)?.abort();

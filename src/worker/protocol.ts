@@ -6,17 +6,18 @@ import type { FormatId } from '../core/import/types.ts';
 import type { InspectReport } from '../core/inspect.ts';
 import type { BlockType, Role } from '../core/journal/entry.ts';
 import type { CounterId } from '../core/tokens/counters.ts';
-import type { ConversationRow } from '../db/schema.ts';
+import type { Plan, StrategyId } from '../core/compaction/types.ts';
+import type { CompactionRow, ConversationRow } from '../db/schema.ts';
 
-export type JobPhase = 'reading' | 'saving' | 'counting' | 'generating';
+export type JobPhase = 'reading' | 'saving' | 'counting' | 'generating' | 'planning' | 'summarizing' | 'assembling' | 'done';
 
 export interface JobProgress {
   jobId: string;
   phase: JobPhase;
   done: number;
   total: number;
-  /** Unit of done/total: bytes while reading, entries while counting or saving. */
-  unit: 'bytes' | 'entries';
+  /** Unit of done/total: bytes while reading, entries while counting or saving, summaries while compacting. */
+  unit: 'bytes' | 'entries' | 'summaries';
 }
 
 export type ProgressCallback = (progress: JobProgress) => void;
@@ -49,11 +50,42 @@ export interface TokenCounts {
   cached: boolean;
 }
 
+/** A compaction to preview or run on a stored conversation. */
+export interface CompactRequest {
+  jobId: string;
+  conversationId: string;
+  strategy: StrategyId;
+  /** Raw option values (strings from the form are fine: they are parsed and validated). */
+  options: Record<string, unknown>;
+  counter: CounterId;
+  contextWindow: number;
+  /** Branch leaf (default: active) and point in time (journal index, default: the end). */
+  leafId?: string;
+  upTo?: number;
+  /** Which earlier run to continue from: 'latest' of this strategy (default), a run id, or 'none'. */
+  continueFrom?: string;
+  summarizer: string;
+  timeoutMs?: number;
+  /** Clock for the plan (tests); default now. */
+  now?: number;
+}
+
+export interface PlanPreview {
+  plan: Plan;
+  /** Journal index and id of each input entry (plan.fates are in this order). */
+  journalIndex: number[];
+  entryIds: string[];
+  inputNote?: string;
+  previousRunId?: string;
+}
+
 export interface EngineApi {
   importBlob(blob: Blob, request: ImportRequest, onProgress: ProgressCallback): Promise<ImportOutcome>;
   importDemo(request: ImportRequest & { iterations?: number; seed?: number }, onProgress: ProgressCallback): Promise<ImportOutcome>;
   countTokens(jobId: string, conversationId: string, counter: CounterId, onProgress: ProgressCallback): Promise<TokenCounts>;
   inspect(conversationId: string, counter: CounterId): Promise<InspectReport>;
+  planCompaction(request: CompactRequest): Promise<PlanPreview>;
+  compact(request: CompactRequest, onProgress: ProgressCallback): Promise<CompactionRow>;
   cancel(jobId: string): void;
 }
 

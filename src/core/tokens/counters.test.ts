@@ -117,9 +117,10 @@ describe('estimators', () => {
 describe('exact counters', () => {
   let o200k: TokenCounter;
   let cl100k: TokenCounter;
+  // Loading both rank tables takes seconds on a busy machine: longer than the default hook timeout.
   beforeAll(async () => {
     [o200k, cl100k] = await Promise.all([getCounter('o200k'), getCounter('cl100k')]);
-  });
+  }, 60_000);
 
   it('are loaded once and shared', async () => {
     expect(await getCounter('o200k')).toBe(o200k);

@@ -1,8 +1,9 @@
 /** A labelled progress bar for a worker job, with a Cancel button. */
 import type { JobState } from '../../store/library-slice.ts';
 
-function formatAmount(done: number, unit: 'bytes' | 'entries'): string {
+function formatAmount(done: number, unit: 'bytes' | 'entries' | 'summaries'): string {
   if (unit === 'bytes') return `${(done / 1024 / 1024).toFixed(1)} MB`;
+  if (unit === 'summaries') return `${done} summar${done === 1 ? 'y' : 'ies'}`;
   return `${done.toLocaleString('en-US')} entries`;
 }
 

@@ -19,6 +19,8 @@ import { BranchPicker } from './BranchPicker.tsx';
 import { TranscriptList } from './TranscriptList.tsx';
 import { useEntries } from './use-entries.ts';
 import { VerbosityToggle } from './VerbosityToggle.tsx';
+import { CompactPanel } from '../strategies/CompactPanel.tsx';
+import { RunsPanel } from '../strategies/RunsPanel.tsx';
 
 export function ConversationView({ conversationId }: { conversationId: string }) {
   const conversation = useLiveQuery(() => db.conversations.get(conversationId), [conversationId]);
@@ -80,6 +82,10 @@ function TranscriptSection({ conversation, entries, totals, counterLabel }: { co
   const verbosity = useAppStore((s) => s.verbosity);
   const chosenLeaf = useAppStore((s) => s.branchLeaf[conversation.id]);
   const setBranchLeaf = useAppStore((s) => s.setBranchLeaf);
+  const tab = useAppStore((s) => s.tab);
+  const setTab = useAppStore((s) => s.setTab);
+  const pins = useLiveQuery(() => db.pins.where('conversationId').equals(conversation.id).toArray(), [conversation.id]);
+  const pinned = useMemo(() => new Set((pins ?? []).map((pin) => pin.entryId)), [pins]);
   const branches = useMemo(() => listBranches(entries), [entries]);
   const leafId = chosenLeaf && branches.some((b) => b.leafId === chosenLeaf) ? chosenLeaf : activeLeaf(entries)?.id;
   const path = useMemo(() => {
@@ -96,16 +102,29 @@ function TranscriptSection({ conversation, entries, totals, counterLabel }: { co
     }
     return sum;
   }, [entries, path, totals]);
+  const togglePin = (entryId: string) => {
+    if (pinned.has(entryId)) void db.pins.delete([conversation.id, entryId]);
+    else void db.pins.put({ conversationId: conversation.id, entryId });
+  };
 
   return (
     <>
       <WindowGauge tokens={contextTokens} label={branches.length > 1 ? `branch of ${path.length} entries, ${counterLabel}` : counterLabel} />
       <div className="toolbar">
-        <VerbosityToggle />
+        <div className="tabs" role="tablist" aria-label="View">
+          {(['transcript', 'compact', 'runs'] as const).map((id) => (
+            <button key={id} type="button" role="tab" aria-selected={tab === id} className={tab === id ? 'tab selected' : 'tab'} onClick={() => setTab(id)} data-testid={`tab.${id}`}>
+              {id === 'transcript' ? 'Transcript' : id === 'compact' ? 'Compact' : 'Runs'}
+            </button>
+          ))}
+        </div>
         <BranchPicker branches={branches} leafId={leafId} onPick={(id) => setBranchLeaf(conversation.id, id)} />
-        <span className="muted small" data-testid="transcript.count">{rows.length.toLocaleString('en-US')} rows</span>
+        {tab === 'transcript' && <VerbosityToggle />}
+        {tab === 'transcript' && <span className="muted small" data-testid="transcript.count">{rows.length.toLocaleString('en-US')} rows</span>}
       </div>
-      <TranscriptList entries={entries} rows={rows} totals={totals} counterLabel={counterLabel} />
+      {tab === 'transcript' && <TranscriptList entries={entries} rows={rows} totals={totals} counterLabel={counterLabel} pinned={pinned} onTogglePin={togglePin} />}
+      {tab === 'compact' && <CompactPanel conversation={conversation} leafId={branches.length > 1 ? leafId : undefined} entryCount={entries.length} />}
+      {tab === 'runs' && <RunsPanel conversation={conversation} journal={entries} />}
     </>
   );
 }

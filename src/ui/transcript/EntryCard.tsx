@@ -3,7 +3,7 @@
  * beside it (linked at import); a result entry whose call is shown points back to it. Everything
  * renders as text, never as HTML.
  */
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import type { Block, Entry, ImageBlock, ToolCallBlock } from '../../core/journal/entry.ts';
 import { entryText } from '../../core/journal/entry.ts';
 
@@ -18,9 +18,16 @@ export interface EntryCardProps {
   /** Finds an entry by id (for a call's result). */
   byId: (id: string) => Entry | undefined;
   onJump: (id: string) => void;
+  /** User entries can be pinned: their exchange is never summarized (A13). */
+  pinned?: boolean;
+  onTogglePin?: () => void;
+  /** Extra header content (summary badges in a compacted context). */
+  extra?: ReactNode;
+  /** Show long texts whole instead of clipping them (summaries). */
+  unclipped?: boolean;
 }
 
-export function EntryCard({ entry, display, tokens, counterLabel, byId, onJump }: EntryCardProps) {
+export function EntryCard({ entry, display, tokens, counterLabel, byId, onJump, pinned, onTogglePin, extra, unclipped }: EntryCardProps) {
   const classes = ['entry', `role-${entry.role}`, `kind-${entry.kind}`];
   if (entry.flags?.error || entry.blocks.some((b) => b.type === 'tool_result' && b.isError)) classes.push('has-error');
   if (entry.flags?.injected) classes.push('injected');
@@ -33,7 +40,13 @@ export function EntryCard({ entry, display, tokens, counterLabel, byId, onJump }
         {entry.flags?.injected && <span className="badge">injected</span>}
         {entry.flags?.error && <span className="badge error">error</span>}
         {entry.flags?.aborted && <span className="badge warn">aborted</span>}
+        {extra}
         <span className="spacer" />
+        {onTogglePin && (
+          <button type="button" className={`link small${pinned ? ' pinned' : ''}`} onClick={onTogglePin} aria-pressed={pinned} data-testid="transcript.entry.pin" title="A pinned exchange is never summarized">
+            {pinned ? '📌 pinned' : 'pin'}
+          </button>
+        )}
         {entry.timestamp !== undefined && <time className="muted small" dateTime={new Date(entry.timestamp).toISOString()}>{new Date(entry.timestamp).toLocaleTimeString()}</time>}
         <span className="muted small">line {entry.line}{entry.lineEnd && entry.lineEnd !== entry.line ? `–${entry.lineEnd}` : ''}</span>
         <span className="badge tokens" data-testid="transcript.entry.tokens" title={`Counted with ${counterLabel}`}>
@@ -43,7 +56,7 @@ export function EntryCard({ entry, display, tokens, counterLabel, byId, onJump }
       {display === 'line' ? (
         <p className="one-line">{oneLine(entry)}</p>
       ) : (
-        entry.blocks.map((block, i) => <BlockView key={i} block={block} entry={entry} byId={byId} onJump={onJump} />)
+        entry.blocks.map((block, i) => <BlockView key={i} block={block} entry={entry} byId={byId} onJump={onJump} clip={unclipped ? Infinity : CLIP} />)
       )}
     </article>
   );
@@ -67,10 +80,10 @@ function preview(value: unknown, max: number): string {
   return text.length > max ? `${text.slice(0, max)}…` : text;
 }
 
-function BlockView({ block, entry, byId, onJump }: { block: Block; entry: Entry; byId: EntryCardProps['byId']; onJump: EntryCardProps['onJump'] }) {
+function BlockView({ block, entry, byId, onJump, clip }: { block: Block; entry: Entry; byId: EntryCardProps['byId']; onJump: EntryCardProps['onJump']; clip: number }) {
   switch (block.type) {
     case 'text':
-      return <Clipped className="text" text={block.text} />;
+      return <Clipped className="text" text={block.text} max={clip} />;
     case 'thinking':
       return (
         <details className="thinking">
@@ -135,13 +148,13 @@ function ImagePlaceholder({ image }: { image: ImageBlock }) {
   return <div className="image-placeholder" data-testid="transcript.image">🖼 {image.mediaType}{size}</div>;
 }
 
-function Clipped({ text, className }: { text: string; className: string }) {
+function Clipped({ text, className, max = CLIP }: { text: string; className: string; max?: number }) {
   const [open, setOpen] = useState(false);
-  const clipped = !open && text.length > CLIP;
+  const clipped = !open && text.length > max;
   return (
     <div className={className}>
-      <pre>{clipped ? `${text.slice(0, CLIP)}…` : text}</pre>
-      {text.length > CLIP && (
+      <pre>{clipped ? `${text.slice(0, max)}…` : text}</pre>
+      {text.length > max && (
         <button type="button" className="link small" onClick={() => setOpen(!open)}>
           {open ? 'Show less' : `Show all ${text.length.toLocaleString('en-US')} characters`}
         </button>

@@ -1,0 +1,79 @@
+/**
+ * `npm run bench`: prints throughput and latency figures for token counting, import, the browser
+ * main thread and strategy planning. It only reports (no assertions on time); each section is
+ * guarded, so one failing prints its error and the others still run.
+ *
+ * BENCH_ONLY=tokens,import,browser,strategies runs a subset (comma-separated section ids).
+ */
+import { arch, cpus, loadavg, platform, release, totalmem } from 'node:os';
+import { browserSection } from './section-browser.ts';
+import { importSection } from './section-import.ts';
+import { strategiesSection } from './section-strategies.ts';
+import { tokensSection } from './section-tokens.ts';
+import { collectGarbage, duration, errorText } from './report.ts';
+import { releaseSession } from './session.ts';
+
+interface Section {
+  id: string;
+  title: string;
+  run: () => Promise<void>;
+}
+
+const SECTIONS: readonly Section[] = [
+  { id: 'tokens', title: '1. Token counting (o200k, in process and in a worker)', run: tokensSection },
+  { id: 'import', title: '2. Import throughput (~100 MB Claude Code JSONL, streamed)', run: importSection },
+  { id: 'browser', title: '3. Browser: import + count of ~13 MB, main-thread long tasks', run: browserSection },
+  { id: 'strategies', title: '4. Strategy planning, and pi against LangChain trimMessages', run: strategiesSection },
+];
+
+function selected(): Section[] {
+  const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim()).filter((s) => s.length > 0);
+  if (only === undefined || only.length === 0) return [...SECTIONS];
+  const unknown = only.filter((id) => !SECTIONS.some((s) => s.id === id));
+  if (unknown.length > 0) {
+    throw new Error(`BENCH_ONLY names unknown section(s) ${unknown.join(', ')}; use ${SECTIONS.map((s) => s.id).join(', ')}.`);
+  }
+  return SECTIONS.filter((s) => only.includes(s.id));
+}
+
+function header(): void {
+  const cpu = cpus();
+  console.log('Foldlab benchmarks');
+  console.log(`  date     ${new Date().toISOString()}`);
+  console.log(`  machine  ${cpu.length} CPUs (${cpu[0]?.model.trim() ?? 'unknown'}), ${(totalmem() / 2 ** 30).toFixed(1)} GiB RAM, ${platform()} ${release()} ${arch()}`);
+  console.log(`  node     ${process.version}`);
+  console.log(`  load     ${loadavg().map((l) => l.toFixed(2)).join(' ')} (1/5/15 min; figures are noisy when this exceeds the CPU count)`);
+}
+
+async function main(): Promise<number> {
+  const sections = selected();
+  header();
+  const started = performance.now();
+  let failed = 0;
+  for (const section of sections) {
+    console.log();
+    console.log(`== ${section.title} ==`);
+    collectGarbage();
+    const start = performance.now();
+    try {
+      await section.run();
+      console.log(`  (section took ${duration(performance.now() - start)})`);
+    } catch (error) {
+      failed++;
+      console.log(`  SECTION FAILED after ${duration(performance.now() - start)}: ${errorText(error)}`);
+      if (error instanceof Error && error.stack) console.log(error.stack.split('\n').slice(1, 6).map((l) => `    ${l.trim()}`).join('\n'));
+    }
+    if (section.id === 'tokens') releaseSession();
+  }
+  console.log();
+  console.log(`Done in ${duration(performance.now() - started)}: ${sections.length - failed} of ${sections.length} sections ran.`);
+  return failed === sections.length ? 1 : 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(errorText(error));
+    process.exit(1);
+  },
+);

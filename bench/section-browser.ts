@@ -1,0 +1,240 @@
+/**
+ * Section 3, the browser: builds the app, serves it with `vite preview`, imports the ~13 MB session
+ * through the page's file input in Chromium and records main-thread long tasks (> 50 ms) while the
+ * worker imports and counts o200k. The preview server is always stopped, even on failure.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, rmSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { duration, fmt, mb, printPairs, printTable } from './report.ts';
+import { OUT_DIR, sessionFile } from './session.ts';
+
+/** Port of the preview server. Default 4317. */
+export const PORT = 4317;
+/** A main-thread task longer than this blocks input noticeably (the long-task threshold). Default 50. Unit: ms. */
+export const BLOCKED_MS = 50;
+/** Time allowed for the first-visit demo import and for the 13 MB import. Default 120,000. Unit: ms. */
+export const IMPORT_TIMEOUT_MS = 120_000;
+/** Quiet time recorded after the import, while the transcript renders. Default 2,000. Unit: ms. */
+export const SETTLE_MS = 2_000;
+
+const ROOT = resolve(import.meta.dirname, '..');
+const SITE_DIR = resolve(OUT_DIR, 'site');
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUM_ARGS = [
+  '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
+  '--disable-sync', '--no-first-run', '--disable-quic',
+];
+
+interface Child {
+  process: ChildProcess;
+  output: () => string;
+}
+
+/** Starts `npx <args>` in its own process group (so stopping it also stops what npx started). */
+function start(args: string[], env: NodeJS.ProcessEnv): Child {
+  const child = spawn('npx', args, { cwd: ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  const keep = (data: Buffer) => {
+    output = (output + data.toString()).slice(-4000);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  return { process: child, output: () => output };
+}
+
+function stop(child: Child): void {
+  const pid = child.process.pid;
+  if (pid === undefined || child.process.exitCode !== null || child.process.signalCode !== null) return;
+  try {
+    process.kill(-pid, 'SIGTERM');
+  } catch {
+    // Already gone.
+  }
+}
+
+function exited(child: Child): Promise<number> {
+  return new Promise((resolveExit, reject) => {
+    child.process.once('error', reject);
+    child.process.once('close', (code) => resolveExit(code ?? 1));
+  });
+}
+
+function withoutBasePath(): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  delete env.BASE_PATH;
+  return env;
+}
+
+async function build(): Promise<number> {
+  const started = performance.now();
+  const child = start(['vite', 'build', '--outDir', SITE_DIR, '--emptyOutDir'], withoutBasePath());
+  const code = await exited(child);
+  if (code !== 0) throw new Error(`vite build failed (exit ${code}):\n${child.output().trim().split('\n').slice(-15).join('\n')}`);
+  return performance.now() - started;
+}
+
+async function waitForServer(url: string, child: Child, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.process.exitCode !== null) throw new Error(`vite preview exited (${child.process.exitCode}):\n${child.output().trim()}`);
+    try {
+      const response = await fetch(url);
+      if (response.ok) return;
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`vite preview did not answer at ${url} within ${timeoutMs / 1000} s:\n${child.output().trim()}`);
+}
+
+interface LongTask {
+  start: number;
+  duration: number;
+}
+
+interface PageWindow {
+  __longTasks: LongTask[];
+  __importStart?: number;
+  __importDone?: number;
+  __foldlab?: { imports: unknown[] };
+}
+
+/** Runs in the page before any of its scripts: records long tasks and when a file is chosen. */
+function installProbes(): void {
+  const w = window as unknown as PageWindow;
+  w.__longTasks = [];
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) w.__longTasks.push({ start: entry.startTime, duration: entry.duration });
+  }).observe({ type: 'longtask', buffered: true });
+  document.addEventListener('change', () => {
+    w.__importStart = performance.now();
+  }, true);
+}
+
+/** Milliseconds, or '-' when there was no long task at all. */
+function ms(value: number): string {
+  return value === 0 ? '-' : `${fmt(value)} ms`;
+}
+
+function summarize(tasks: readonly LongTask[]): { count: number; longest: number; total: number } {
+  let longest = 0;
+  let total = 0;
+  let count = 0;
+  for (const t of tasks) {
+    longest = Math.max(longest, t.duration);
+    total += t.duration;
+    if (t.duration > BLOCKED_MS) count++;
+  }
+  return { count, longest, total };
+}
+
+async function importCount(page: Page): Promise<number> {
+  return page.evaluate(() => (window as unknown as PageWindow).__foldlab?.imports.length ?? 0);
+}
+
+async function measure(page: Page, file: string): Promise<void> {
+  const loadStart = performance.now();
+  await page.goto(`http://127.0.0.1:${PORT}/`);
+  // The first visit seeds the generated demo session: let it finish so it is not measured.
+  await page.waitForFunction(() => ((window as unknown as PageWindow).__foldlab?.imports.length ?? 0) >= 1, undefined, { timeout: IMPORT_TIMEOUT_MS, polling: 100 });
+  await page.getByTestId('totals.total').waitFor({ timeout: IMPORT_TIMEOUT_MS });
+  await page.waitForTimeout(500);
+  const loadMs = performance.now() - loadStart;
+  const loadTasks = await page.evaluate(() => {
+    const w = window as unknown as PageWindow;
+    const tasks = w.__longTasks;
+    w.__longTasks = [];
+    return tasks;
+  });
+
+  const before = await importCount(page);
+  // Marks the moment the app receives the import outcome (the worker has parsed, stored and
+  // counted o200k by then): the test API pushes each outcome onto this array.
+  await page.evaluate(() => {
+    const w = window as unknown as PageWindow;
+    const imports = w.__foldlab?.imports;
+    if (!imports) throw new Error('window.__foldlab is missing: the build has no test API.');
+    const push = imports.push.bind(imports);
+    imports.push = (...items: unknown[]) => {
+      w.__importDone = performance.now();
+      return push(...items);
+    };
+  });
+  const wallStart = performance.now();
+  await page.setInputFiles('[data-testid="import.input"]', file);
+  await page.waitForFunction((n) => ((window as unknown as PageWindow).__foldlab?.imports.length ?? 0) > n, before, { timeout: IMPORT_TIMEOUT_MS, polling: 50 });
+  const wallMs = performance.now() - wallStart;
+  // The imported session replaces the demo on screen; then its totals render.
+  await page.waitForFunction(() => !(document.querySelector('[data-testid="conversation.title"]')?.textContent ?? 'Demo').startsWith('Demo'), undefined, { timeout: 30_000, polling: 100 });
+  await page.getByTestId('totals.total').waitFor({ timeout: 30_000 });
+  await page.waitForTimeout(SETTLE_MS);
+  const result = await page.evaluate(() => {
+    const w = window as unknown as PageWindow;
+    return { tasks: w.__longTasks, start: w.__importStart ?? Number.NaN, done: w.__importDone ?? Number.NaN };
+  });
+  const totals = (await page.getByTestId('totals.total').textContent()) ?? '';
+
+  const during = result.tasks.filter((t) => t.start + t.duration >= result.start && t.start <= result.done);
+  const all = summarize(result.tasks);
+  const importing = summarize(during);
+  const startup = summarize(loadTasks);
+  const longest = [...result.tasks].sort((a, b) => b.duration - a.duration).slice(0, 5);
+
+  printPairs([
+    ['file', `${mb(statSync(file).size)} via [data-testid="import.input"]`],
+    ['import + o200k count (in page)', `${duration(result.done - result.start)} (file chosen -> outcome delivered)`],
+    ['import wall time (from Node)', `${duration(wallMs)} (setInputFiles -> imports grew, 50 ms polling)`],
+    ['total shown', `${totals} tokens`],
+  ]);
+  console.log();
+  printTable(
+    ['main-thread window', 'long tasks', `> ${BLOCKED_MS} ms`, 'longest', 'blocked total'],
+    [
+      ['page load + demo seed (not the target)', loadTasks.length, startup.count, ms(startup.longest), ms(startup.total)],
+      ['during import + count', during.length, importing.count, ms(importing.longest), ms(importing.total)],
+      [`import + render + ${SETTLE_MS / 1000} s after`, result.tasks.length, all.count, ms(all.longest), ms(all.total)],
+    ],
+  );
+  printPairs([
+    ['page load + demo', duration(loadMs)],
+    ['longest tasks (import onwards)', longest.length === 0 ? 'none' : longest.map((t) => `${fmt(t.duration)} ms at +${fmt(t.start - result.start)} ms`).join(', ')],
+    ['main thread never blocked > 50 ms', all.count === 0 ? 'met' : `MISSED (${all.count} task(s) over ${BLOCKED_MS} ms)`],
+  ]);
+}
+
+export async function browserSection(): Promise<void> {
+  mkdirSync(OUT_DIR, { recursive: true });
+  const buildMs = await build();
+  const file = sessionFile();
+  printPairs([['vite build', `${duration(buildMs)} -> bench/out/site`]]);
+
+  const server = start(['vite', 'preview', '--outDir', SITE_DIR, '--port', String(PORT), '--strictPort', '--host', '127.0.0.1'], withoutBasePath());
+  const stopServer = () => stop(server);
+  // The server runs in its own process group, so Ctrl-C in the terminal does not reach it.
+  const onSignal = () => {
+    stopServer();
+    process.exit(130);
+  };
+  process.once('exit', stopServer);
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  let browser: Browser | undefined;
+  try {
+    await waitForServer(`http://127.0.0.1:${PORT}/`, server, 30_000);
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    const page = await browser.newPage();
+    await page.addInitScript(installProbes);
+    await measure(page, file);
+  } finally {
+    await browser?.close().catch(() => undefined);
+    stopServer();
+    process.off('exit', stopServer);
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    // The built site is minified JavaScript that `eslint .` would lint; it is not kept.
+    if (process.env.BENCH_KEEP_SITE !== '1') rmSync(SITE_DIR, { recursive: true, force: true });
+  }
+}

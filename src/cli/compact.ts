@@ -1,0 +1,100 @@
+/** `compact <file> --strategy <id>`: plan and run a compaction with the offline summarizer, print the result. */
+import { buildInput } from '../core/compaction/input.ts';
+import { runCompaction, type CompactionOutcome } from '../core/compaction/run.ts';
+import type { ContextEntry } from '../core/compaction/types.ts';
+import type { FormatId } from '../core/import/types.ts';
+import { getStrategy } from '../core/strategies/index.ts';
+import { createOfflineSummarizer } from '../core/summarize/offline.ts';
+import { getCounter, type CounterId } from '../core/tokens/counters.ts';
+import { countEntries } from '../core/tokens/entry-tokens.ts';
+import { importFile, loadPrompts } from './load.ts';
+
+export interface CompactArgs {
+  file: string;
+  format?: FormatId;
+  strategy: string;
+  options: Record<string, string>;
+  counter: CounterId;
+  contextWindow: number;
+  upTo?: number;
+}
+
+export interface CompactReport {
+  strategy: string;
+  options: Record<string, unknown>;
+  trigger: CompactionOutcome['plan']['trigger'];
+  cut: { index: number; entryId: string | undefined; rule: string } | null;
+  nothingToDo: string | null;
+  tokensBefore: number;
+  tokensAfter: number;
+  counter: string;
+  counts: { input: number; summarized: number; kept: number; compressed: number; dropped: number; contextEntries: number };
+  orphanToolResults: number;
+  orphanToolCalls: number;
+  summaries: Record<string, string>;
+  summary: string;
+  notes: string[];
+  record: CompactionOutcome['record'];
+}
+
+/** Calls and results in a context without their partner (0 for a valid context). */
+export function contextOrphans(context: readonly ContextEntry[]): { orphanToolCalls: number; orphanToolResults: number } {
+  const calls = new Set<string>();
+  const results = new Set<string>();
+  for (const item of context) {
+    for (const block of item.entry.blocks) {
+      if (block.type === 'tool_call') calls.add(block.callId);
+      if (block.type === 'tool_result') results.add(block.callId);
+    }
+  }
+  let orphanToolCalls = 0;
+  let orphanToolResults = 0;
+  for (const id of calls) if (!results.has(id)) orphanToolCalls++;
+  for (const id of results) if (!calls.has(id)) orphanToolResults++;
+  return { orphanToolCalls, orphanToolResults };
+}
+
+export async function runCompact(args: CompactArgs): Promise<CompactReport> {
+  const strategy = getStrategy(args.strategy);
+  strategy.parse(args.options); // refuse a bad option before reading the file
+  const result = await importFile(args.file, args.format);
+  const counter = await getCounter(args.counter);
+  const { totals } = countEntries(result.entries, counter);
+  const built = buildInput(result.entries, totals, counter, {
+    contextWindow: args.contextWindow,
+    now: Date.now(),
+    ...(args.upTo !== undefined ? { upTo: args.upTo } : {}),
+  });
+  const outcome = await runCompaction({
+    strategy,
+    input: built.input,
+    rawOptions: args.options,
+    summarizer: createOfflineSummarizer(),
+    prompts: loadPrompts(),
+  });
+  const { plan, context } = outcome;
+  const fates = plan.fates;
+  return {
+    strategy: strategy.id,
+    options: plan.options,
+    trigger: plan.trigger,
+    cut: plan.cut ? { index: plan.cut.index, entryId: built.input.entries[plan.cut.index]?.id, rule: plan.cut.rule } : null,
+    nothingToDo: plan.nothingToDo ?? null,
+    tokensBefore: plan.tokensBefore,
+    tokensAfter: context.tokensAfter,
+    counter: counter.label,
+    counts: {
+      input: built.input.entries.length,
+      summarized: fates.filter((f) => f === 'summarize').length,
+      kept: fates.filter((f) => f === 'keep').length,
+      compressed: fates.filter((f) => f === 'compress').length,
+      dropped: fates.filter((f) => f === 'drop').length,
+      contextEntries: context.entries.length,
+    },
+    ...contextOrphans(context.entries),
+    summaries: outcome.summaries,
+    summary: Object.values(outcome.summaries).join('\n\n'),
+    notes: [...(built.note ? [built.note] : []), ...outcome.record.notes],
+    record: outcome.record,
+  };
+}

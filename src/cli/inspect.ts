@@ -1,0 +1,28 @@
+/** `inspect <file>`: the import report and token totals of a transcript. */
+import type { FormatId } from '../core/import/types.ts';
+import { inspect, type InspectReport } from '../core/inspect.ts';
+import { getCounter, type CounterId } from '../core/tokens/counters.ts';
+import { countEntries } from '../core/tokens/entry-tokens.ts';
+import { importFile } from './load.ts';
+
+export async function runInspect(file: string, counterId: CounterId, format?: FormatId): Promise<InspectReport> {
+  const result = await importFile(file, format);
+  const counter = await getCounter(counterId);
+  const counts = countEntries(result.entries, counter);
+  let total = 0;
+  for (const value of counts.totals) total += value;
+  return inspect(result, { counter: counterId, label: counter.label, total, byRole: counts.byRole, byKind: counts.byKind });
+}
+
+export function formatInspect(report: InspectReport): string {
+  return [
+    `format        ${report.format}${report.title ? `  "${report.title}"` : ''}`,
+    `entries       ${report.entries} (${report.kinds.message} messages, ${report.kinds.compaction} compaction markers, ${report.kinds.event} harness events)`,
+    `roles         system ${report.roles.system}, user ${report.roles.user}, assistant ${report.roles.assistant}, tool ${report.roles.tool}`,
+    `tool calls    ${report.toolCalls} (${report.orphanToolCalls} without result); results ${report.toolResults} (${report.orphanToolResults} without call)`,
+    `branches      ${report.branches}`,
+    `tokens        ${report.tokens.total.toLocaleString('en-US')} (${report.tokens.label})`,
+    `problems      ${report.errors.length}`,
+    ...report.errors.slice(0, 20).map((error) => `  line ${error.line}: ${error.message}`),
+  ].join('\n');
+}

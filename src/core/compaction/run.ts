@@ -1,0 +1,191 @@
+/**
+ * The orchestrator: parse options, plan, ask the injected Summarizer for what the plan needs (in
+ * parallel, under the strategy's timeout combined with the user's cancel), assemble the context and
+ * write the structured log record (B4). It never touches the journal: on any failure the caller
+ * has nothing to undo.
+ */
+import type { Entry } from '../journal/entry.ts';
+import { getPrompt, renderTemplate, type PromptLibrary } from './prompts.ts';
+import { serializeEntries, wrapTranscript } from './serialize.ts';
+import type { Options, Strategy } from './strategy.ts';
+import {
+  CompactionCancelledError, SummaryTimeoutError, type Summarizer, type SummaryResponse,
+} from './summarizer.ts';
+import type { CompactedContext, CompactionInput, Plan, SummaryTask } from './types.ts';
+
+/** The seeds' summary timeout (seed 002 §E2: 120 s). */
+export const DEFAULT_SUMMARY_TIMEOUT_MS = 120_000;
+
+/** P8: hooks around a compaction. */
+export interface CompactionHooks {
+  /** Return `{cancel: true}` to stop, or `{summary}` to use your own text for every task. */
+  beforeCompact?(plan: Plan): Promise<{ cancel?: boolean; summary?: string } | void> | { cancel?: boolean; summary?: string } | void;
+  afterCompact?(outcome: CompactionOutcome): void;
+}
+
+export interface CompactionProgress {
+  phase: 'planning' | 'summarizing' | 'assembling' | 'done';
+  done: number;
+  total: number;
+  /** Text streamed so far by a summarizer that streams (task id -> text). */
+  partial?: string;
+}
+
+export interface RunCompactionArgs {
+  strategy: Strategy;
+  input: CompactionInput;
+  rawOptions?: Record<string, unknown>;
+  summarizer: Summarizer;
+  prompts: PromptLibrary;
+  signal?: AbortSignal;
+  timeoutMs?: number;
+  hooks?: CompactionHooks;
+  onProgress?: (progress: CompactionProgress) => void;
+  /** Wall clock for durations (injectable). */
+  clock?: () => number;
+  /** How an entry range is serialized for the prompt (default: the strategy's own, else serializeEntries). */
+  serialize?: (entries: readonly Entry[]) => string;
+}
+
+/** B4: the structured record of one run (`context_management`). */
+export interface CompactionRecord {
+  event: 'context_management';
+  strategy: string;
+  options: Options;
+  trigger: Plan['trigger'];
+  truncation_applied: boolean;
+  summary_applied: boolean;
+  dropped_messages: number;
+  kept_messages: number;
+  summarized_messages: number;
+  compressed_messages: number;
+  tokens_before: number;
+  tokens_after: number;
+  counter: string;
+  summarizer: string;
+  summarizer_model: string;
+  summary_usage: { input: number; output: number };
+  prompts: string[];
+  duration_ms: number;
+  at: number;
+  notes: string[];
+}
+
+export interface CompactionOutcome {
+  plan: Plan;
+  context: CompactedContext;
+  /** Summary texts by task id. */
+  summaries: Record<string, string>;
+  record: CompactionRecord;
+}
+
+export async function runCompaction(args: RunCompactionArgs): Promise<CompactionOutcome> {
+  const clock = args.clock ?? Date.now;
+  const started = clock();
+  const { strategy, input } = args;
+  const options = strategy.parse(args.rawOptions ?? {});
+  args.onProgress?.({ phase: 'planning', done: 0, total: 1 });
+  const plan = strategy.plan(input, options);
+  if (args.signal?.aborted) throw new CompactionCancelledError();
+
+  const hook = await args.hooks?.beforeCompact?.(plan);
+  if (hook?.cancel) throw new CompactionCancelledError();
+
+  const summaries = new Map<string, string>();
+  const responses: SummaryResponse[] = [];
+  let context: CompactedContext;
+  try {
+    if (hook?.summary !== undefined) {
+      for (const task of plan.summaries) summaries.set(task.id, hook.summary);
+    } else if (plan.summaries.length > 0) {
+      const done = { n: 0 };
+      args.onProgress?.({ phase: 'summarizing', done: 0, total: plan.summaries.length });
+      const results = await Promise.all(
+        plan.summaries.map(async (task) => {
+          const response = await summarizeTask(args, task);
+          done.n++;
+          args.onProgress?.({ phase: 'summarizing', done: done.n, total: plan.summaries.length });
+          return [task.id, response] as const;
+        }),
+      );
+      for (const [id, response] of results) {
+        summaries.set(id, response.text);
+        responses.push(response);
+      }
+    }
+    args.onProgress?.({ phase: 'assembling', done: 0, total: 1 });
+    context = strategy.assemble(input, plan, summaries, options);
+  } catch (error) {
+    if (error instanceof CompactionCancelledError || args.signal?.aborted) throw new CompactionCancelledError();
+    const fallback = strategy.fallback?.(input, plan, options, error as Error);
+    if (!fallback) throw error;
+    context = fallback;
+    summaries.clear();
+  }
+
+  const fates = plan.fates;
+  const record: CompactionRecord = {
+    event: 'context_management',
+    strategy: strategy.id,
+    options,
+    trigger: plan.trigger,
+    truncation_applied: context.truncationApplied,
+    summary_applied: context.summaryApplied,
+    dropped_messages: context.summaryApplied ? fates.filter((f) => f === 'drop').length : fates.filter((f) => f === 'drop' || f === 'summarize').length,
+    kept_messages: context.entries.filter((e) => e.origin === 'journal' || e.origin === 'compressed').length,
+    summarized_messages: context.summaryApplied ? fates.filter((f) => f === 'summarize').length : 0,
+    compressed_messages: fates.filter((f) => f === 'compress').length,
+    tokens_before: plan.tokensBefore,
+    tokens_after: context.tokensAfter,
+    counter: input.counter.label,
+    summarizer: hook?.summary !== undefined ? 'hook' : args.summarizer.id,
+    summarizer_model: responses[0]?.model ?? (hook?.summary !== undefined ? 'hook' : 'none'),
+    summary_usage: responses.reduce((sum, r) => ({ input: sum.input + (r.usage?.input ?? 0), output: sum.output + (r.usage?.output ?? 0) }), { input: 0, output: 0 }),
+    prompts: [...new Set(plan.summaries.map((task) => task.prompt))],
+    duration_ms: Math.max(0, clock() - started),
+    at: input.now,
+    notes: [...plan.notes, ...context.notes],
+  };
+  const outcome: CompactionOutcome = { plan, context, summaries: Object.fromEntries(summaries), record };
+  args.onProgress?.({ phase: 'done', done: 1, total: 1 });
+  args.hooks?.afterCompact?.(outcome);
+  return outcome;
+}
+
+async function summarizeTask(args: RunCompactionArgs, task: SummaryTask): Promise<SummaryResponse> {
+  const entries = task.indices ? task.indices.map((i) => args.input.entries[i]!).filter(Boolean) : args.input.entries.slice(task.from, task.to + 1);
+  const serialize = args.serialize ?? args.strategy.serialize?.bind(args.strategy) ?? serializeEntries;
+  const serialized = serialize(entries);
+  const vars: Record<string, string> = {
+    conversation: wrapTranscript(serialized),
+    previous_summary: task.previousSummary ?? '',
+    ...task.vars,
+  };
+  const prompt = renderTemplate(getPrompt(args.prompts, task.prompt), vars);
+  const timeoutMs = args.timeoutMs ?? DEFAULT_SUMMARY_TIMEOUT_MS;
+  const timeout = new AbortController();
+  const timer = setTimeout(() => timeout.abort(new SummaryTimeoutError(timeoutMs)), timeoutMs);
+  const signal = args.signal ? AbortSignal.any([args.signal, timeout.signal]) : timeout.signal;
+  try {
+    const pending = args.summarizer.summarize({
+      taskId: task.id,
+      promptId: task.prompt,
+      prompt,
+      entries,
+      serialized,
+      ...(task.previousSummary !== undefined ? { previousSummary: task.previousSummary } : {}),
+      vars: task.vars ?? {},
+      ...(task.maxTokens !== undefined ? { maxTokens: task.maxTokens } : {}),
+      signal,
+    });
+    // Whatever the summarizer does with the signal, a timeout or cancel ends the wait.
+    const aborted = new Promise<never>((_, reject) => {
+      const fail = () => reject(args.signal?.aborted ? new CompactionCancelledError() : new SummaryTimeoutError(timeoutMs));
+      if (signal.aborted) fail();
+      else signal.addEventListener('abort', fail, { once: true });
+    });
+    return await Promise.race([pending, aborted]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,143 @@
+/**
+ * The abridged history (seed 000 §3.2, §5.3, A5): every user turn before the kept tail as a short
+ * structured record — the user's words, the files it modified / created / deleted / viewed and the
+ * commands it ran (from the tool calls, A6), and the agent's answer or whether it was interrupted
+ * or continues — rendered with the fixed template and collected newest first until the total
+ * character limit. Long texts are cut in the middle so both ends stay.
+ */
+import type { Entry } from '../../journal/entry.ts';
+import { toolActions } from '../../compaction/tool-actions.ts';
+import { truncateMiddle } from '../../compaction/serialize.ts';
+import { isSystem, opensTurn, segmentExchanges } from './exchanges.ts';
+import { renderHandlebars } from './handlebars.ts';
+import type { AugmentOptions } from './params.ts';
+import { ABRIDGED_EXCHANGE_TEMPLATE } from './templates.ts';
+
+/** One user turn, before the limits are applied (Augment's `cZt` output). */
+export interface StructuredExchange {
+  userMessage: string;
+  filesModified: string[];
+  filesCreated: string[];
+  filesDeleted: string[];
+  filesViewed: string[];
+  terminalCommands: string[];
+  agentResponse: string;
+  wasInterrupted: boolean;
+  continues: boolean;
+}
+
+export type AbridgedLimits = Pick<
+  AugmentOptions,
+  | 'totalCharsLimit' | 'userMessageCharsLimit' | 'agentResponseCharsLimit' | 'actionCharsLimit'
+  | 'numFilesModifiedLimit' | 'numFilesCreatedLimit' | 'numFilesDeletedLimit' | 'numFilesViewedLimit' | 'numTerminalCommandsLimit'
+>;
+
+export interface AbridgedHistory {
+  text: string;
+  /** Turns rendered (the newest ones). */
+  included: number;
+  /** Turns available before the cut. */
+  available: number;
+  /** Sum of the rendered turns' lengths (what the limit is checked against; joins not counted). */
+  chars: number;
+}
+
+const INTERRUPTED = /^\[Request interrupted/;
+
+function textOf(entry: Entry): string {
+  return entry.blocks.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('\n').trim();
+}
+
+function pushUnique(list: string[], value: string | undefined): void {
+  if (value !== undefined && value.trim() !== '' && !list.includes(value)) list.push(value);
+}
+
+/** The structured record of entries `start..end` (one turn, possibly cut short by the tail). */
+export function structureTurn(entries: readonly Entry[], start: number, end: number, continues: boolean): StructuredExchange {
+  const out: StructuredExchange = {
+    userMessage: '', filesModified: [], filesCreated: [], filesDeleted: [], filesViewed: [], terminalCommands: [],
+    agentResponse: '', wasInterrupted: false, continues,
+  };
+  let lastAssistant: Entry | undefined;
+  for (let i = start; i <= end; i++) {
+    const entry = entries[i]!;
+    if (isSystem(entry)) continue;
+    if (out.userMessage === '' && opensTurn(entry)) out.userMessage = textOf(entry);
+    if (entry.flags?.aborted) out.wasInterrupted = true;
+    if (entry.role === 'user' && entry.flags?.injected && INTERRUPTED.test(textOf(entry))) out.wasInterrupted = true;
+    if (entry.role !== 'assistant') continue;
+    lastAssistant = entry;
+    for (const block of entry.blocks) {
+      if (block.type !== 'tool_call') continue;
+      for (const action of toolActions(block)) {
+        switch (action.category) {
+          case 'modified': pushUnique(out.filesModified, action.path); break;
+          case 'created': pushUnique(out.filesCreated, action.path); break;
+          case 'deleted': pushUnique(out.filesDeleted, action.path); break;
+          case 'viewed': pushUnique(out.filesViewed, action.path); break;
+          case 'command': if (action.command?.trim()) out.terminalCommands.push(action.command); break;
+          case 'other': break;
+        }
+      }
+    }
+  }
+  // The answer is the turn's last assistant message when it is a final one (text, no tool calls);
+  // a turn that goes on past the cut has no answer yet.
+  if (!continues && lastAssistant && !lastAssistant.blocks.some((block) => block.type === 'tool_call')) out.agentResponse = textOf(lastAssistant);
+  return out;
+}
+
+/** One line, at most `max` characters, both ends kept. */
+export function clipInline(text: string, max: number): string {
+  const line = text.replace(/\s*\n\s*/g, ' ').trim();
+  if (line.length <= max) return line;
+  const marker = '…';
+  const keep = Math.max(0, max - marker.length);
+  const head = Math.ceil(keep / 2);
+  return line.slice(0, head) + marker + line.slice(line.length - (keep - head));
+}
+
+/** Augment's `lZt`: one structured exchange through the limits and the template. */
+export function renderExchange(exchange: StructuredExchange, limits: AbridgedLimits): string {
+  const list = (items: readonly string[], n: number) => items.slice(0, n).map((item) => clipInline(item, limits.actionCharsLimit));
+  const filesModified = list(exchange.filesModified, limits.numFilesModifiedLimit);
+  const filesCreated = list(exchange.filesCreated, limits.numFilesCreatedLimit);
+  const filesDeleted = list(exchange.filesDeleted, limits.numFilesDeletedLimit);
+  const filesViewed = list(exchange.filesViewed, limits.numFilesViewedLimit);
+  const terminalCommands = list(exchange.terminalCommands, limits.numTerminalCommandsLimit);
+  return renderHandlebars(ABRIDGED_EXCHANGE_TEMPLATE, {
+    userMessage: truncateMiddle(exchange.userMessage, limits.userMessageCharsLimit),
+    hasActions: [filesModified, filesCreated, filesDeleted, filesViewed, terminalCommands].some((l) => l.length > 0),
+    filesModified, filesCreated, filesDeleted, filesViewed, terminalCommands,
+    agentResponse: truncateMiddle(exchange.agentResponse, limits.agentResponseCharsLimit),
+    wasInterrupted: exchange.wasInterrupted,
+    continues: exchange.continues,
+  });
+}
+
+/** Renders structured exchanges newest first until the next one would pass `totalCharsLimit`. */
+export function accumulateAbridged(exchanges: readonly StructuredExchange[], limits: AbridgedLimits): AbridgedHistory {
+  const picked: string[] = [];
+  let chars = 0;
+  for (let i = exchanges.length - 1; i >= 0; i--) {
+    const text = renderExchange(exchanges[i]!, limits);
+    if (chars + text.length > limits.totalCharsLimit) break;
+    picked.push(text);
+    chars += text.length;
+  }
+  return { text: picked.reverse().join('\n'), included: picked.length, available: exchanges.length, chars };
+}
+
+/**
+ * The abridged history of everything before entry `cut` on the branch (summaries are not entries,
+ * so they are skipped as in the original); the turn the cut falls into is marked as continuing.
+ */
+export function abridgedHistory(entries: readonly Entry[], cut: number, limits: AbridgedLimits): AbridgedHistory {
+  const turns = segmentExchanges(entries, { unit: 'turn', pinned: () => false });
+  const structured: StructuredExchange[] = [];
+  for (const turn of turns) {
+    if (turn.start >= cut) break;
+    structured.push(structureTurn(entries, turn.start, Math.min(turn.end, cut - 1), turn.end >= cut));
+  }
+  return accumulateAbridged(structured, limits);
+}

@@ -1,0 +1,135 @@
+/**
+ * The history Augment works on (seed 000 §2.2, A8): the branch's exchanges, sized in characters
+ * (or the chosen counter), and the API history — starting at the last summary node of the current
+ * version, which stands for everything before it. A summary of another version is filtered out;
+ * with summarization disabled every summary node is removed and the whole branch is sent.
+ */
+import type { Entry } from '../../journal/entry.ts';
+import type { CompactionInput } from '../../compaction/types.ts';
+import { getEstimator } from '../../tokens/counters.ts';
+import { countEntry } from '../../tokens/entry-tokens.ts';
+import { exchangeSizes, segmentExchanges, type Exchange } from './exchanges.ts';
+import { fillSupervisor } from './node.ts';
+import { effectiveTemplate, type AugmentOptions } from './params.ts';
+
+/** The previous compaction as a summary node of the API history. */
+export interface PreviousNode {
+  /** Index of the first entry after the node (the previous run's first kept entry). */
+  boundary: number;
+  version: number;
+  nodeText: string;
+  ackText: string;
+  /** The model-written summary inside the node (what nested mode feeds forward). */
+  summary: string;
+  sequenceId: number;
+}
+
+/** One element of the API history: an exchange of the branch or the previous summary node. */
+export type HistoryItem =
+  | { kind: 'exchange'; exchange: Exchange; ordinal: number; size: number }
+  | { kind: 'previous'; node: PreviousNode; size: number };
+
+export interface HistoryView {
+  /** Size of entry i in the chosen unit. */
+  sizeOf: (index: number) => number;
+  /** Characters of entry i (what `zee` measures, whatever the unit). */
+  charsOf: (index: number) => number;
+  /** "chars" or "<counter> tokens", for notes. */
+  unit: string;
+  /** Whether sizes are in the input's counter (sizeUnit counter, or auto with an exact tokenizer). */
+  byCounter: boolean;
+  exchanges: Exchange[];
+  previous?: PreviousNode;
+  /** Oldest first: pinned exchanges before the previous node, the node, then later exchanges. */
+  items: HistoryItem[];
+  totalSize: number;
+  isPinned: (entry: Entry) => boolean;
+  notes: string[];
+}
+
+const CHARS = getEstimator('chars');
+const charsCache = new WeakMap<readonly Entry[], Float64Array>();
+
+/** Characters of every entry (code points as the entry is counted; an image weighs 4,800), cached per branch array. */
+function entryChars(entries: readonly Entry[]): Float64Array {
+  let chars = charsCache.get(entries);
+  if (chars === undefined) {
+    chars = new Float64Array(entries.length);
+    entries.forEach((entry, i) => (chars![i] = countEntry(entry, CHARS).total));
+    charsCache.set(entries, chars);
+  }
+  return chars;
+}
+
+function resolvePrevious(input: CompactionInput, options: AugmentOptions, notes: string[]): Omit<PreviousNode, 'sequenceId'> & { sequenceId?: number } | undefined {
+  const previous = input.previous;
+  if (!previous) return undefined;
+  if (!options.enabled) {
+    notes.push('History summarization is disabled (enabled = false): every summary node is removed and the whole branch is sent (§2.2).');
+    return undefined;
+  }
+  if (previous.strategy !== 'augment') {
+    notes.push(`The previous compaction was made by the ${previous.strategy} strategy, not an Augment summary node: it is not used.`);
+    return undefined;
+  }
+  // A run that made no summary leaves no node behind.
+  if (previous.summaries.length === 0 && previous.state?.nodeText === undefined) return undefined;
+  const state = previous.state ?? {};
+  const version = typeof state.version === 'number' ? state.version : undefined;
+  if (version !== options.historySummaryVersion) {
+    notes.push(`The previous summary node is version ${version ?? 'unknown'}; only version ${options.historySummaryVersion} nodes are used (§2.2), so it is filtered out and the history is sent from the start.`);
+    return undefined;
+  }
+  const indexOf = (id: unknown) => (typeof id === 'string' ? input.entries.findIndex((entry) => entry.id === id) : -1);
+  let boundary = indexOf(previous.firstKeptEntryId);
+  if (boundary < 0) {
+    const last = indexOf(state.lastReplacedEntryId);
+    if (last >= 0) boundary = last + 1;
+  }
+  if (boundary < 0) {
+    notes.push('The previous summary node replaced entries that are not on this branch: it is not used.');
+    return undefined;
+  }
+  const summary = previous.summaries[previous.summaries.length - 1] ?? '';
+  const nodeText = typeof state.nodeText === 'string' ? state.nodeText : fillSupervisor(effectiveTemplate(options).template, { summary, abridged_history: '' });
+  const ackText = typeof state.ackText === 'string' ? state.ackText : options.summaryNodeResponseMessage;
+  return { boundary, version, nodeText, ackText, summary, ...(typeof state.sequenceId === 'number' ? { sequenceId: state.sequenceId } : {}) };
+}
+
+export function historyView(input: CompactionInput, options: AugmentOptions): HistoryView {
+  const { entries } = input;
+  const notes: string[] = [];
+  const chars = entryChars(entries);
+  const charsOf = (i: number) => chars[i]!;
+  const byCounter = options.sizeUnit === 'counter' || (options.sizeUnit === 'auto' && input.counter.exact);
+  const sizeOf = byCounter ? (i: number) => input.tokens.countAt(i) : charsOf;
+  const measure = byCounter ? (text: string) => input.counter.count(text) : (text: string) => CHARS.count(text);
+  const unit = byCounter ? `${input.counter.label} tokens` : 'chars';
+  const isPinned = (entry: Entry) => Boolean(input.pinned?.has(entry.id) || entry.flags?.pinned);
+
+  const resolved = resolvePrevious(input, options, notes);
+  const exchanges = segmentExchanges(entries, { unit: options.exchangeUnit, pinned: isPinned, forced: resolved ? [resolved.boundary] : [] });
+  const sizes = exchangeSizes(entries, exchanges, sizeOf);
+
+  const items: HistoryItem[] = [];
+  let previous: PreviousNode | undefined;
+  const pushPrevious = (ordinal: number) => {
+    if (!resolved || previous) return;
+    // Without a stored id the node sits halfway between the exchanges around it.
+    previous = { ...resolved, sequenceId: resolved.sequenceId ?? ordinal - 0.5 };
+    items.push({ kind: 'previous', node: previous, size: measure(previous.nodeText) + measure(previous.ackText) });
+  };
+  exchanges.forEach((exchange, ordinal) => {
+    if (resolved && exchange.start < resolved.boundary) {
+      // Before the node only pinned exchanges are still in the context (A13).
+      if (exchange.pinned) items.push({ kind: 'exchange', exchange, ordinal, size: sizes[ordinal]! });
+      return;
+    }
+    pushPrevious(ordinal);
+    items.push({ kind: 'exchange', exchange, ordinal, size: sizes[ordinal]! });
+  });
+  pushPrevious(exchanges.length);
+  if (previous) notes.push(`The API history starts at the previous version ${previous.version} summary node (entries before #${previous.boundary} are represented by it, §2.2).`);
+  const totalSize = items.reduce((sum, item) => sum + item.size, 0);
+  return { sizeOf, charsOf, unit, byCounter, exchanges, ...(previous ? { previous } : {}), items, totalSize, isPinned, notes };
+}

@@ -1,0 +1,101 @@
+/**
+ * The summary node (seed 000 §5.1, §5.2, A7): a user message made from the supervisor template with
+ * the abridged history and the summary, then the fixed assistant reply carrying the tool calls of
+ * the summarized head whose results stay in the context, so every kept result still has its call.
+ * Both are new entries; journal entries are only ever referenced.
+ */
+import type { Entry, ToolCallBlock } from '../../journal/entry.ts';
+import type { ContextEntry } from '../../compaction/types.ts';
+
+/**
+ * Fills `{summary}` and `{abridged_history}` in one pass (Augment replaces one after the other, so a
+ * summary that happens to contain "{abridged_history}" would be filled in too); other braces stay.
+ */
+export function fillSupervisor(template: string, vars: { summary: string; abridged_history: string }): string {
+  return template.replace(/\{(summary|abridged_history)\}/g, (_match, name: 'summary' | 'abridged_history') => vars[name]);
+}
+
+/** The model is asked to wrap its summary in <summary> tags; the template already has them. */
+export function stripSummaryTags(text: string): string {
+  const trimmed = text.trim();
+  const match = /^<summary>\s*([\s\S]*?)\s*<\/summary>$/.exec(trimmed);
+  return match ? match[1]! : trimmed;
+}
+
+/**
+ * Tool calls the context needs but does not keep: for each kept entry's tool result, its call when
+ * that call sits in an entry that is not kept. Results whose call was never in the input stay
+ * orphans as they were.
+ */
+export function carriedCalls(entries: readonly Entry[], kept: (index: number) => boolean): ToolCallBlock[] {
+  const calls = new Map<string, { index: number; block: ToolCallBlock }>();
+  const out: ToolCallBlock[] = [];
+  const seen = new Set<string>();
+  entries.forEach((entry, index) => {
+    for (const block of entry.blocks) {
+      if (block.type === 'tool_call') calls.set(block.callId, { index, block });
+      else if (block.type === 'tool_result' && kept(index)) {
+        const call = calls.get(block.callId);
+        if (call && !kept(call.index) && !seen.has(block.callId)) {
+          seen.add(block.callId);
+          out.push(structuredClone(call.block));
+        }
+      }
+    }
+  });
+  return out;
+}
+
+export interface NodeSpec {
+  /** Stable id part: the version and the first entry after the node. */
+  id: string;
+  nodeText: string;
+  ackText: string;
+  carried: ToolCallBlock[];
+  now: number;
+  /** Journal entries the node stands for (first, last, how many). */
+  replaces: { fromId: string; toId: string; count: number } | undefined;
+}
+
+/** The node and its reply as context entries (user summary, assistant reply with the carried calls). */
+export function nodeEntries(spec: NodeSpec, parentId: string | null): ContextEntry[] {
+  const node: Entry = {
+    id: `${spec.id}-request`, index: -1, parentId, role: 'user', kind: 'message',
+    blocks: [{ type: 'text', text: spec.nodeText }], timestamp: spec.now, sourceType: 'augment.summary-node', line: 0,
+  };
+  const ack: Entry = {
+    id: `${spec.id}-response`, index: -1, parentId: node.id, role: 'assistant', kind: 'message',
+    blocks: [{ type: 'text', text: spec.ackText }, ...spec.carried], timestamp: spec.now, sourceType: 'augment.summary-node', line: 0,
+  };
+  return [
+    { role: 'user', entry: node, origin: 'summary', ...(spec.replaces ? { replaces: spec.replaces } : {}) },
+    { role: 'assistant', entry: ack, origin: 'synthetic' },
+  ];
+}
+
+/**
+ * The context: kept entries before `cut` (system prompts, pinned exchanges), the node when there
+ * is one, then the kept entries from `cut` on, all in journal order.
+ */
+export function buildContext(entries: readonly Entry[], kept: (index: number) => boolean, cut: number, node: NodeSpec | undefined): ContextEntry[] {
+  const out: ContextEntry[] = [];
+  const journal = (entry: Entry): ContextEntry => ({ role: entry.role, entry, origin: 'journal' });
+  for (let i = 0; i < Math.min(cut, entries.length); i++) if (kept(i)) out.push(journal(entries[i]!));
+  if (node) out.push(...nodeEntries(node, out[out.length - 1]?.entry.id ?? null));
+  for (let i = cut; i < entries.length; i++) if (kept(i)) out.push(journal(entries[i]!));
+  return out;
+}
+
+/** First and last ids and the number of the entries before `cut` that are not kept. */
+export function replacedRange(entries: readonly Entry[], kept: (index: number) => boolean, cut: number): NodeSpec['replaces'] {
+  let first: Entry | undefined;
+  let last: Entry | undefined;
+  let count = 0;
+  for (let i = 0; i < Math.min(cut, entries.length); i++) {
+    if (kept(i)) continue;
+    first ??= entries[i];
+    last = entries[i];
+    count++;
+  }
+  return first && last ? { fromId: first.id, toId: last.id, count } : undefined;
+}

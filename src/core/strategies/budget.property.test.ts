@@ -1,0 +1,196 @@
+import { readFileSync } from 'node:fs';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { linkEntries, makeEntries, makeInput, type Spec } from '../compaction/testing.ts';
+import type { CompactedContext, CompactionInput, Plan } from '../compaction/types.ts';
+import type { Entry } from '../journal/entry.ts';
+import { importText } from '../import/run.ts';
+import { getEstimator, type EstimatorId } from '../tokens/counters.ts';
+import { countEntry } from '../tokens/entry-tokens.ts';
+import { budgetStrategy, MEMORY_TASK_ID, type BudgetOptions } from './budget.ts';
+import { MEMORY_MARKER } from './budget/memory-block.ts';
+
+const SAMPLE = readFileSync('public/samples/claude-code/37f83ec9-f2ea-42a9-925e-0d5c105cb6e8.jsonl', 'utf8');
+
+const text = fc.tuple(fc.nat({ max: 1500 }), fc.constantFrom('x', '字', 'ab c', '😀')).map(([n, c]) => c.repeat(n));
+
+const step = fc.record({
+  say: text,
+  results: fc.array(text, { minLength: 1, maxLength: 3 }),
+  /** Leave one result out: a call without a result already in the input. */
+  orphanCall: fc.boolean(),
+  /** A result whose call is not in the input. */
+  orphanResult: fc.boolean(),
+});
+
+const turn = fc.record({
+  user: text,
+  injected: fc.boolean(),
+  steps: fc.array(step, { maxLength: 4 }),
+  answer: fc.option(text, { nil: undefined }),
+});
+
+const transcriptArb = fc.record({
+  system: fc.option(text, { nil: undefined }),
+  midSystem: fc.boolean(),
+  turns: fc.array(turn, { minLength: 0, maxLength: 8 }),
+}).map(({ system, midSystem, turns }) => {
+  const specs: Spec[] = [];
+  const injected: number[] = [];
+  let call = 0;
+  if (system !== undefined) specs.push({ system });
+  turns.forEach((t, ti) => {
+    if (t.injected && ti % 3 === 1) injected.push(specs.length);
+    specs.push({ user: t.user });
+    if (midSystem && ti === 1) specs.push({ system: 'mid-session system note' });
+    for (const s of t.steps) {
+      const ids = s.results.map(() => `c${call++}`);
+      specs.push({ assistant: s.say, calls: ids.map((id, k) => ({ id, name: k % 2 ? 'bash' : 'read', input: { path: id } })) });
+      ids.forEach((id, k) => {
+        if (!(s.orphanCall && k === ids.length - 1 && ids.length > 1)) specs.push({ tool: s.results[k]!, callId: id });
+      });
+      if (s.orphanResult) specs.push({ tool: 'stale', callId: `ghost${call++}` });
+    }
+    if (t.answer !== undefined) specs.push({ assistant: t.answer });
+  });
+  const entries = linkEntries(makeEntries(specs));
+  for (const i of injected) entries[i]!.flags = { injected: true };
+  return entries;
+});
+
+const memoryText = fc.array(fc.tuple(fc.nat({ max: 120 }), fc.constantFrom('m', '记', '😀 ')).map(([n, c]) => `- ${c.repeat(n)}`), { maxLength: 30 })
+  .chain((lines) => fc.boolean().map((marker) => (marker ? [MEMORY_MARKER, ...lines] : lines).join('\n')));
+
+const settings = fc.record({
+  counter: fc.constantFrom<EstimatorId>('chars4', 'len3', 'chars'),
+  /** Input budget as a fraction of the input's tokens (fc.double crowds at the ends of its range). */
+  ratio: fc.integer({ min: 0, max: 1500 }).map((n) => n / 1000),
+  reservedOutputTokens: fc.nat({ max: 20_000 }),
+  keepRecentEntries: fc.nat({ max: 12 }),
+  summaryEnabled: fc.boolean(),
+  memoryMaxLines: fc.integer({ min: 1, max: 20 }),
+  memoryMaxChars: fc.integer({ min: 40, max: 2000 }),
+  memory: memoryText,
+});
+
+type Settings = typeof settings extends fc.Arbitrary<infer S> ? S : never;
+
+function prepare(entries: readonly Entry[], s: Settings): { input: CompactionInput; options: BudgetOptions } {
+  const counter = getEstimator(s.counter);
+  const total = makeInput(entries, { counter }).tokens.total;
+  const budget = Math.max(1, Math.round(total * s.ratio));
+  const input = makeInput(entries, { counter, contextWindow: budget + s.reservedOutputTokens });
+  const options = budgetStrategy.parse({
+    reservedOutputTokens: s.reservedOutputTokens, keepRecentEntries: s.keepRecentEntries, summaryEnabled: s.summaryEnabled,
+    memoryMaxLines: s.memoryMaxLines, memoryMaxChars: s.memoryMaxChars,
+  });
+  return { input, options };
+}
+
+/** The last user message by the brief's definition: the user's own words, else any user entry. */
+function lastUser(entries: readonly Entry[]): Entry | undefined {
+  const users = entries.filter((e) => e.role === 'user' && e.kind === 'message');
+  const own = users.filter((e) => !e.flags?.injected && e.blocks.some((b) => b.type === 'text' && b.text.trim()));
+  return own.at(-1) ?? users.at(-1);
+}
+
+function blockText(entry: Entry): string {
+  return entry.blocks.map((b) => (b.type === 'text' ? b.text : '')).join('');
+}
+
+function check(input: CompactionInput, options: BudgetOptions, memory: string): { plan: Plan; context: CompactedContext } {
+  const before = structuredClone(input.entries);
+  const plan = budgetStrategy.plan(input, options);
+  const summaries = new Map(plan.summaries.map((t) => [t.id, memory]));
+  const context = budgetStrategy.assemble(input, plan, summaries, options);
+  const budget = input.contextWindow - options.reservedOutputTokens;
+
+  // Deterministic, and the journal untouched.
+  expect(budgetStrategy.plan(input, options)).toEqual(plan);
+  expect(budgetStrategy.assemble(input, plan, summaries, options)).toEqual(context);
+  expect(input.entries).toEqual(before);
+
+  // tokensAfter is the counter over the context; it fits, or the plan says why not.
+  const counted = context.entries.reduce((n, e) => n + countEntry(e.entry, input.counter).total, 0);
+  expect(context.tokensAfter).toBe(counted);
+  if (plan.nothingToDo === undefined) expect(counted).toBeLessThanOrEqual(budget);
+  else if (plan.trigger.fire) expect(plan.nothingToDo.startsWith(`context_length_exceeded: ${plan.trigger.detail}.`)).toBe(true);
+  else expect(input.tokens.total).toBeLessThanOrEqual(budget);
+  if (plan.nothingToDo !== undefined) {
+    expect(context.entries.map((e) => e.entry)).toEqual([...input.entries]);
+    expect(context.truncationApplied).toBe(false);
+  }
+
+  // Fates match the context; flags match what happened.
+  expect(plan.fates).toHaveLength(input.entries.length);
+  const journal = context.entries.filter((e) => e.origin === 'journal').map((e) => e.entry);
+  expect(journal).toEqual(input.entries.filter((_, i) => plan.fates[i] === 'keep'));
+  expect(context.truncationApplied).toBe(plan.fates.includes('drop'));
+  expect(plan.fates.every((f) => f === 'keep' || f === 'drop')).toBe(true);
+
+  // System entries, the first one above all, and the last user message are kept.
+  const kept = new Set(context.entries.map((e) => e.entry.id));
+  for (const e of input.entries) if (e.role === 'system' && e.kind === 'message') expect(kept.has(e.id)).toBe(true);
+  const last = lastUser(input.entries);
+  if (last) expect(kept.has(last.id)).toBe(true);
+
+  // No call without its result, no result without its call, unless the input already had it so.
+  for (const { entry } of context.entries) {
+    for (const b of entry.blocks) {
+      if (b.type === 'tool_call' && b.resultEntryId !== undefined) expect(kept.has(b.resultEntryId)).toBe(true);
+      if (b.type === 'tool_result' && b.callEntryId !== undefined) expect(kept.has(b.callEntryId)).toBe(true);
+    }
+  }
+
+  // The memory block: at most one, marked, capped, a user entry right before the last user message.
+  const blocks = context.entries.filter((e) => e.origin === 'summary');
+  expect(blocks.length).toBe(context.summaryApplied ? 1 : 0);
+  expect(plan.summaries.length).toBeLessThanOrEqual(options.summaryEnabled ? 1 : 0);
+  if (blocks[0]) {
+    const text = blockText(blocks[0].entry);
+    expect(plan.summaries[0]?.id).toBe(MEMORY_TASK_ID);
+    expect(text.startsWith(`${MEMORY_MARKER}\n`)).toBe(true);
+    expect(text.split('\n').length).toBeLessThanOrEqual(options.memoryMaxLines + 1);
+    expect(Array.from(text).length).toBeLessThanOrEqual(options.memoryMaxChars);
+    expect(blocks[0].role).toBe('user');
+    expect(blocks[0].replaces?.count).toBe(plan.fates.filter((f) => f === 'drop').length);
+    const at = context.entries.indexOf(blocks[0]);
+    if (last) expect(context.entries[at + 1]?.entry.id).toBe(last.id);
+  }
+  return { plan, context };
+}
+
+describe('budget strategy properties', () => {
+  it('holds the invariants on generated transcripts with tool calls and random budgets', () => {
+    const seen = { under: 0, trimmed: 0, rejected: 0, memory: 0 };
+    fc.assert(
+      fc.property(transcriptArb, settings, (entries, s) => {
+        const { input, options } = prepare(entries, s);
+        const { plan, context } = check(input, options, s.memory);
+        if (!plan.trigger.fire) seen.under++;
+        else if (plan.nothingToDo) seen.rejected++;
+        else seen.trimmed++;
+        if (context.summaryApplied) seen.memory++;
+      }),
+      { numRuns: 300 },
+    );
+    // Every path was taken, not just the easy ones (shortening a heavy block is rare here: unit-tested).
+    for (const [path, n] of Object.entries(seen)) expect(n, path).toBeGreaterThan(0);
+  });
+
+  it('holds them on a real Claude Code session', () => {
+    const entries = importText(SAMPLE).entries
+      .filter((e) => e.kind !== 'event' && !e.flags?.sidechain);
+    let trimmed = 0;
+    fc.assert(
+      fc.property(settings, (s) => {
+        const { input, options } = prepare(entries, s);
+        const { plan } = check(input, options, s.memory);
+        if (plan.fates.includes('drop')) trimmed++;
+      }),
+      { numRuns: 40 },
+    );
+    // The sample is one long agentic turn: most budgets must be reachable by dropping old tool chains.
+    expect(trimmed).toBeGreaterThan(10);
+  });
+});

@@ -1,0 +1,252 @@
+/**
+ * Budget trimming (seed 004): precheck the input against window minus reserved output; when over,
+ * drop the oldest low-value history (tool chains, then assistant text, then user words — whole
+ * chains only, never the system entries or the last user message), re-check, and reject with the
+ * precheck's own error if it still does not fit. Optionally a short `[历史摘要记忆]` block stands in
+ * for what was dropped.
+ */
+import { parseOptions, type OptionSpec } from '../compaction/options.ts';
+import type { Strategy } from '../compaction/strategy.ts';
+import type {
+  CompactedContext, CompactionInput, ContextEntry, Fate, Plan, SummaryTask, TriggerDecision,
+} from '../compaction/types.ts';
+import { countEntry } from '../tokens/entry-tokens.ts';
+import { capMemoryBlock, fitMemoryBlock, MEMORY_MARKER, memoryEntry, memoryReserveTokens } from './budget/memory-block.ts';
+import { BudgetExceededError, budgetNumbers, fmt, precheck, type BudgetNumbers } from './budget/precheck.ts';
+import { lastUserIndex, TIER_LABELS, trimUnits, type TrimUnit } from './budget/units.ts';
+
+export interface BudgetOptions {
+  [name: string]: number | boolean | string;
+  /** Tokens kept free for the model's answer; input budget = context window - this. Default 16,384 tokens. */
+  reservedOutputTokens: number;
+  /** The latest entries never dropped (whole tool chains they touch included). Default 6 entries. */
+  keepRecentEntries: number;
+  /** Summarize dropped history into a `[历史摘要记忆]` block (the seed's BUDGET_HISTORY_SUMMARY_ENABLED). Default false. */
+  summaryEnabled: boolean;
+  /** Lines of the memory block under its marker. Default 8 lines. */
+  memoryMaxLines: number;
+  /** Characters of the whole memory block, marker included; the plan reserves its tokens. Default 800 chars. */
+  memoryMaxChars: number;
+}
+
+/** The option specs, with the seed's spellings as aliases (its env switch for the memory block). */
+export const BUDGET_OPTIONS: readonly OptionSpec[] = [
+  {
+    name: 'reservedOutputTokens', alias: 'reserved_output_tokens', type: 'integer', default: 16_384, min: 0, max: 10_000_000, unit: 'tokens',
+    description: 'Output budget kept free; the input budget is the context window minus this.',
+  },
+  {
+    name: 'keepRecentEntries', alias: 'keep_recent_entries', type: 'integer', default: 6, min: 0, max: 100_000, unit: 'entries',
+    description: 'The latest entries (with the tool chains they touch) are never dropped.',
+  },
+  {
+    name: 'summaryEnabled', alias: 'BUDGET_HISTORY_SUMMARY_ENABLED', type: 'boolean', default: false,
+    description: 'Compress dropped history into a short [历史摘要记忆] memory block before the last user message.',
+  },
+  {
+    name: 'memoryMaxLines', alias: 'memory_max_lines', type: 'integer', default: 8, min: 1, max: 200, unit: 'lines',
+    description: 'Lines of the memory block under its marker.',
+  },
+  {
+    name: 'memoryMaxChars', alias: 'memory_max_chars', type: 'integer', default: 800, min: 40, max: 20_000, unit: 'chars',
+    description: 'Characters of the whole memory block; its tokens are reserved when the re-check runs.',
+  },
+];
+
+/** Id of the one summary task the plan may ask for. */
+export const MEMORY_TASK_ID = 'budget-memory';
+export const MEMORY_PROMPT_ID = 'budget-memory-block';
+
+interface Selection {
+  dropped: TrimUnit[];
+  kept: number;
+}
+
+/** Drops droppable units in order until the kept tokens are at most `target`; undefined if they never are. */
+function select(total: number, order: readonly TrimUnit[], target: number): Selection | undefined {
+  let kept = total;
+  const dropped: TrimUnit[] = [];
+  for (const unit of order) {
+    if (kept <= target) break;
+    dropped.push(unit);
+    kept -= unit.tokens;
+  }
+  return kept <= target ? { dropped, kept } : undefined;
+}
+
+function basePlan(input: CompactionInput, options: BudgetOptions, trigger: TriggerDecision): Plan {
+  const total = input.tokens.total;
+  return {
+    strategy: 'budget',
+    options: { ...options },
+    trigger,
+    fates: input.entries.map((): Fate => 'keep'),
+    summaries: [],
+    compressions: [],
+    tokensBefore: total,
+    tokensAfterEstimate: total,
+    notes: [],
+  };
+}
+
+function protectedNote(units: readonly TrimUnit[], input: CompactionInput): string {
+  const counts = new Map<string, number>();
+  let tokens = 0;
+  let entries = 0;
+  for (const unit of units) {
+    if (!unit.protectedBy) continue;
+    counts.set(unit.protectedBy, (counts.get(unit.protectedBy) ?? 0) + unit.indices.length);
+    tokens += unit.tokens;
+    entries += unit.indices.length;
+  }
+  const last = lastUserIndex(input.entries);
+  const parts = [...counts].map(([reason, n]) => (reason === 'last user message' && last !== undefined ? `${reason} ${input.entries[last]!.id}` : `${reason} ${n}`));
+  return `Never dropped: ${fmt(entries)} entries, ${fmt(tokens)} tokens (${parts.join(', ') || 'none'}).`;
+}
+
+function planBudget(input: CompactionInput, options: BudgetOptions): Plan {
+  const numbers = budgetNumbers(input, options.reservedOutputTokens);
+  const trigger = precheck(numbers);
+  const plan = basePlan(input, options, trigger);
+  if (!trigger.fire) {
+    plan.nothingToDo = `Under the input budget: ${trigger.detail}; nothing to trim.`;
+    plan.notes.push(`Precheck: ${trigger.detail}.`);
+    return plan;
+  }
+  plan.notes.push(`Precheck: ${trigger.detail}; trimming the oldest low-value history.`);
+  const units = trimUnits(input, options.keepRecentEntries);
+  plan.notes.push(protectedNote(units, input));
+  const order = units.filter((u) => !u.protectedBy).sort((a, b) => a.tier - b.tier || a.indices[0]! - b.indices[0]!);
+  const reserve = options.summaryEnabled ? memoryReserveTokens(input.counter, options.memoryMaxChars) : 0;
+
+  let withSummary = options.summaryEnabled;
+  let selection = select(numbers.input, order, numbers.budget - reserve);
+  if (!selection && withSummary) {
+    selection = select(numbers.input, order, numbers.budget);
+    if (selection) {
+      withSummary = false;
+      plan.notes.push(`Memory block skipped: its ${fmt(reserve)}-token reserve does not fit next to the entries that are never dropped.`);
+    }
+  }
+  if (!selection) return reject(plan, numbers, units, reserve);
+
+  for (const unit of selection.dropped) for (const i of unit.indices) plan.fates[i] = 'drop';
+  const droppedIdx = selection.dropped.flatMap((u) => u.indices).sort((a, b) => a - b);
+  const byTier = [0, 1, 2].map((tier) => selection.dropped.filter((u) => u.tier === tier).reduce((n, u) => n + u.indices.length, 0));
+  plan.notes.push(
+    `Dropped ${fmt(droppedIdx.length)} entries, ${fmt(numbers.input - selection.kept)} tokens, oldest first within each tier (${
+      byTier.map((n, tier) => `${TIER_LABELS[tier as 0 | 1 | 2]} ${n}`).join(', ')}).`,
+  );
+  const memory = withSummary && droppedIdx.length > 0 ? reserve : 0;
+  plan.tokensAfterEstimate = selection.kept + memory;
+  plan.notes.push(
+    memory > 0
+      ? `Re-check: kept ${fmt(selection.kept)} + memory reserve ${fmt(memory)} = ${fmt(selection.kept + memory)} <= budget ${fmt(numbers.budget)}.`
+      : `Re-check: kept ${fmt(selection.kept)} <= budget ${fmt(numbers.budget)}.`,
+  );
+  if (memory > 0) plan.summaries.push(memoryTask(input, droppedIdx, options, memory));
+  return plan;
+}
+
+function reject(plan: Plan, numbers: BudgetNumbers, units: readonly TrimUnit[], reserve: number): Plan {
+  const floor = units.reduce((n, u) => n + (u.protectedBy ? u.tokens : 0), 0);
+  const error = new BudgetExceededError(numbers);
+  plan.nothingToDo = `${error.message}. Trimming cannot bring it under: the entries that are never dropped take ${fmt(floor)} tokens${
+    reserve > 0 ? ` (plus ${fmt(reserve)} reserved for the memory block)` : ''}. Raise the context window or lower reservedOutputTokens or keepRecentEntries.`;
+  plan.notes.push(`Rejected after trimming, same as the precheck: ${error.message}.`);
+  return plan;
+}
+
+/** The one summary of dropped history. Dropped entries are not contiguous: `indices` names exactly them. */
+function memoryTask(input: CompactionInput, dropped: readonly number[], options: BudgetOptions, reserve: number): SummaryTask {
+  const entries = dropped.map((i) => input.entries[i]!);
+  return {
+    id: MEMORY_TASK_ID,
+    prompt: MEMORY_PROMPT_ID,
+    from: dropped[0]!,
+    to: dropped[dropped.length - 1]!,
+    indices: [...dropped],
+    maxTokens: reserve,
+    vars: {
+      marker: MEMORY_MARKER,
+      max_lines: String(options.memoryMaxLines),
+      max_chars: String(options.memoryMaxChars),
+      dropped_count: String(entries.length),
+    },
+  };
+}
+
+function countAll(entries: readonly ContextEntry[], input: CompactionInput): number {
+  return entries.reduce((n, e) => n + countEntry(e.entry, input.counter).total, 0);
+}
+
+function unchanged(input: CompactionInput, plan: Plan): CompactedContext {
+  const entries = input.entries.map((entry): ContextEntry => ({ role: entry.role, entry, origin: 'journal' }));
+  return {
+    entries,
+    tokensAfter: countAll(entries, input),
+    previous: input.previous ?? { strategy: 'budget', summaries: [] },
+    truncationApplied: false,
+    summaryApplied: false,
+    notes: plan.nothingToDo ? [plan.nothingToDo] : [],
+  };
+}
+
+function build(input: CompactionInput, plan: Plan, summaries: ReadonlyMap<string, string>, options: BudgetOptions, failure?: Error): CompactedContext {
+  if (plan.nothingToDo) return unchanged(input, plan);
+  const notes: string[] = [];
+  const entries: ContextEntry[] = [];
+  input.entries.forEach((entry, i) => {
+    if (plan.fates[i] !== 'drop') entries.push({ role: entry.role, entry, origin: 'journal' });
+  });
+  const dropped = input.entries.filter((_, i) => plan.fates[i] === 'drop');
+  let summaryApplied = false;
+  const task = plan.summaries.find((t) => t.id === MEMORY_TASK_ID);
+  if (task && dropped.length > 0) {
+    const raw = failure ? undefined : summaries.get(task.id);
+    const capped = raw === undefined ? undefined : capMemoryBlock(raw, options.memoryMaxLines, options.memoryMaxChars);
+    const lastUser = lastUserIndex(input.entries);
+    const at = lastUser === undefined ? entries.findIndex((e) => e.role !== 'system') : entries.findIndex((e) => e.entry === input.entries[lastUser]);
+    const pos = at < 0 ? entries.length : at;
+    const make = (text: string) => memoryEntry(text, dropped[0]!, entries[pos - 1]?.entry.id ?? null, input.now);
+    const room = plan.trigger.numbers.budget! - countAll(entries, input);
+    const text = capped === undefined ? undefined : fitMemoryBlock(capped, room, input.counter, make);
+    if (failure) notes.push(`Memory block skipped: the summary failed (${failure.message}); history is trimmed without it.`);
+    else if (capped === undefined) notes.push('Memory block skipped: the summarizer returned no text.');
+    else if (text === undefined) notes.push(`Memory block skipped: not even its first line fits in the ${fmt(Math.max(0, room))} tokens left.`);
+    else {
+      if (text !== capped) notes.push(`Memory block shortened to fit the ${fmt(room)} tokens left under the budget.`);
+      const first = dropped[0]!;
+      const last = dropped[dropped.length - 1]!;
+      entries.splice(pos, 0, { role: 'user', entry: make(text), origin: 'summary', replaces: { fromId: first.id, toId: last.id, count: dropped.length } });
+      summaryApplied = true;
+    }
+  }
+  const memory = entries.find((e) => e.origin === 'summary');
+  return {
+    entries,
+    tokensAfter: countAll(entries, input),
+    previous: {
+      strategy: 'budget',
+      summaries: memory ? [memory.entry.blocks.map((b) => (b.type === 'text' ? b.text : '')).join('')] : [],
+      state: { budget: plan.trigger.numbers.budget, droppedEntries: dropped.length },
+    },
+    truncationApplied: dropped.length > 0,
+    summaryApplied,
+    notes,
+  };
+}
+
+export const budgetStrategy: Strategy<BudgetOptions> = {
+  id: 'budget',
+  label: 'Budget trimming',
+  seed: '004',
+  description: 'Over the input budget, drop the oldest low-value history (tool output first), optionally leaving a short memory block.',
+  options: BUDGET_OPTIONS,
+  parse: (raw) => parseOptions(BUDGET_OPTIONS, raw) as BudgetOptions,
+  trigger: (input, options) => precheck(budgetNumbers(input, options.reservedOutputTokens)),
+  plan: planBudget,
+  assemble: (input, plan, summaries, options) => build(input, plan, summaries, options),
+  // A failed summary costs only the memory block: the trimmed context already fits without it.
+  fallback: (input, plan, options, reason) => (plan.nothingToDo ? undefined : build(input, plan, new Map(), options, reason)),
+};

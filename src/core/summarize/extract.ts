@@ -1,0 +1,353 @@
+/**
+ * Facts the offline summarizer can state for certain about a run of entries: what the user asked
+ * and insisted on, which files and commands the tools touched, which errors happened and whether a
+ * later call fixed them, the last todo list, the time range and the assistant's stated decisions.
+ * Pure and deterministic: the same entries always give the same facts.
+ */
+import { blockText, type Entry, type ToolCallBlock } from '../journal/entry.ts';
+import { entryActions, fileLists, toolActions, type ToolAction } from '../compaction/tool-actions.ts';
+
+/** An error a tool result or an entry reported, and whether a later call succeeded at the same thing. */
+export interface ErrorFact {
+  /** Tool name ('API' for an entry flagged as an error). */
+  tool: string;
+  /** File path or command line the failing call worked on, when known. */
+  target?: string;
+  /** The most telling line of the error text, one line, clipped. */
+  message: string;
+  entryId: string;
+  resolved: boolean;
+}
+
+export type TodoStatus = 'pending' | 'in_progress' | 'completed';
+
+export interface TodoItem {
+  content: string;
+  status: TodoStatus;
+}
+
+/** What the tools did to one file in these entries. */
+export interface FileChange {
+  path: string;
+  /** Edit calls (Edit, MultiEdit, apply_patch updates, ...). */
+  edits: number;
+  created: boolean;
+  deleted: boolean;
+}
+
+export interface SessionFacts {
+  /** Non-injected user messages, trimmed, verbatim, oldest first. */
+  requests: string[];
+  /** Per request: the assistant replied with text before the next request. */
+  answered: boolean[];
+  /** Sentences of the user's messages that state a rule (must, never, don't, 不要, 必须, ...), deduplicated. */
+  constraints: string[];
+  lastRequest?: string;
+  /** True when the last assistant message after the last request is a plain answer (no pending tool call). */
+  lastRequestAnswered: boolean;
+  /** Text of the last assistant message that has text, trimmed. */
+  lastReply?: string;
+  /** pi-style lists (read excludes anything modified) plus the created / deleted subsets of `modified`. */
+  files: { read: string[]; modified: string[]; created: string[]; deleted: string[] };
+  /** Per-file change counts for every modified path, sorted by path. */
+  changes: FileChange[];
+  /** Unique commands in order of first run, whitespace collapsed. */
+  commands: string[];
+  errors: ErrorFact[];
+  /** Keys (`tool\u0000target`, `cmd\u0000command`) of calls that succeeded, so a later merge can resolve older errors. */
+  succeeded: string[];
+  /** The last todo list written (TodoWrite / update_plan); absent when none was. */
+  todos?: TodoItem[];
+  /** Assistant sentences stating a decision ("I'll", "decided", "instead", "because", "chose"), the most recent ones. */
+  decisions: string[];
+  /** First and last timestamps as ISO strings. */
+  timeRange?: { start: string; end: string };
+  /** Tool names used, sorted. */
+  tools: string[];
+  /** Texts of summary / compaction entries inside the range (earlier summaries to merge, oldest first). */
+  priorSummaries: string[];
+}
+
+/** Most recent decision sentences kept. */
+export const MAX_DECISIONS = 8;
+/** Longest sentence taken as a constraint or decision, characters (longer ones are pasted content). */
+export const MAX_SENTENCE_CHARS = 500;
+/** Longest error message line kept, characters. */
+export const MAX_ERROR_CHARS = 200;
+/** Longest command kept, characters (long scripts keep their start and end). */
+export const MAX_COMMAND_CHARS = 120;
+/** Longest path kept in an error target, characters. */
+export const MAX_PATH_CHARS = 300;
+
+const CONSTRAINT_EN = /\b(must|mustn't|never|always|only|keep|without|avoid|ensure|make sure|do not|don't|dont|doesn't|does not|shouldn't|should not|no need to|prefer|instead of)\b/i;
+const CONSTRAINT_ZH = /(不要|必须|禁止|务必|不能|不可|不得|只能|只用|仅|始终|总是|保持|避免|一定要|不允许)/;
+const DECISION = /\b(I'll|I will|I've decided|decided|decide to|instead|because|chose|choose to|opted|going with)\b/i;
+const TODO_TOOLS = /^(todowrite|todo_write|write_todos|update_plan|todo|update_todos)$/i;
+const ERROR_HINT = /(error|failed|failure|exception|traceback|not found|no such|denied|refused|rejected|invalid|cannot|can't|unable|fatal|panic|timed out|timeout)/i;
+
+/** One line: whitespace runs (newlines included) collapsed to single spaces. */
+export function oneLine(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+/** Clips a single line to `max` characters, keeping both ends around ` … `. */
+export function clipLine(text: string, max: number): string {
+  const line = oneLine(text);
+  if (line.length <= max) return line;
+  const keep = Math.max(2, max - 3);
+  const head = Math.ceil(keep * 0.7);
+  return `${line.slice(0, head).trimEnd()} … ${line.slice(line.length - (keep - head)).trimStart()}`;
+}
+
+/** Key under which two lines count as the same item: case, spacing, bullets and end punctuation ignored. */
+export function itemKey(text: string): string {
+  return oneLine(text).toLowerCase().replace(/[\s.。!！?？;；:：,，]+$/u, '');
+}
+
+/** Appends items whose key is new, keeping the first spelling seen. */
+export function unionInto(target: string[], items: Iterable<string>, seen = new Set(target.map(itemKey))): string[] {
+  for (const item of items) {
+    const key = itemKey(item);
+    if (!key || seen.has(key)) continue;
+    seen.add(key);
+    target.push(item);
+  }
+  return target;
+}
+
+/** Text of the entry's text blocks only (no tool calls, results or thinking). */
+function plainText(entry: Entry): string {
+  return entry.blocks.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('\n').trim();
+}
+
+/**
+ * Sentences of prose: fenced code is removed first (pasted code is not a statement), then the text
+ * is split at line breaks and at sentence ends (., !, ?, 。, ！, ？, ；). List markers are dropped.
+ */
+export function splitSentences(text: string): string[] {
+  const prose = text.replace(/```[\s\S]*?(```|$)/g, '\n');
+  const out: string[] = [];
+  for (const line of prose.split(/\n+/)) {
+    for (const part of line.split(/(?<=[.!?])\s+(?=[^\s])|(?<=[。！？；])/u)) {
+      const sentence = part.replace(/^\s*(?:[-*+•]|\d+[.)])\s+/, '').trim();
+      if (sentence) out.push(sentence);
+    }
+  }
+  return out;
+}
+
+/** Sentences that state a rule the user wants followed (English and Chinese markers). */
+export function extractConstraints(text: string): string[] {
+  return splitSentences(text).filter((sentence) => {
+    if (sentence.length < 4 || sentence.length > MAX_SENTENCE_CHARS) return false;
+    return CONSTRAINT_EN.test(sentence.replace(/[’‘]/g, "'")) || CONSTRAINT_ZH.test(sentence);
+  });
+}
+
+/** Assistant sentences that state a choice and, often, its reason (prose only: list headings and emoji lines are skipped). */
+export function extractDecisions(text: string): string[] {
+  return splitSentences(text).filter((sentence) => /^[\p{L}"'(]/u.test(sentence) && sentence.length >= 20 && sentence.length <= MAX_SENTENCE_CHARS && DECISION.test(sentence.replace(/[’‘]/g, "'")));
+}
+
+/**
+ * The most telling line of an error text: the last line naming a failure; else the first line,
+ * unless it is a banner (`=== test session starts ===`), then the last line (tools print their
+ * verdict last).
+ */
+export function errorLine(text: string): string {
+  const lines = text.split('\n').map((line) => line.trim()).filter((line) => line.length > 0);
+  const first = lines[0];
+  let best = first === undefined ? '(no message)' : /^[=*#~_-]{3,}/.test(first) ? (lines[lines.length - 1] ?? first) : first;
+  for (const line of lines) if (ERROR_HINT.test(line)) best = line;
+  return clipLine(best, MAX_ERROR_CHARS);
+}
+
+/** Key of what a call worked on: the same command, or the same tool on the same path. */
+function actionKey(tool: string, action: ToolAction | undefined): string {
+  if (action?.category === 'command' && action.command) return `cmd\u0000${clipLine(action.command, MAX_COMMAND_CHARS)}`;
+  return `${tool.toLowerCase()}\u0000${action?.path ?? ''}`;
+}
+
+function shortToolName(name: string): string {
+  return name.includes('__') ? (name.split('__').pop() ?? name) : name;
+}
+
+function parseInput(input: unknown): unknown {
+  if (typeof input !== 'string') return input;
+  try {
+    return JSON.parse(input) as unknown;
+  } catch {
+    return input;
+  }
+}
+
+function todoStatus(value: unknown, completed: unknown): TodoStatus {
+  const status = typeof value === 'string' ? value.toLowerCase().replace(/[-\s]/g, '_') : '';
+  if (status === 'completed' || status === 'done' || status === 'complete' || completed === true) return 'completed';
+  if (status === 'in_progress' || status === 'active' || status === 'doing' || status === 'started') return 'in_progress';
+  return 'pending';
+}
+
+/** The todo list a TodoWrite / update_plan call wrote, or undefined when the input has none. */
+export function todosFromCall(call: ToolCallBlock): TodoItem[] | undefined {
+  if (!TODO_TOOLS.test(shortToolName(call.name))) return undefined;
+  const input = parseInput(call.input);
+  if (typeof input !== 'object' || input === null) return undefined;
+  const record = input as Record<string, unknown>;
+  const list = record.todos ?? record.plan ?? record.items ?? record.tasks;
+  if (!Array.isArray(list)) return undefined;
+  const items: TodoItem[] = [];
+  for (const raw of list) {
+    if (typeof raw === 'string') {
+      items.push({ content: oneLine(raw), status: 'pending' });
+      continue;
+    }
+    if (typeof raw !== 'object' || raw === null) continue;
+    const item = raw as Record<string, unknown>;
+    const content = [item.content, item.step, item.title, item.text, item.description, item.task].find((value) => typeof value === 'string' && value.trim());
+    if (typeof content === 'string') items.push({ content: oneLine(content), status: todoStatus(item.status ?? item.state, item.completed ?? item.done) });
+  }
+  return items;
+}
+
+/** Everything the offline summarizer states about `entries`; see SessionFacts. */
+export function extractFacts(entries: readonly Entry[]): SessionFacts {
+  const requests: string[] = [];
+  const answered: boolean[] = [];
+  const constraints: string[] = [];
+  const decisions: string[] = [];
+  const priorSummaries: string[] = [];
+  const tools = new Set<string>();
+  const calls = new Map<string, ToolCallBlock>();
+  const outcomes: Array<{ key: string; position: number; error?: ErrorFact }> = [];
+  const markerRead: string[] = [];
+  const markerModified: string[] = [];
+  let todos: TodoItem[] | undefined;
+  let lastRequestPosition = -1;
+  let lastAssistant: Entry | undefined;
+  let lastReply: string | undefined;
+  let first: number | undefined;
+  let last: number | undefined;
+
+  entries.forEach((entry, position) => {
+    if (entry.timestamp !== undefined && Number.isFinite(entry.timestamp)) {
+      first = first === undefined ? entry.timestamp : Math.min(first, entry.timestamp);
+      last = last === undefined ? entry.timestamp : Math.max(last, entry.timestamp);
+    }
+    if (entry.kind === 'event' || entry.flags?.sidechain) return;
+    if (entry.kind === 'compaction' || entry.role === 'summary') {
+      const text = entry.blocks.map(blockText).join('\n').trim();
+      if (text) priorSummaries.push(text);
+      markerRead.push(...(entry.marker?.readFiles ?? []));
+      markerModified.push(...(entry.marker?.modifiedFiles ?? []));
+      return;
+    }
+    if (entry.role === 'user' && !entry.flags?.injected) {
+      const text = plainText(entry);
+      if (text) {
+        requests.push(text);
+        answered.push(false);
+        unionInto(constraints, extractConstraints(text));
+        lastRequestPosition = position;
+      }
+    }
+    if (entry.role === 'assistant' && !entry.flags?.synthetic) {
+      lastAssistant = entry;
+      const text = plainText(entry);
+      if (text) {
+        lastReply = text;
+        if (answered.length > 0) answered[answered.length - 1] = true;
+        for (const sentence of extractDecisions(text)) {
+          const key = itemKey(sentence);
+          const at = decisions.findIndex((existing) => itemKey(existing) === key);
+          if (at >= 0) decisions.splice(at, 1);
+          decisions.push(sentence);
+        }
+      }
+    }
+    if (entry.flags?.error) {
+      const error: ErrorFact = { tool: 'API', message: errorLine(entry.blocks.map(blockText).join('\n')), entryId: entry.id, resolved: false };
+      outcomes.push({ key: 'api\u0000', position, error });
+    } else if (entry.role === 'assistant' && !entry.flags?.aborted && !entry.flags?.synthetic) {
+      outcomes.push({ key: 'api\u0000', position });
+    }
+    for (const block of entry.blocks) {
+      if (block.type === 'tool_call') {
+        calls.set(block.callId, block);
+        tools.add(shortToolName(block.name));
+        const written = todosFromCall(block);
+        if (written) todos = written;
+      } else if (block.type === 'tool_result') {
+        const call = calls.get(block.callId);
+        const tool = call ? shortToolName(call.name) : (block.toolName ?? 'tool');
+        const action = call ? toolActions(call)[0] : undefined;
+        const key = actionKey(tool, action);
+        if (block.isError) {
+          const target = action?.category === 'command' ? action.command : action?.path;
+          const error: ErrorFact = { tool, ...(target ? { target: clipLine(target, action?.category === 'command' ? MAX_COMMAND_CHARS : MAX_PATH_CHARS) } : {}), message: errorLine(blockText(block)), entryId: entry.id, resolved: false };
+          outcomes.push({ key, position, error });
+        } else {
+          outcomes.push({ key, position });
+        }
+      }
+    }
+  });
+
+  // An error is resolved when the same thing succeeded later in the same entries.
+  const lastSuccess = new Map<string, number>();
+  for (const outcome of outcomes) if (!outcome.error) lastSuccess.set(outcome.key, outcome.position);
+  const errors: ErrorFact[] = [];
+  for (const outcome of outcomes) {
+    if (!outcome.error) continue;
+    outcome.error.resolved = (lastSuccess.get(outcome.key) ?? -1) > outcome.position;
+    errors.push(outcome.error);
+  }
+
+  const actions = entryActions(entries.filter((entry) => entry.kind !== 'event' && !entry.flags?.sidechain));
+  const lists = fileLists(actions);
+  const modified = [...new Set([...lists.modified, ...markerModified])].sort();
+  const read = [...new Set([...lists.read, ...markerRead])].filter((path) => !modified.includes(path)).sort();
+  const changeMap = new Map<string, FileChange>();
+  const commands: string[] = [];
+  for (const action of actions) {
+    if (action.category === 'command' && action.command) unionInto(commands, [clipLine(action.command, MAX_COMMAND_CHARS)]);
+    if (!action.path || (action.category !== 'modified' && action.category !== 'created' && action.category !== 'deleted')) continue;
+    const change = changeMap.get(action.path) ?? { path: action.path, edits: 0, created: false, deleted: false };
+    if (action.category === 'modified') change.edits++;
+    if (action.category === 'created') change.created = true;
+    if (action.category === 'deleted') change.deleted = true;
+    changeMap.set(action.path, change);
+  }
+  const changes = [...changeMap.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+
+  const lastRequest = requests[requests.length - 1];
+  const lastAssistantPosition = lastAssistant ? entries.indexOf(lastAssistant) : -1;
+  const lastRequestAnswered = lastRequest !== undefined && lastAssistant !== undefined && lastAssistantPosition > lastRequestPosition
+    && plainText(lastAssistant).length > 0 && !lastAssistant.blocks.some((block) => block.type === 'tool_call');
+
+  if (answered.length > 0) answered[answered.length - 1] = lastRequestAnswered;
+
+  return {
+    requests,
+    answered,
+    constraints,
+    ...(lastRequest !== undefined ? { lastRequest } : {}),
+    lastRequestAnswered,
+    ...(lastReply !== undefined ? { lastReply } : {}),
+    files: {
+      read,
+      modified,
+      created: changes.filter((change) => change.created).map((change) => change.path),
+      deleted: changes.filter((change) => change.deleted).map((change) => change.path),
+    },
+    changes,
+    commands,
+    errors,
+    succeeded: [...lastSuccess.keys()].sort(),
+    ...(todos ? { todos } : {}),
+    decisions: decisions.slice(-MAX_DECISIONS),
+    ...(first !== undefined && last !== undefined ? { timeRange: { start: new Date(first).toISOString(), end: new Date(last).toISOString() } } : {}),
+    tools: [...tools].sort(),
+    priorSummaries,
+  };
+}

@@ -1,0 +1,158 @@
+/**
+ * Pick a strategy, set its options, see the plan (previewed in the worker as you type), press
+ * Compact. The run is stored and opened; a failure or a cancel leaves everything as it was.
+ */
+import { useEffect, useMemo, useState } from 'react';
+import { OptionError } from '../../core/compaction/options.ts';
+import type { StrategyId } from '../../core/compaction/types.ts';
+import { getStrategy, STRATEGY_IDS } from '../../core/strategies/index.ts';
+import { COUNTER_LABELS } from '../../core/tokens/counters.ts';
+import type { ConversationRow } from '../../db/schema.ts';
+import { errorMessage, planCompaction, runCompactionJob } from '../../store/actions.ts';
+import { useAppStore } from '../../store/store.ts';
+import type { CompactRequest, PlanPreview } from '../../worker/protocol.ts';
+import { OptionsForm } from './OptionsForm.tsx';
+import { PlanView } from './PlanView.tsx';
+
+const EMPTY: Record<string, string> = {};
+
+export function CompactPanel({ conversation, leafId, entryCount }: { conversation: ConversationRow; leafId: string | undefined; entryCount: number }) {
+  const strategyId = useAppStore((s) => s.strategy);
+  const setStrategy = useAppStore((s) => s.setStrategy);
+  const values = useAppStore((s) => s.optionValues[strategyId] ?? EMPTY);
+  const setOption = useAppStore((s) => s.setOption);
+  const resetOptions = useAppStore((s) => s.resetOptions);
+  const counter = useAppStore((s) => s.counter);
+  const contextWindow = useAppStore((s) => s.windowTokens);
+  const upTo = useAppStore((s) => s.upTo);
+  const setUpTo = useAppStore((s) => s.setUpTo);
+  const continuePrevious = useAppStore((s) => s.continuePrevious);
+  const setContinuePrevious = useAppStore((s) => s.setContinuePrevious);
+  const openRun = useAppStore((s) => s.openRun);
+  const setTab = useAppStore((s) => s.setTab);
+  const strategy = getStrategy(strategyId);
+
+  const optionError = useMemo(() => {
+    try {
+      strategy.parse(values);
+      return undefined;
+    } catch (error) {
+      return error instanceof OptionError ? { option: error.option, message: error.message } : { option: '', message: errorMessage(error) };
+    }
+  }, [strategy, values]);
+
+  const request: Omit<CompactRequest, 'jobId'> = useMemo(
+    () => ({
+      conversationId: conversation.id,
+      strategy: strategyId,
+      options: values,
+      counter,
+      contextWindow,
+      ...(leafId ? { leafId } : {}),
+      ...(upTo !== undefined ? { upTo } : {}),
+      continueFrom: continuePrevious ? 'latest' : 'none',
+      summarizer: 'offline',
+    }),
+    [conversation.id, strategyId, values, counter, contextWindow, leafId, upTo, continuePrevious],
+  );
+
+  const [preview, setPreview] = useState<{ key: string; value?: PlanPreview; error?: string }>();
+  const key = JSON.stringify(request);
+  useEffect(() => {
+    if (optionError) return;
+    let live = true;
+    const timer = setTimeout(() => {
+      planCompaction(request).then(
+        (value) => live && setPreview({ key, value }),
+        (error: unknown) => live && setPreview({ key, error: errorMessage(error) }),
+      );
+    }, 150);
+    return () => {
+      live = false;
+      clearTimeout(timer);
+    };
+  }, [key, request, optionError]);
+
+  const [running, setRunning] = useState(false);
+  const [runError, setRunError] = useState<string>();
+  const current = preview?.key === key ? preview : undefined;
+  const run = async () => {
+    setRunning(true);
+    setRunError(undefined);
+    try {
+      const row = await runCompactionJob(request);
+      openRun(row.id);
+      setTab('runs');
+    } catch (error) {
+      setRunError(errorMessage(error));
+    } finally {
+      setRunning(false);
+    }
+  };
+
+  return (
+    <section className="compact-panel" data-testid="compact">
+      <div className="strategy-picker" role="radiogroup" aria-label="Strategy">
+        {STRATEGY_IDS.map((id) => {
+          const s = getStrategy(id);
+          return (
+            <label key={id} className={id === strategyId ? 'selected' : ''}>
+              <input type="radio" name="strategy" value={id} checked={id === strategyId} onChange={() => setStrategy(id as StrategyId)} data-testid={`compact.strategy.${id}`} />
+              <strong>{s.label}</strong>
+              <span className="muted small">{s.description}</span>
+            </label>
+          );
+        })}
+      </div>
+      <div className="compact-grid">
+        <div>
+          <OptionsForm specs={strategy.options} values={values} error={optionError} onChange={(name, value) => setOption(strategyId, name, value)} onReset={() => resetOptions(strategyId)} />
+          <fieldset className="options">
+            <legend>When</legend>
+            <label className="field inline">
+              <span>Compact as of entry</span>
+              <input
+                type="number"
+                min={1}
+                max={entryCount}
+                value={upTo === undefined ? entryCount : upTo + 1}
+                onChange={(e) => {
+                  const n = Number(e.target.value);
+                  setUpTo(Number.isInteger(n) && n >= 1 && n < entryCount ? n - 1 : undefined);
+                }}
+                data-testid="compact.upto"
+              />
+              <span className="muted small">of {entryCount}</span>
+            </label>
+            <label className="field inline">
+              <input type="checkbox" checked={continuePrevious} onChange={(e) => setContinuePrevious(e.target.checked)} data-testid="compact.continue" />
+              <span>Continue from this strategy's previous run (update / nest / append its summary)</span>
+            </label>
+          </fieldset>
+        </div>
+        <div>
+          {optionError ? (
+            <p className="error" role="alert">Fix the options first: {optionError.message}</p>
+          ) : current?.error ? (
+            <p className="error" role="alert" data-testid="plan.error">{current.error}</p>
+          ) : current?.value ? (
+            <PlanView preview={current.value} counterLabel={COUNTER_LABELS[counter]} />
+          ) : (
+            <p className="muted">Planning…</p>
+          )}
+          <div className="actions">
+            <button type="button" className="primary" disabled={running || !!optionError || !current?.value || !!current.value.plan.nothingToDo} onClick={() => void run()} data-testid="compact.run">
+              {running ? 'Compacting…' : 'Compact'}
+            </button>
+            <span className="muted small">Summaries by the offline summarizer (no model needed).</span>
+          </div>
+          {runError && (
+            <p className="error" role="alert" data-testid="compact.error">
+              {runError} The conversation is unchanged.
+            </p>
+          )}
+        </div>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,44 @@
+/** The plan before anything is summarized: the trigger's decision with its numbers, the cut and its rule, what each entry becomes. */
+import type { PlanPreview } from '../../worker/protocol.ts';
+import { FateStrip } from './FateStrip.tsx';
+
+export function PlanView({ preview, counterLabel }: { preview: PlanPreview; counterLabel: string }) {
+  const { plan } = preview;
+  const fmt = (n: number) => n.toLocaleString('en-US');
+  return (
+    <section className="plan" aria-label="Plan" data-testid="plan">
+      <p data-testid="plan.trigger">
+        <strong>Trigger</strong> ({plan.trigger.rule}): {plan.trigger.fire ? 'fires' : 'does not fire'} — <code>{plan.trigger.detail}</code>
+      </p>
+      {plan.cut && (
+        <p data-testid="plan.cut">
+          <strong>Cut</strong> before input entry {plan.cut.index + 1} (<code>{preview.entryIds[plan.cut.index]}</code>): {plan.cut.rule}
+        </p>
+      )}
+      {plan.nothingToDo && (
+        <p className="warn" role="status" data-testid="plan.nothing">
+          {plan.nothingToDo}
+        </p>
+      )}
+      <p data-testid="plan.tokens">
+        <strong>Tokens</strong> {fmt(plan.tokensBefore)} → about {fmt(plan.tokensAfterEstimate)} ({counterLabel})
+        {plan.tokensBefore > 0 && ` · ${Math.round((1 - plan.tokensAfterEstimate / plan.tokensBefore) * 100)}% saved`}
+      </p>
+      <FateStrip fates={plan.fates} cut={plan.cut?.index} />
+      {plan.summaries.length > 0 && (
+        <p className="small">
+          Summaries to make: {plan.summaries.map((task) => `${task.id} (entries ${task.from + 1}–${task.to + 1}, prompt ${task.prompt}${task.previousSummary ? ', updating the previous summary' : ''})`).join('; ')}
+        </p>
+      )}
+      {plan.compressions.length > 0 && <p className="small">{plan.compressions.length} tool outputs compressed for history.</p>}
+      {(preview.inputNote || plan.notes.length > 0) && (
+        <ul className="small notes" data-testid="plan.notes">
+          {preview.inputNote && <li>{preview.inputNote}</li>}
+          {plan.notes.map((note, i) => (
+            <li key={i}>{note}</li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

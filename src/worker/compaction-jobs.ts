@@ -1,0 +1,120 @@
+/**
+ * Compaction in the worker: build the strategy's input from the stored journal and cached counts,
+ * preview the plan, run it with a summarizer, and store the run (plan, context by entry id, log
+ * record) in one transaction. A failure or cancel stores nothing.
+ */
+import { buildInput } from '../core/compaction/input.ts';
+import { runCompaction, type CompactionProgress } from '../core/compaction/run.ts';
+import type { Summarizer } from '../core/compaction/summarizer.ts';
+import type { CompactedContext, Plan, PreviousCompaction } from '../core/compaction/types.ts';
+import { getStrategy } from '../core/strategies/index.ts';
+import { createOfflineSummarizer } from '../core/summarize/offline.ts';
+import { getCounter } from '../core/tokens/counters.ts';
+import { loadEntries } from '../db/conversations.ts';
+import type { CompactionRow, FoldlabDatabase, StoredContextEntry } from '../db/schema.ts';
+import { PROMPTS } from './prompts.ts';
+import type { CompactRequest, PlanPreview } from './protocol.ts';
+
+type CountTokens = (conversationId: string, counter: CompactRequest['counter']) => Promise<Uint32Array>;
+
+export class CompactionJobs {
+  constructor(
+    private readonly db: FoldlabDatabase,
+    private readonly countTokens: CountTokens,
+    private readonly summarizers: Record<string, () => Summarizer> = { offline: createOfflineSummarizer },
+  ) {}
+
+  private async prepare(request: CompactRequest) {
+    const conversation = await this.db.conversations.get(request.conversationId);
+    if (!conversation) throw new Error(`No conversation ${request.conversationId}: it may have been deleted.`);
+    const [journal, totals, counter, previousRow, pins] = await Promise.all([
+      loadEntries(this.db, request.conversationId),
+      this.countTokens(request.conversationId, request.counter),
+      getCounter(request.counter),
+      request.continueFrom === 'none' ? undefined : this.previousRun(request),
+      this.db.pins.where('conversationId').equals(request.conversationId).toArray(),
+    ]);
+    const previous: PreviousCompaction | undefined = previousRow?.previous;
+    const built = buildInput(journal, totals, counter, {
+      ...(request.leafId ? { leafId: request.leafId } : {}),
+      ...(request.upTo !== undefined ? { upTo: request.upTo } : {}),
+      contextWindow: request.contextWindow,
+      ...(previous ? { previous } : {}),
+      pinned: new Set(pins.map((pin) => pin.entryId)),
+      now: request.now ?? Date.now(),
+    });
+    return { conversation, journal, built, previousRow };
+  }
+
+  private async previousRun(request: CompactRequest): Promise<CompactionRow | undefined> {
+    const rows = await this.db.compactions.where('[conversationId+createdAt]').between([request.conversationId, -Infinity], [request.conversationId, Infinity]).toArray();
+    const candidates = rows.filter((row) => row.strategy === request.strategy && (request.continueFrom === undefined || request.continueFrom === 'latest' || row.id === request.continueFrom));
+    return candidates.at(-1);
+  }
+
+  async plan(request: CompactRequest): Promise<PlanPreview> {
+    const { built, previousRow } = await this.prepare(request);
+    const strategy = getStrategy(request.strategy);
+    const plan: Plan = strategy.plan(built.input, strategy.parse(request.options));
+    return {
+      plan,
+      journalIndex: built.journalIndex,
+      entryIds: built.input.entries.map((entry) => entry.id),
+      ...(built.note ? { inputNote: built.note } : {}),
+      ...(previousRow ? { previousRunId: previousRow.id } : {}),
+    };
+  }
+
+  async compact(request: CompactRequest, signal: AbortSignal, onProgress: (progress: CompactionProgress) => void): Promise<CompactionRow> {
+    const { conversation, built } = await this.prepare(request);
+    const strategy = getStrategy(request.strategy);
+    const makeSummarizer = this.summarizers[request.summarizer];
+    if (!makeSummarizer) throw new Error(`Unknown summarizer "${request.summarizer}".`);
+    const outcome = await runCompaction({
+      strategy,
+      input: built.input,
+      rawOptions: request.options,
+      summarizer: makeSummarizer(),
+      prompts: PROMPTS,
+      signal,
+      onProgress,
+      ...(request.timeoutMs ? { timeoutMs: request.timeoutMs } : {}),
+    });
+    if (outcome.plan.nothingToDo && !outcome.context.summaryApplied && !outcome.context.truncationApplied && outcome.plan.compressions.length === 0) {
+      throw new NothingToCompactError(outcome.plan.nothingToDo);
+    }
+    const row: CompactionRow = {
+      id: crypto.randomUUID(),
+      conversationId: conversation.id,
+      importId: conversation.importId,
+      createdAt: Date.now(),
+      strategy: strategy.id,
+      ...(request.leafId ? { leafId: request.leafId } : {}),
+      ...(request.upTo !== undefined ? { upTo: request.upTo } : {}),
+      counter: request.counter,
+      contextWindow: request.contextWindow,
+      plan: outcome.plan,
+      context: storeContext(outcome.context),
+      summaries: outcome.summaries,
+      previous: outcome.context.previous,
+      record: outcome.record,
+      journalIndex: built.journalIndex,
+    };
+    if (signal.aborted) throw new Error('Compaction cancelled: nothing was changed.');
+    await this.db.compactions.add(row);
+    return row;
+  }
+}
+
+/** The conversation is too short (or already small enough) for this strategy. */
+export class NothingToCompactError extends Error {
+  override name = 'NothingToCompactError';
+}
+
+function storeContext(context: CompactedContext): StoredContextEntry[] {
+  return context.entries.map((item) =>
+    item.origin === 'journal'
+      ? { origin: 'journal', entryId: item.entry.id }
+      : { origin: item.origin, entry: item.entry, ...(item.replaces ? { replaces: item.replaces } : {}) },
+  );
+}
