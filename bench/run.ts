@@ -3,7 +3,11 @@
  * main thread and strategy planning. It only reports (no assertions on time); each section is
  * guarded, so one failing prints its error and the others still run.
  *
- * BENCH_ONLY=tokens,import,browser,strategies runs a subset (comma-separated section ids).
+ * Environment:
+ * - BENCH_ONLY=tokens,import,browser,strategies runs a subset (comma-separated section ids);
+ * - CHROMIUM_PATH: the browser for section 3 (default /usr/bin/chromium);
+ * - BENCH_KEEP_SITE=1 keeps the build in bench/out/site (by default it is removed after section 3,
+ *   because `eslint .` would lint its minified JavaScript).
  */
 import { arch, cpus, loadavg, platform, release, totalmem } from 'node:os';
 import { browserSection } from './section-browser.ts';
@@ -11,7 +15,6 @@ import { importSection } from './section-import.ts';
 import { strategiesSection } from './section-strategies.ts';
 import { tokensSection } from './section-tokens.ts';
 import { collectGarbage, duration, errorText } from './report.ts';
-import { releaseSession } from './session.ts';
 
 interface Section {
   id: string;
@@ -63,7 +66,6 @@ async function main(): Promise<number> {
       console.log(`  SECTION FAILED after ${duration(performance.now() - start)}: ${errorText(error)}`);
       if (error instanceof Error && error.stack) console.log(error.stack.split('\n').slice(1, 6).map((l) => `    ${l.trim()}`).join('\n'));
     }
-    if (section.id === 'tokens') releaseSession();
   }
   console.log();
   console.log(`Done in ${duration(performance.now() - started)}: ${sections.length - failed} of ${sections.length} sections ran.`);

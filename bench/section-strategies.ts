@@ -13,24 +13,27 @@ import { entryOrphans, messageOrphans, toMessages, trimLast } from './trim-peer.
 
 /** Transcript sizes planned. Unit: entries. */
 export const PLAN_SIZES = [5_000, 50_000, 500_000];
-/** Warm plan runs (after the first, cold one) at most, and the time they may take. Default 5 runs / 5 s (at least 1 run). */
+/** Warm plan runs after the first (cold) one, at most. Default 5. Unit: runs. */
 export const PLAN_RUNS = 5;
+/** Warm plan runs stop once they have taken this long (at least 1 run). Default 5,000. Unit: ms. */
 export const PLAN_BUDGET_MS = 5_000;
-/** Append-and-replan runs at most, and the time they may take. Default 20 runs / 6 s (at least 3 runs). */
+/** Append-and-replan runs, at most (each appends one more entry). Default 20. Unit: runs. */
 export const REPLAN_RUNS = 20;
+/** Replan runs stop once they have taken this long (at least 3 runs). Default 6,000. Unit: ms. */
 export const REPLAN_BUDGET_MS = 6_000;
-/** A size is skipped when the previous sizes' growth predicts one plan run longer than this. Default 60 s. */
+/** A size is skipped when the previous sizes' growth predicts one plan run longer than this. Default 60,000. Unit: ms. */
 export const SKIP_ABOVE_MS = 60_000;
 /** Message counts for the trimMessages comparison. */
 export const PEER_SIZES = [2_500, 5_000, 10_000, 20_000];
-/** The budget both keep, tokens: pi's default keepRecentTokens. Default 20,000. */
+/** The budget both keep: pi's default keepRecentTokens. Default 20,000. Unit: tokens. */
 export const PEER_BUDGET = 20_000;
-/** Runs of trimMessages at most, and the time they may take. Default 3 runs / 6 s (at least 1). */
+/** Runs of trimMessages per size, at most. Default 3. Unit: runs. */
 export const PEER_RUNS = 3;
+/** trimMessages runs stop once they have taken this long (at least 1 run). Default 6,000. Unit: ms. */
 export const PEER_BUDGET_MS = 6_000;
-/** Budgets in the orphan sweep, evenly from 1% to 100% of the transcript's tokens. Default 96. */
+/** Budgets in the orphan sweep, evenly from 1% to 100% of the transcript's tokens. Default 96. Unit: budgets. */
 export const SWEEP_BUDGETS = 96;
-/** Messages in the orphan sweep (trimMessages is quadratic; the smallest comparison size). Default 2,500. */
+/** Messages in the orphan sweep (trimMessages is quadratic; the smallest comparison size). Default 2,500. Unit: messages. */
 export const SWEEP_SIZE = 2_500;
 
 /** Repeats `run` up to `max` times or until `budgetMs` has passed (at least `min` times); returns each run's ms. */
@@ -48,13 +51,28 @@ async function repeatAsync(run: () => Promise<unknown>, max: number, budgetMs: n
   return times;
 }
 
+/** Each strategy module on its own, for when the registry fails to load because one of them does. */
+const MODULES: ReadonlyArray<{ id: string; load: () => Promise<Record<string, unknown>>; name: string }> = [
+  { id: 'augment', load: () => import('../src/core/strategies/augment.ts'), name: 'augmentStrategy' },
+  { id: 'pi', load: () => import('../src/core/strategies/pi.ts'), name: 'piStrategy' },
+  { id: 'layered', load: () => import('../src/core/strategies/layered.ts'), name: 'layeredStrategy' },
+  { id: 'budget', load: () => import('../src/core/strategies/budget.ts'), name: 'budgetStrategy' },
+];
+
 async function loadStrategies(): Promise<Array<{ id: string; strategy?: Strategy; error?: string }>> {
   try {
     const { STRATEGIES } = await import('../src/core/strategies/index.ts');
     return Object.entries(STRATEGIES).map(([id, strategy]) => ({ id, strategy }));
-  } catch (error) {
-    // The registry itself failed: say so once per strategy id the brief names, and go on.
-    return ['augment', 'pi', 'layered', 'budget'].map((id) => ({ id, error: `registry import failed: ${errorText(error)}` }));
+  } catch (registryError) {
+    console.log(`  The strategy registry did not load (${errorText(registryError)}); loading each strategy on its own.`);
+    return Promise.all(MODULES.map(async ({ id, load, name }) => {
+      try {
+        const strategy = (await load())[name] as Strategy | undefined;
+        return strategy ? { id, strategy } : { id, error: `${name} is not exported` };
+      } catch (error) {
+        return { id, error: `import failed: ${errorText(error)}` };
+      }
+    }));
   }
 }
 
@@ -74,7 +92,7 @@ function planRow(strategy: Strategy, entries: readonly Entry[], counts: readonly
   const warm = repeat(() => strategy.plan(input, options), PLAN_RUNS, PLAN_BUDGET_MS, 1);
   const plan = first.value;
   const summary = plan.nothingToDo
-    ? `nothing to do`
+    ? 'nothing to do'
     : `${plan.summaries.length} summary task(s), ${fmt(plan.tokensBefore)} -> ~${fmt(plan.tokensAfterEstimate)} tokens`;
 
   // Append one entry, then replan: the TokenIndex grows in place (O(1)); the caller's new entries

@@ -5,8 +5,8 @@
 import { importText } from '../src/core/import/run.ts';
 import { entryText } from '../src/core/journal/entry.ts';
 import { getCounter } from '../src/core/tokens/index.ts';
-import { duration, fmt, mb, printPairs, printTable, timed, timedAsync } from './report.ts';
-import { sessionText } from './session.ts';
+import { collectGarbage, duration, fmt, mb, printPairs, printTable, timed, timedAsync } from './report.ts';
+import { releaseSession, sessionText } from './session.ts';
 import { benchTokens, WARM_PASSES } from './tokens.ts';
 import { startCountWorker } from './worker-count.ts';
 
@@ -15,16 +15,25 @@ export const WORKER_TARGET = 0.9;
 /** Interleaved in-process / worker rounds after the first. Default 5. Unit: rounds. */
 export const INTERLEAVED_ROUNDS = 5;
 
-export async function tokensSection(): Promise<void> {
+/** The text of every entry of the shared session; the JSONL and the journal are not kept. */
+function sessionEntriesText(): string {
   const jsonl = sessionText();
   const imported = importText(jsonl, { fileName: 'session-13mb.jsonl' });
   const text = imported.entries.map(entryText).join('\n');
-  const bytes = Buffer.byteLength(text);
   printPairs([
     ['transcript', `${mb(Buffer.byteLength(jsonl))}, ${fmt(imported.entries.length)} entries (${imported.format})`],
-    ['text counted', `${mb(bytes)} (entryText of every entry, joined by newlines)`],
+    ['text counted', `${mb(Buffer.byteLength(text))} (entryText of every entry, joined by newlines)`],
     ['passes', `1 cold + best of ${WARM_PASSES} warm`],
   ]);
+  return text;
+}
+
+export async function tokensSection(): Promise<void> {
+  const text = sessionEntriesText();
+  // Only the text stays: the JSONL and the journal would otherwise slow every collection.
+  releaseSession();
+  collectGarbage();
+  const bytes = Buffer.byteLength(text);
   console.log();
 
   const r = await benchTokens(text);
@@ -43,7 +52,9 @@ export async function tokensSection(): Promise<void> {
   console.log();
 
   // In process against worker, pass for pass: on a shared machine the load changes by the
-  // second, so the two are interleaved and each side keeps its best pass.
+  // second, so the two are interleaved and each side keeps its best pass. The heap is collected
+  // first so the in-process passes do not pay for the garbage js-tiktoken left behind.
+  collectGarbage();
   const inProcess = await getCounter('o200k');
   const worker = await startCountWorker();
   const local = { tokens: 0, coldMs: 0, ms: Number.POSITIVE_INFINITY };

@@ -52,3 +52,13 @@ describe('conversations repository', () => {
     expect(await db.conversations.count()).toBe(0);
   });
 });
+
+describe('loadEntriesInSlices', () => {
+  it('reads the same entries as one query, whatever the slice size', async () => {
+    db = new FoldlabDatabase(`t-${Math.random()}`);
+    const row = await commitImport(db, PI, { fileName: 'v3.jsonl', size: 10, origin: 'file' });
+    const { loadEntriesInSlices } = await import('./conversations.ts');
+    const whole = await loadEntries(db, row.id);
+    for (const slice of [1, 2, 5, 100]) expect(await loadEntriesInSlices(db, row.id, slice)).toEqual(whole);
+  });
+});

@@ -78,3 +78,20 @@ export async function deleteConversation(db: FoldlabDatabase, id: string): Promi
 export async function loadEntries(db: FoldlabDatabase, id: string): Promise<EntryRow[]> {
   return db.entries.where('[conversationId+index]').between([id, -Infinity], [id, Infinity]).toArray();
 }
+
+/**
+ * The same entries read in small slices, one IndexedDB request each, so that decoding a large
+ * conversation on the page never holds the main thread in one long task.
+ */
+export async function loadEntriesInSlices(db: FoldlabDatabase, id: string, slice = 150): Promise<EntryRow[]> {
+  const out: EntryRow[] = [];
+  for (let start = 0; ; start += slice) {
+    const rows = await db.entries.where('[conversationId+index]').between([id, start], [id, start + slice], true, false).toArray();
+    out.push(...rows);
+    if (rows.length < slice) {
+      // Indices are dense (0..n-1), so a short slice is the last one.
+      return out;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 0));
+  }
+}

@@ -24,7 +24,7 @@ export function OptionsForm({ specs, values, error, onChange, onReset }: Options
       {specs.map((spec) => {
         const id = `option-${spec.name}`;
         const value = values[spec.name];
-        const invalid = error?.option === spec.name || error?.option === spec.alias;
+        const invalid = error !== undefined && (error.option === spec.name || (spec.alias !== undefined && error.option === spec.alias));
         return (
           <div key={spec.name} className={`option${invalid ? ' invalid' : ''}`}>
             <label htmlFor={id}>
@@ -57,7 +57,7 @@ export function OptionsForm({ specs, values, error, onChange, onReset }: Options
               />
             )}
             <span id={`${id}-help`} className="muted small help">
-              {spec.description} Default {String(spec.default).length > 40 ? 'set by the seed' : <code>{String(spec.default)}</code>}.
+              {spec.description} Default {String(spec.default) === '' ? 'empty' : String(spec.default).length > 40 ? 'set by the seed' : <code>{String(spec.default)}</code>}.
             </span>
             {invalid && (
               <span className="error small" role="alert" data-testid="compact.option-error">

@@ -3,6 +3,7 @@
  * from gpt-tokenizer's metadata, a Claude window, or a custom number).
  */
 import { useMemo, useState } from 'react';
+import { formatUsd, inputCost, priceFor, PRICES_AS_OF } from '../../core/pricing.ts';
 import { formatWindow, windowPresets } from '../../core/tokens/windows.ts';
 import { useAppStore } from '../../store/store.ts';
 
@@ -14,6 +15,7 @@ export function WindowGauge({ tokens, label }: { tokens: number | undefined; lab
   const [customError, setCustomError] = useState<string>();
   const fraction = tokens === undefined ? 0 : tokens / windowTokens;
   const level = fraction > 1 ? 'over' : fraction > 0.8 ? 'high' : 'ok';
+  const priced = priceFor(windowPreset);
 
   return (
     <div className="gauge" data-testid="gauge">
@@ -66,6 +68,11 @@ export function WindowGauge({ tokens, label }: { tokens: number | undefined; lab
       <p className="small" data-testid="gauge.text">
         {tokens === undefined ? 'counting…' : `${tokens.toLocaleString('en-US')} / ${formatWindow(windowTokens)} tokens (${(fraction * 100).toFixed(1)}%) · ${label}`}
         {fraction > 1 && <strong className="error"> — over the window by {(tokens! - windowTokens).toLocaleString('en-US')}</strong>}
+        {priced && tokens !== undefined && (
+          <span className="muted" data-testid="gauge.cost" title={`Foldlab's price table, as of ${PRICES_AS_OF}`}>
+            {' '}· {formatUsd(inputCost(tokens, priced.price))} as one request's input at {priced.model} prices
+          </span>
+        )}
       </p>
     </div>
   );

@@ -3,7 +3,7 @@
  * kind with the chosen counter, the window gauge for the shown branch, and the transcript itself.
  */
 import { useLiveQuery } from 'dexie-react-hooks';
-import { useEffect, useMemo } from 'react';
+import { lazy, Suspense, useEffect, useMemo } from 'react';
 import { FORMAT_LABELS } from '../../core/import/types.ts';
 import { activeLeaf, listBranches, pathTo } from '../../core/journal/tree.ts';
 import { viewRows } from '../../core/journal/view-rows.ts';
@@ -19,8 +19,9 @@ import { BranchPicker } from './BranchPicker.tsx';
 import { TranscriptList } from './TranscriptList.tsx';
 import { useEntries } from './use-entries.ts';
 import { VerbosityToggle } from './VerbosityToggle.tsx';
-import { CompactPanel } from '../strategies/CompactPanel.tsx';
-import { RunsPanel } from '../strategies/RunsPanel.tsx';
+// The compaction panels (strategies, exports) load on first use: the first screen stays light.
+const CompactPanel = lazy(() => import('../strategies/CompactPanel.tsx').then((m) => ({ default: m.CompactPanel })));
+const RunsPanel = lazy(() => import('../strategies/RunsPanel.tsx').then((m) => ({ default: m.RunsPanel })));
 
 export function ConversationView({ conversationId }: { conversationId: string }) {
   const conversation = useLiveQuery(() => db.conversations.get(conversationId), [conversationId]);
@@ -123,8 +124,10 @@ function TranscriptSection({ conversation, entries, totals, counterLabel }: { co
         {tab === 'transcript' && <span className="muted small" data-testid="transcript.count">{rows.length.toLocaleString('en-US')} rows</span>}
       </div>
       {tab === 'transcript' && <TranscriptList entries={entries} rows={rows} totals={totals} counterLabel={counterLabel} pinned={pinned} onTogglePin={togglePin} />}
-      {tab === 'compact' && <CompactPanel conversation={conversation} leafId={branches.length > 1 ? leafId : undefined} entryCount={entries.length} />}
-      {tab === 'runs' && <RunsPanel conversation={conversation} journal={entries} />}
+      <Suspense fallback={<p className="muted">Loading…</p>}>
+        {tab === 'compact' && <CompactPanel conversation={conversation} leafId={branches.length > 1 ? leafId : undefined} entryCount={entries.length} />}
+        {tab === 'runs' && <RunsPanel conversation={conversation} journal={entries} />}
+      </Suspense>
     </>
   );
 }

@@ -1,6 +1,6 @@
 /** Loads a conversation's journal entries from IndexedDB (once per import of it). */
 import { useEffect, useState } from 'react';
-import { loadEntries } from '../../db/conversations.ts';
+import { loadEntriesInSlices } from '../../db/conversations.ts';
 import { db } from '../../db/db.ts';
 import type { EntryRow } from '../../db/schema.ts';
 import { errorMessage } from '../../store/actions.ts';
@@ -12,7 +12,7 @@ export function useEntries(conversationId: string, importId: string): EntriesSta
   const key = `${conversationId}|${importId}`;
   useEffect(() => {
     let live = true;
-    loadEntries(db, conversationId).then(
+    loadEntriesInSlices(db, conversationId).then(
       (entries) => live && setState({ status: 'ready', entries, key }),
       (error: unknown) => live && setState({ status: 'error', message: errorMessage(error), key }),
     );

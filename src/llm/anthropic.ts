@@ -1,0 +1,133 @@
+/**
+ * Summaries from the Anthropic Messages API, called straight from the browser: one streamed
+ * request with a fixed system prompt and the rendered prompt as the user message, no tools;
+ * retried and overflow-truncated like the other remote providers.
+ */
+import type { Summarizer, SummaryRequest, SummaryResponse } from '../core/compaction/summarizer.ts';
+import { EmptyReplyError, StreamError, displayUrl, type ProviderRef } from './errors.ts';
+import { StreamMeter, errorFromResponse, outputCap, parseEventData, post, sseEvents, statusOfStreamError, type TokenCallback } from './http.ts';
+import { withOverflowRetry } from './overflow.ts';
+import { SUMMARIZER_SYSTEM_PROMPT, trimSlashes } from './presets.ts';
+import { withRetry, type RetryOptions } from './retry.ts';
+
+/** The API version header every request carries. */
+export const ANTHROPIC_VERSION = '2023-06-01';
+/** Output tokens when neither the task nor the config sets a number (the API requires one). */
+export const DEFAULT_ANTHROPIC_MAX_TOKENS = 8_192;
+
+export interface AnthropicSummarizerConfig {
+  /** Default `https://api.anthropic.com` (requests go to `{baseUrl}/v1/messages`). */
+  baseUrl?: string;
+  model: string;
+  apiKey: string;
+  /** Default: the global fetch. */
+  fetch?: typeof fetch;
+  /** Cap on output tokens (the model's own limit); a task asking for fewer gets its own number. Default 8,192 when the task sets none. */
+  maxTokens?: number;
+  /** Sampling temperature; omitted when unset. */
+  temperature?: number;
+  /** Name in messages. Default "Anthropic". */
+  label?: string;
+  /** Summarizer id. Default 'anthropic'. */
+  providerId?: string;
+  /** Streaming text for a live view, with tokens per second. */
+  onToken?: TokenCallback;
+  /** Retry tuning (max 3 retries, 500 ms base backoff, 60 s retry-after cap by default). */
+  retry?: Omit<RetryOptions, 'signal' | 'label'>;
+  /** Clock for tokens per second (ms). Default performance.now. */
+  now?: () => number;
+}
+
+interface AnthropicEvent {
+  type?: string;
+  message?: { model?: unknown; usage?: Record<string, unknown> };
+  delta?: { type?: unknown; text?: unknown; stop_reason?: unknown };
+  usage?: Record<string, unknown>;
+  error?: unknown;
+}
+
+export function createAnthropicSummarizer(config: AnthropicSummarizerConfig): Summarizer {
+  const baseUrl = trimSlashes(config.baseUrl ?? 'https://api.anthropic.com');
+  const provider: ProviderRef = { id: config.providerId ?? 'anthropic', label: config.label ?? 'Anthropic', model: config.model, baseUrl: displayUrl(baseUrl) };
+  const now = config.now ?? (() => performance.now());
+
+  async function once(request: SummaryRequest, attempt: number): Promise<SummaryResponse> {
+    const body = {
+      model: config.model,
+      max_tokens: outputCap(request.maxTokens, config.maxTokens) ?? DEFAULT_ANTHROPIC_MAX_TOKENS,
+      system: SUMMARIZER_SYSTEM_PROMPT,
+      messages: [{ role: 'user', content: request.prompt }],
+      stream: true,
+      ...(config.temperature !== undefined ? { temperature: config.temperature } : {}),
+    };
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      accept: 'text/event-stream',
+      'anthropic-version': ANTHROPIC_VERSION,
+      // Required for a request from a web page; the key is the user's own, kept in their browser.
+      'anthropic-dangerous-direct-browser-access': 'true',
+    };
+    if (config.apiKey) headers['x-api-key'] = config.apiKey;
+    const response = await post({
+      provider, url: `${baseUrl}/v1/messages`, headers, body, signal: request.signal,
+      fetch: config.fetch ?? globalThis.fetch, ...(config.apiKey ? { secret: config.apiKey } : {}),
+    });
+    const meter = new StreamMeter(request.taskId, attempt, config.onToken, now);
+    let input = 0;
+    let output = 0;
+    let model: string | undefined;
+    let stopReason: string | undefined;
+    let sawStop = false;
+    for await (const event of sseEvents(response, provider, request.signal, () => meter.text.length)) {
+      const data = parseEventData(event, provider, meter.text.length) as AnthropicEvent;
+      switch (data.type ?? event.event) {
+        case 'message_start':
+          if (typeof data.message?.model === 'string') model = data.message.model;
+          input = inputTokens(data.message?.usage) ?? input;
+          output = count(data.message?.usage?.output_tokens) ?? output;
+          break;
+        case 'content_block_delta':
+          if (data.delta?.type === 'text_delta' && typeof data.delta.text === 'string') meter.add(data.delta.text);
+          break;
+        case 'message_delta':
+          if (typeof data.delta?.stop_reason === 'string') stopReason = data.delta.stop_reason;
+          output = count(data.usage?.output_tokens) ?? output;
+          input = inputTokens(data.usage) ?? input;
+          break;
+        case 'message_stop':
+          sawStop = true;
+          break;
+        case 'error':
+          throw errorFromResponse(provider, statusOfStreamError(data), event.data, undefined, config.apiKey);
+        default:
+          // ping, content_block_start/stop, thinking deltas: nothing to keep.
+          break;
+      }
+      if (sawStop) break;
+    }
+    if (!sawStop) throw new StreamError(provider, 'the stream ended without its final message_stop', meter.text.length);
+    if (!meter.text.trim()) throw new EmptyReplyError(provider, stopReason);
+    meter.finish(output || undefined);
+    return { text: meter.text, model: model ?? config.model, usage: { input, output } };
+  }
+
+  return {
+    id: provider.id,
+    label: `${provider.label} · ${config.model}`,
+    summarize: (request) => withOverflowRetry(
+      (req) => withRetry((attempt) => once(req, attempt), { ...config.retry, signal: req.signal, label: provider.label }),
+      request,
+    ),
+  };
+}
+
+/** Input tokens including cache writes and reads, when the usage object reports any. */
+function inputTokens(usage: Record<string, unknown> | undefined): number | undefined {
+  const base = count(usage?.input_tokens);
+  if (base === undefined) return undefined;
+  return base + (count(usage?.cache_creation_input_tokens) ?? 0) + (count(usage?.cache_read_input_tokens) ?? 0);
+}
+
+function count(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+}

@@ -1,0 +1,246 @@
+/**
+ * The HTTP side shared by the remote providers: POST a JSON body, turn a refusal into the right
+ * named error (with the server's retry hint), and read a server-sent event stream with
+ * eventsource-parser, mapping a broken connection to StreamError and an abort to timeout/cancel.
+ */
+import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import {
+  AuthError, ContextOverflowError, ModelNotFoundError, NetworkError, OverloadedError, ProviderHttpError,
+  RateLimitError, SpendLimitError, StreamError, abortError, isContextOverflow, parseErrorBody, redact,
+  type ProviderError, type ProviderRef,
+} from './errors.ts';
+
+/** Characters of an error body read before giving up on the rest (a proxy may send a whole HTML page). */
+export const MAX_ERROR_BODY_CHARS = 65_536;
+/** Characters one SSE event may buffer before the stream is called broken. */
+export const MAX_EVENT_CHARS = 8_000_000;
+
+/** A request to a provider; `secret` is only used to scrub messages. */
+export interface PostArgs {
+  provider: ProviderRef;
+  url: string;
+  headers: Record<string, string>;
+  body: unknown;
+  signal: AbortSignal;
+  fetch: typeof fetch;
+  secret?: string;
+}
+
+/** POSTs the body; resolves with a 2xx response, rejects with a named error for anything else. */
+export async function post(args: PostArgs): Promise<Response> {
+  if (args.signal.aborted) throw abortError(args.signal, args.provider.label);
+  let response: Response;
+  // Called as a plain function: a browser's fetch refuses to run with another object as `this`.
+  const send = args.fetch;
+  try {
+    response = await send(args.url, { method: 'POST', headers: args.headers, body: JSON.stringify(args.body), signal: args.signal });
+  } catch {
+    // The cause (a TypeError, or the abort reason) is left out on purpose: it may carry the URL.
+    if (args.signal.aborted) throw abortError(args.signal, args.provider.label);
+    throw new NetworkError(args.provider);
+  }
+  if (response.ok) return response;
+  let body = '';
+  try {
+    body = await readLimited(response, MAX_ERROR_BODY_CHARS);
+  } catch {
+    if (args.signal.aborted) throw abortError(args.signal, args.provider.label);
+  }
+  throw errorFromResponse(args.provider, response.status, body, response.headers, args.secret);
+}
+
+/** The named error for an HTTP refusal (also used for error events inside a stream, with the status they stand for). */
+export function errorFromResponse(provider: ProviderRef, status: number, body: string, headers?: Headers, secret?: string): ProviderError {
+  const parsed = parseErrorBody(body);
+  const detail = redact(parsed.message || (body.trimStart().startsWith('<') ? '' : body), secret);
+  const code = parsed.code ?? parsed.type;
+  const codeInit = code ? { code } : {};
+  const retryAfterMs = headers ? parseRetryAfter(headers) : undefined;
+  const retryInit = retryAfterMs !== undefined ? { retryAfterMs } : {};
+  let error: ProviderError;
+  if (isContextOverflow(status, body)) error = new ContextOverflowError(provider, status, detail, codeInit);
+  else if (isSpendLimit(status, parsed)) error = new SpendLimitError(provider, status, detail, code);
+  else if (status === 401 || status === 403) error = new AuthError(provider, status, detail, code);
+  else if (status === 404 || code === 'model_not_found' || code === 'not_found_error') error = new ModelNotFoundError(provider, status, detail, code);
+  else if (status === 429) error = new RateLimitError(provider, detail, { ...retryInit, ...codeInit });
+  else if (status >= 500) error = new OverloadedError(provider, status, detail, { ...codeInit, ...retryInit });
+  else error = new ProviderHttpError(provider, status, detail, { ...codeInit, ...retryInit, retryable: status === 408 || status === 409 });
+  // Both OpenAI and Anthropic send x-should-retry: honour a "no".
+  if (headers?.get('x-should-retry') === 'false') error.retryable = false;
+  return error;
+}
+
+// Anthropic error types inside a stream, by the HTTP status they stand for.
+const ANTHROPIC_ERROR_STATUS: Record<string, number> = {
+  invalid_request_error: 400, authentication_error: 401, billing_error: 402, permission_error: 403,
+  not_found_error: 404, request_too_large: 413, rate_limit_error: 429, api_error: 500,
+  timeout_error: 504, overloaded_error: 529,
+};
+
+/** The HTTP status an error object met inside a 200 stream stands for. */
+export function statusOfStreamError(payload: unknown): number {
+  const error = typeof payload === 'object' && payload !== null ? (payload as { error?: unknown }).error : undefined;
+  if (typeof error === 'object' && error !== null) {
+    const { code, type, status } = error as { code?: unknown; type?: unknown; status?: unknown };
+    for (const value of [status, code]) {
+      if (typeof value === 'number' && value >= 400 && value < 600) return value;
+      if (typeof value === 'string' && /^[45]\d\d$/.test(value)) return Number(value);
+    }
+    if (typeof type === 'string' && ANTHROPIC_ERROR_STATUS[type] !== undefined) return ANTHROPIC_ERROR_STATUS[type];
+  }
+  return isContextOverflow(undefined, JSON.stringify(payload)) ? 400 : 500;
+}
+
+const SPEND_TEXT = /credit balance|insufficient (credits|funds|balance|quota)|exceeded your current quota|(spend|spending|usage) limits?\b|billing/i;
+
+function isSpendLimit(status: number, parsed: { message: string; code?: string; type?: string }): boolean {
+  if (status === 402) return true;
+  if (parsed.code === 'insufficient_quota' || parsed.type === 'insufficient_quota' || parsed.type === 'billing_error') return true;
+  return status >= 400 && status < 500 && status !== 429 && SPEND_TEXT.test(parsed.message);
+}
+
+/** The server's wait hint in ms: `retry-after-ms`, then `retry-after` as seconds or an HTTP date. */
+export function parseRetryAfter(headers: Headers, now: number = Date.now()): number | undefined {
+  const ms = headers.get('retry-after-ms');
+  if (ms !== null && ms.trim() !== '' && Number.isFinite(Number(ms))) return Math.max(0, Number(ms));
+  const value = headers.get('retry-after');
+  if (value === null || value.trim() === '') return undefined;
+  const secondsValue = Number(value);
+  if (Number.isFinite(secondsValue)) return Math.max(0, secondsValue * 1000);
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+/** Reads at most `max` characters of a body, then stops. */
+export async function readLimited(response: Response, max: number): Promise<string> {
+  if (!response.body) return '';
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  try {
+    while (text.length < max) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      text += decoder.decode(value, { stream: true });
+    }
+  } finally {
+    void reader.cancel().catch(() => undefined);
+  }
+  return text.slice(0, max);
+}
+
+/**
+ * The events of an SSE response, in order. A connection that breaks, a parse failure or an abort
+ * ends the iteration with StreamError / timeout / cancel; a clean end simply returns (the caller
+ * decides whether its final event came). `received()` says how much text was kept, for messages.
+ */
+export async function* sseEvents(response: Response, provider: ProviderRef, signal: AbortSignal, received: () => number): AsyncGenerator<EventSourceMessage> {
+  if (!response.body) throw new StreamError(provider, 'the response had no body', 0);
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  const queue: EventSourceMessage[] = [];
+  let parseFailure: string | undefined;
+  const parser = createParser({
+    onEvent: (event) => queue.push(event),
+    onError: (error) => {
+      if (error.type === 'max-buffer-size-exceeded') parseFailure = 'an event too large to read';
+    },
+    maxBufferSize: MAX_EVENT_CHARS,
+  });
+  // Some fetch implementations do not end a pending read on abort: cancel the reader ourselves.
+  const onAbort = () => void reader.cancel().catch(() => undefined);
+  signal.addEventListener('abort', onAbort, { once: true });
+  let finished = false;
+  try {
+    for (;;) {
+      let chunk: ReadableStreamReadResult<Uint8Array>;
+      try {
+        chunk = await reader.read();
+      } catch {
+        if (signal.aborted) throw abortError(signal, provider.label);
+        throw new StreamError(provider, 'the connection was cut mid-stream', received());
+      }
+      if (signal.aborted) throw abortError(signal, provider.label);
+      if (chunk.done) {
+        finished = true;
+        parser.feed(decoder.decode());
+        parser.reset({ consume: true });
+      } else {
+        parser.feed(decoder.decode(chunk.value, { stream: true }));
+      }
+      if (parseFailure) throw new StreamError(provider, parseFailure, received());
+      while (queue.length > 0) yield queue.shift()!;
+      if (finished) return;
+    }
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+    if (!finished) void reader.cancel().catch(() => undefined);
+  }
+}
+
+/** Output tokens to ask for: the task's number, capped by the configured one; undefined when neither is set. */
+export function outputCap(taskMax: number | undefined, configMax: number | undefined): number | undefined {
+  if (taskMax === undefined) return configMax;
+  return configMax === undefined ? taskMax : Math.min(taskMax, configMax);
+}
+
+/** JSON of one event's data, or StreamError when it is not JSON. */
+export function parseEventData(event: EventSourceMessage, provider: ProviderRef, received: number): unknown {
+  try {
+    return JSON.parse(event.data);
+  } catch {
+    throw new StreamError(provider, `an unreadable event: ${JSON.stringify(redact(event.data.slice(0, 60)))}`, received);
+  }
+}
+
+/** How a streaming summary is going, for a live view. */
+export interface StreamProgress {
+  taskId: string;
+  /** 0 for the first request, 1.. for retries (the text starts over on each). */
+  attempt: number;
+  /** All text received so far in this attempt. */
+  text: string;
+  /** Tokens so far: the provider's count once it reports one, else the number of text deltas. */
+  tokens: number;
+  /** Since the first token arrived (ms). */
+  elapsedMs: number;
+  /** tokens / elapsed seconds; 0 until two tokens have arrived. */
+  tokensPerSecond: number;
+  /** True on the last call, after the final event. */
+  done: boolean;
+}
+
+/** Called with each new piece of text (and once more with '' and done: true at the end). */
+export type TokenCallback = (delta: string, progress: StreamProgress) => void;
+
+/** Accumulates streamed text and reports it with a tokens-per-second rate. */
+export class StreamMeter {
+  text = '';
+  private deltas = 0;
+  private firstAt: number | undefined;
+
+  constructor(
+    private readonly taskId: string,
+    private readonly attempt: number,
+    private readonly onToken: TokenCallback | undefined,
+    private readonly now: () => number,
+  ) {}
+
+  add(delta: string): void {
+    if (!delta) return;
+    this.text += delta;
+    this.deltas++;
+    this.firstAt ??= this.now();
+    this.onToken?.(delta, this.progress(undefined, false));
+  }
+
+  finish(outputTokens: number | undefined): void {
+    this.onToken?.('', this.progress(outputTokens, true));
+  }
+
+  private progress(outputTokens: number | undefined, done: boolean): StreamProgress {
+    const elapsedMs = this.firstAt === undefined ? 0 : Math.max(0, this.now() - this.firstAt);
+    const tokens = outputTokens ?? this.deltas;
+    return { taskId: this.taskId, attempt: this.attempt, text: this.text, tokens, elapsedMs, tokensPerSecond: elapsedMs > 0 && tokens > 1 ? tokens / (elapsedMs / 1000) : 0, done };
+  }
+}

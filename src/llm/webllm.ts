@@ -1,0 +1,386 @@
+/**
+ * The WebLLM summarizer: a small chat model on the user's GPU (WebGPU), in WebLLM's own Web Worker,
+ * streaming the summary. WebLLM's failures (no WebGPU, GPU out of memory, interrupted download,
+ * prompt over the context window) become errors that say what to do.
+ */
+import type {
+  AppConfig, ChatCompletionChunk, ChatCompletionRequestStreaming, ChatOptions, InitProgressReport,
+} from '@mlc-ai/web-llm';
+import {
+  SummarizerError, type Summarizer, type SummaryRequest, type SummaryResponse,
+} from '../core/compaction/summarizer.ts';
+
+export const WEBLLM_SUMMARIZER_ID = 'webllm';
+
+/** The system message sent before the rendered prompt file (the prompt carries the instructions). */
+export const DEFAULT_SYSTEM_PROMPT = 'You summarize conversations between a user and an AI assistant. Follow the instructions in the user message exactly and reply with the summary only.';
+
+/** How long unload() waits for WebLLM to free the GPU before terminating its worker anyway, in ms. */
+const UNLOAD_GRACE_MS = 3_000;
+
+/** The part of WebLLM's engine (WebWorkerMLCEngine) the summarizer uses: a fake one in tests. */
+export interface WebLLMEngine {
+  chat: { completions: { create(request: ChatCompletionRequestStreaming): Promise<AsyncIterable<ChatCompletionChunk>> } };
+  interruptGenerate(): void;
+  unload(): Promise<void>;
+}
+
+export interface EngineFactoryArgs {
+  modelId: string;
+  appConfig?: AppConfig;
+  chatOptions?: ChatOptions;
+  /** WebLLM's init progress (download, then loading onto the GPU). */
+  onProgress(report: InitProgressReport): void;
+  /** Aborted when the load is cancelled (load(signal) aborted, or unload()): stop downloading. */
+  signal: AbortSignal;
+}
+
+/** Creates a loaded engine; resolves when the model is on the GPU. */
+export type WebLLMEngineFactory = (args: EngineFactoryArgs) => Promise<WebLLMEngine>;
+
+export interface WebLLMSummarizerOptions {
+  /** A WebLLM model id (see listLocalModels in webllm-models.ts). */
+  modelId: string;
+  /** Default: workerEngineFactory (WebLLM in its own module worker). */
+  engineFactory?: WebLLMEngineFactory;
+  /** Default: WebLLM's prebuiltAppConfig; selfHostedConfig() for files served by the site. */
+  appConfig?: AppConfig;
+  /** WebLLM chat options for the model (e.g. context_window_size); default: the model's own. */
+  chatOptions?: ChatOptions;
+  /** Default: DEFAULT_SYSTEM_PROMPT. */
+  systemPrompt?: string;
+  /** Sampling temperature; default: the model's own. */
+  temperature?: number;
+  /** Download / load progress: progress 0..1, WebLLM's text, timeElapsed in seconds. */
+  onProgress?(report: { progress: number; text: string; timeElapsed: number }): void;
+  /** Each streamed piece: the text so far and the decode speed in tokens per second. */
+  onToken?(text: string, tokPerSec: number): void;
+  /** Clock for tokens per second, in ms; default performance.now. */
+  now?: () => number;
+}
+
+export interface WebLLMSummarizer extends Summarizer {
+  readonly modelId: string;
+  /** 'idle' (nothing on the GPU), 'loading' (downloading or loading), 'ready'. */
+  readonly state: 'idle' | 'loading' | 'ready';
+  /** Download (if needed) and load the model. Aborting the signal cancels the download; cached files are kept. */
+  load(signal?: AbortSignal): Promise<void>;
+  /** Cancel a load in progress, or free the GPU memory of the loaded model. */
+  unload(): Promise<void>;
+}
+
+export type WebLLMErrorKind =
+  | 'webgpu' | 'shader-f16' | 'gpu-memory' | 'gpu-limits' | 'download' | 'storage'
+  | 'unknown-model' | 'not-loaded' | 'unloaded' | 'worker' | 'other';
+
+/** A WebLLM failure, in words a user can act on; `kind` says which, `cause` holds WebLLM's own error. */
+export class WebLLMError extends SummarizerError {
+  override name = 'WebLLMError';
+  constructor(readonly kind: WebLLMErrorKind, message: string, options?: ErrorOptions) {
+    super(message, options);
+  }
+}
+
+/**
+ * The prompt does not fit the model's context window. Named 'ContextOverflowError' so callers
+ * treat it like any provider's overflow (summarize less at once, or pick a larger window).
+ */
+export class WebLLMContextOverflowError extends SummarizerError {
+  override name = 'ContextOverflowError';
+  constructor(readonly modelId: string, readonly promptTokens?: number, readonly contextWindow?: number, options?: ErrorOptions) {
+    super(
+      promptTokens !== undefined && contextWindow !== undefined
+        ? `The prompt (${promptTokens} tokens) does not fit ${modelId}'s context window of ${contextWindow} tokens: summarize fewer entries at once, or pick a model with a larger window.`
+        : `The prompt does not fit ${modelId}'s context window: summarize fewer entries at once, or pick a model with a larger window.`,
+      options,
+    );
+  }
+}
+
+// WebLLM's error texts (lib/index.js of @mlc-ai/web-llm 0.2.86). Errors from its worker arrive as
+// strings ("DeviceLostError: The WebGPU device was lost ..."), so names and texts are matched, not classes.
+const OVERFLOW = /ContextWindowSizeExceededError|Prompt tokens exceed context window size/i;
+const NO_WEBGPU = /WebGPUNotAvailableError|WebGPUNotFoundError|WebGPU is not supported|Cannot find WebGPU|Unable to find a compatible GPU|navigator\.gpu/i;
+const NO_F16 = /ShaderF16SupportError|requires WebGPU extension shader-f16/i;
+const GPU_MEMORY = /DeviceLostError|device was lost|out of memory|\bOOM\b|GPUOutOfMemoryError/i;
+const GPU_LIMITS = /Cannot initialize runtime because of requested max\w+ exceeds limit|requires feature \S+, which is not yet supported/i;
+const STORAGE = /QuotaExceededError|quota (has been )?exceeded|not enough (storage|space)/i;
+const DOWNLOAD = /Failed to fetch|NetworkError|network error|Load failed|Cannot fetch|Failed to store|Unable to fetch|Network response was not ok|Request failed|ERR_INTERNET_DISCONNECTED|ERR_NETWORK|network connection was lost|ERR_CONNECTION/i;
+const UNKNOWN_MODEL = /ModelNotFoundError|Cannot find model record in appConfig/i;
+const NOT_LOADED = /ModelNotLoadedError|EngineNotLoadedError|WorkerEngineModelNotLoadedError|Model not loaded before/i;
+
+function errorText(error: unknown): string {
+  if (typeof error === 'string') return error;
+  if (error instanceof Error) return error.message.startsWith(error.name) ? error.message : `${error.name}: ${error.message}`;
+  return String(error);
+}
+
+/** The first line of WebLLM's text, for the end of our message (its full text stays in `cause`). */
+function detail(text: string): string {
+  const line = text.split('\n')[0]!.trim();
+  return line.length > 200 ? `${line.slice(0, 200)}...` : line;
+}
+
+/** WebLLM's error (an Error, or the string its worker sends) as WebLLMError / WebLLMContextOverflowError. */
+export function mapWebLLMError(error: unknown, modelId: string): Error {
+  if (error instanceof WebLLMError || error instanceof WebLLMContextOverflowError) return error;
+  const text = errorText(error);
+  const cause = { cause: error };
+  if (OVERFLOW.test(text)) {
+    const prompt = /number of prompt tokens:\s*(\d+)/i.exec(text)?.[1];
+    const window = /context window size:\s*(\d+)/i.exec(text)?.[1];
+    return new WebLLMContextOverflowError(modelId, prompt ? Number(prompt) : undefined, window ? Number(window) : undefined, cause);
+  }
+  if (NO_F16.test(text)) {
+    return new WebLLMError('shader-f16', `${modelId} needs the WebGPU feature shader-f16, which this browser or GPU lacks: pick an f32 model (q4f32) instead.`, cause);
+  }
+  if (NO_WEBGPU.test(text)) {
+    const why = /compatible GPU/i.test(text) ? 'no compatible GPU adapter was found' : 'this browser does not provide it, or it is turned off';
+    return new WebLLMError('webgpu', `Local models need WebGPU: ${why}. Use a recent Chrome or Edge with WebGPU enabled, or the offline summarizer.`, cause);
+  }
+  if (GPU_MEMORY.test(text)) {
+    return new WebLLMError('gpu-memory', `The GPU ran out of memory running ${modelId} (the WebGPU device was lost). Close other GPU-heavy tabs or pick a smaller model (fewer parameters, a -1k variant), then load it again.`, cause);
+  }
+  if (GPU_LIMITS.test(text)) {
+    return new WebLLMError('gpu-limits', `This GPU's limits are too small for ${modelId}: pick a smaller model. (${detail(text)})`, cause);
+  }
+  if (STORAGE.test(text)) {
+    return new WebLLMError('storage', `Not enough browser storage to download ${modelId}: delete cached models or free disk space, then press Download again.`, cause);
+  }
+  if (DOWNLOAD.test(text)) {
+    return new WebLLMError('download', `Downloading ${modelId} failed: the download was interrupted; press Download again to resume — files already cached are kept. (${detail(text)})`, cause);
+  }
+  if (UNKNOWN_MODEL.test(text)) {
+    return new WebLLMError('unknown-model', `Unknown local model "${modelId}": pick one from the model list.`, cause);
+  }
+  if (NOT_LOADED.test(text)) {
+    return new WebLLMError('not-loaded', `${modelId} is no longer loaded (the GPU may have been reset): load it again.`, cause);
+  }
+  return new WebLLMError('other', `The local model ${modelId} failed: ${detail(text)}`, cause);
+}
+
+/** Kinds after which the engine is unusable: drop it so the next summary loads afresh. */
+const FATAL_KINDS: ReadonlySet<WebLLMErrorKind> = new Set(['gpu-memory', 'not-loaded', 'worker']);
+
+/** Settle with `promise`, or reject with the signal's reason as soon as it aborts (the promise keeps running). */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
+/** Completed `<think>` blocks (Qwen3, DeepSeek-R1 distills) are reasoning, not summary. */
+function stripThinking(text: string): string {
+  return text.replace(/<think>[\s\S]*?<\/think>/g, '').trim();
+}
+
+/**
+ * The default engine: WebLLM in its own module worker (webllm.worker.ts), created with
+ * CreateWebWorkerMLCEngine. The package is imported on first use, so the app bundle stays small.
+ * Cancelling terminates the worker: the download stops, shards already cached stay cached.
+ */
+export const workerEngineFactory: WebLLMEngineFactory = async ({ modelId, appConfig, chatOptions, onProgress, signal }) => {
+  if (signal.aborted) throw signal.reason;
+  const { CreateWebWorkerMLCEngine } = await import('@mlc-ai/web-llm');
+  if (signal.aborted) throw signal.reason;
+  const worker = new Worker(new URL('./webllm.worker.ts', import.meta.url), { type: 'module', name: 'foldlab-webllm' });
+  let onError: ((event: ErrorEvent) => void) | undefined;
+  let onAbort: (() => void) | undefined;
+  try {
+    const engine = await new Promise<Awaited<ReturnType<typeof CreateWebWorkerMLCEngine>>>((resolve, reject) => {
+      onError = (event) => reject(new WebLLMError('worker', `The local-model worker failed to start: ${event.message || 'unknown error'}. Reload the page and try again.`));
+      onAbort = () => reject(signal.reason);
+      worker.addEventListener('error', onError);
+      signal.addEventListener('abort', onAbort, { once: true });
+      CreateWebWorkerMLCEngine(worker, modelId, { initProgressCallback: onProgress, ...(appConfig ? { appConfig } : {}) }, chatOptions).then(resolve, reject);
+    });
+    return {
+      chat: engine.chat,
+      interruptGenerate: () => engine.interruptGenerate(),
+      unload: async () => {
+        try {
+          await Promise.race([engine.unload(), new Promise((resolve) => setTimeout(resolve, UNLOAD_GRACE_MS))]);
+        } finally {
+          worker.terminate();
+        }
+      },
+    };
+  } catch (error) {
+    worker.terminate();
+    throw error;
+  } finally {
+    if (onError) worker.removeEventListener('error', onError);
+    if (onAbort) signal.removeEventListener('abort', onAbort);
+  }
+};
+
+/**
+ * A Summarizer (id 'webllm') running `modelId` locally. The model loads on the first summary, or
+ * earlier with load() (the Download button). Summaries run one at a time: WebLLM's engine
+ * generates one reply at a time, and an interrupt must only stop the reply it was meant for.
+ * Aborting a summary's signal interrupts its generation and rejects with the signal's reason; if
+ * the model is still loading, the load goes on (unload() stops it).
+ */
+export function createWebLLMSummarizer(options: WebLLMSummarizerOptions): WebLLMSummarizer {
+  const { modelId } = options;
+  const factory = options.engineFactory ?? workerEngineFactory;
+  const now = options.now ?? (() => performance.now());
+  let engine: WebLLMEngine | undefined;
+  let loading: { promise: Promise<WebLLMEngine>; controller: AbortController } | undefined;
+  let queue: Promise<unknown> = Promise.resolve();
+
+  function ensureEngine(): Promise<WebLLMEngine> {
+    if (engine) return Promise.resolve(engine);
+    if (loading) return loading.promise;
+    const controller = new AbortController();
+    const promise = Promise.resolve()
+      .then(() => factory({
+        modelId,
+        ...(options.appConfig ? { appConfig: options.appConfig } : {}),
+        ...(options.chatOptions ? { chatOptions: options.chatOptions } : {}),
+        onProgress: (report) => options.onProgress?.({ progress: report.progress, text: report.text, timeElapsed: report.timeElapsed }),
+        signal: controller.signal,
+      }))
+      .then(
+        async (created) => {
+          if (controller.signal.aborted) {
+            await created.unload().catch(() => undefined);
+            throw controller.signal.reason;
+          }
+          engine = created;
+          return created;
+        },
+        (error: unknown) => {
+          throw controller.signal.aborted ? controller.signal.reason : mapWebLLMError(error, modelId);
+        },
+      )
+      .finally(() => {
+        if (loading?.controller === controller) loading = undefined;
+      });
+    loading = { promise, controller };
+    return promise;
+  }
+
+  function enqueue<T>(task: () => Promise<T>): Promise<T> {
+    const run = queue.then(task, task);
+    queue = run.catch(() => undefined);
+    return run;
+  }
+
+  async function discard(broken: WebLLMEngine): Promise<void> {
+    if (engine === broken) engine = undefined;
+    await broken.unload().catch(() => undefined);
+  }
+
+  async function generate(current: WebLLMEngine, request: SummaryRequest): Promise<SummaryResponse> {
+    const { signal } = request;
+    const body: ChatCompletionRequestStreaming = {
+      stream: true,
+      stream_options: { include_usage: true },
+      messages: [
+        { role: 'system', content: options.systemPrompt ?? DEFAULT_SYSTEM_PROMPT },
+        { role: 'user', content: request.prompt },
+      ],
+      ...(request.maxTokens !== undefined ? { max_tokens: request.maxTokens } : {}),
+      ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
+      // Qwen3's thinking would spend the reply budget on reasoning; WebLLM allows turning it off for Qwen3 only.
+      ...(/^Qwen3/i.test(modelId) ? { extra_body: { enable_thinking: false } } : {}),
+    };
+    const interrupt = () => current.interruptGenerate();
+    let text = '';
+    let usage: SummaryResponse['usage'];
+    let pieces = 0;
+    let firstAt: number | undefined;
+    signal.addEventListener('abort', interrupt, { once: true });
+    try {
+      const stream = await current.chat.completions.create(body);
+      // Read to the end even after an abort: WebLLM's worker keeps its generation lock until the
+      // stream finishes, and the next summary would wait forever.
+      for await (const chunk of stream) {
+        if (signal.aborted) {
+          // An interrupt sent before generation started is reset by WebLLM: repeat it.
+          interrupt();
+          continue;
+        }
+        const delta = chunk.choices[0]?.delta.content;
+        if (delta) {
+          const at = now();
+          firstAt ??= at;
+          pieces++;
+          text += delta;
+          const seconds = (at - firstAt) / 1000;
+          options.onToken?.(text, seconds > 0 ? (pieces - 1) / seconds : 0);
+        }
+        if (chunk.usage) {
+          usage = { input: chunk.usage.prompt_tokens, output: chunk.usage.completion_tokens };
+          const rate = chunk.usage.extra?.decode_tokens_per_s;
+          if (typeof rate === 'number' && Number.isFinite(rate)) options.onToken?.(text, rate);
+        }
+      }
+    } catch (error) {
+      if (signal.aborted) throw signal.reason;
+      const mapped = mapWebLLMError(error, modelId);
+      if (mapped instanceof WebLLMError && FATAL_KINDS.has(mapped.kind)) await discard(current);
+      throw mapped;
+    } finally {
+      signal.removeEventListener('abort', interrupt);
+    }
+    if (signal.aborted) throw signal.reason;
+    return { text: stripThinking(text), ...(usage ? { usage } : {}), model: modelId };
+  }
+
+  return {
+    id: WEBLLM_SUMMARIZER_ID,
+    label: `Local model (WebLLM): ${modelId}`,
+    modelId,
+    get state() {
+      return engine ? 'ready' : loading ? 'loading' : 'idle';
+    },
+
+    async load(signal?: AbortSignal): Promise<void> {
+      if (signal?.aborted) throw signal.reason;
+      const pending = ensureEngine();
+      if (!signal) {
+        await pending;
+        return;
+      }
+      const current = loading;
+      const cancel = () => {
+        if (current && loading === current) {
+          loading = undefined;
+          current.controller.abort(signal.reason);
+        }
+      };
+      signal.addEventListener('abort', cancel, { once: true });
+      try {
+        await untilAborted(pending, signal);
+      } finally {
+        signal.removeEventListener('abort', cancel);
+      }
+    },
+
+    async unload(): Promise<void> {
+      const pending = loading;
+      loading = undefined;
+      pending?.controller.abort(new WebLLMError('unloaded', `Loading ${modelId} was cancelled: the model was unloaded. Cached files are kept.`));
+      const current = engine;
+      engine = undefined;
+      if (current) await current.unload();
+    },
+
+    async summarize(request: SummaryRequest): Promise<SummaryResponse> {
+      const { signal } = request;
+      if (signal.aborted) throw signal.reason;
+      // Load first so a load failure is reported even when another summary holds the queue.
+      await untilAborted(ensureEngine(), signal);
+      return untilAborted(enqueue(async () => {
+        // Aborted while queued: never reaches the engine.
+        if (signal.aborted) throw signal.reason;
+        return generate(await ensureEngine(), request);
+      }), signal);
+    },
+  };
+}
