@@ -6,7 +6,7 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 
 export default tseslint.config(
-  { ignores: ['dist', 'dist-e2e', 'node_modules', 'test-results', 'playwright-report', 'public'] },
+  { ignores: ['dist', 'dist-e2e', 'node_modules', 'test-results', 'playwright-report', 'public', 'bench/out'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

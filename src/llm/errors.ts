@@ -256,7 +256,7 @@ function said(detail: string): string {
 }
 
 function seconds(ms: number): string {
-  return ms >= 120_000 ? `${Math.round(ms / 60_000)} min` : `${Math.round(ms / 100) / 10} s`;
+  return ms > 600_000 ? `${Math.round(ms / 60_000)} min` : `${Math.round(ms / 100) / 10} s`;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

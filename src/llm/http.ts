@@ -53,7 +53,8 @@ export async function post(args: PostArgs): Promise<Response> {
 export function errorFromResponse(provider: ProviderRef, status: number, body: string, headers?: Headers, secret?: string): ProviderError {
   const parsed = parseErrorBody(body);
   const detail = redact(parsed.message || (body.trimStart().startsWith('<') ? '' : body), secret);
-  const code = parsed.code ?? parsed.type;
+  const rawCode = parsed.code ?? parsed.type;
+  const code = rawCode === undefined ? undefined : redact(rawCode, secret);
   const codeInit = code ? { code } : {};
   const retryAfterMs = headers ? parseRetryAfter(headers) : undefined;
   const retryInit = retryAfterMs !== undefined ? { retryAfterMs } : {};

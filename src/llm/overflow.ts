@@ -17,7 +17,7 @@ export async function withOverflowRetry(
   try {
     return await summarize(request);
   } catch (error) {
-    if (!(error instanceof ContextOverflowError)) throw error;
+    if (!isOverflow(error)) throw error;
     const shorter = dropOldestTranscript(request.prompt);
     if (!shorter) throw error;
     try {
@@ -28,10 +28,15 @@ export async function withOverflowRetry(
         { id: second.provider, label: second.providerLabel, model: second.model, baseUrl: '' },
         second.status, second.detail, { ...(second.code ? { code: second.code } : {}), afterTruncation: true },
       );
-      again.attempts = error.attempts + second.attempts;
+      again.attempts = (error instanceof ContextOverflowError ? error.attempts : 1) + second.attempts;
       throw again;
     }
   }
+}
+
+/** Ours, or another summarizer's error of the same name (WebLLM's). */
+function isOverflow(error: unknown): error is Error {
+  return error instanceof ContextOverflowError || (error instanceof Error && error.name === 'ContextOverflowError');
 }
 
 /** The transcript block in a prompt: `<conversation…>\n … \n</conversation…>` as wrapTranscript writes it. */

@@ -66,7 +66,7 @@ export async function detectWebGPU(nav: GPUNavigatorLike | undefined = globalThi
     // Adapter info is decoration: a failure here must not hide a usable GPU.
     info = await adapter.requestAdapterInfo().catch(() => undefined);
   }
-  let shaderF16 = false;
+  let shaderF16: boolean;
   try {
     shaderF16 = adapter.features.has('shader-f16');
   } catch {

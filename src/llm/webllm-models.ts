@@ -48,12 +48,12 @@ function bitsPerWeight(id: string): number | undefined {
   return bits + scaleBits / groupSize;
 }
 
-/** Parameters named in the id ('-1.5B-', '-360M-', 'gemma3-1b-'); undefined for names like 'Phi-3.5-mini'. */
+/** Parameters named in the id ('-1.5B-', '-360M-', 'gemma3-1b-', 'zephyr-1_6b'); undefined for names like 'Phi-3.5-mini'. */
 function parameterCount(id: string): number | undefined {
-  const match = /(?:^|[-_])(\d+(?:\.\d+)?)([BbMm])(?=[-_]|$)/.exec(id);
+  const match = /(?:^|[-_])(\d+(?:[._]\d+)?)([BbMm])(?=[-_]|$)/.exec(id);
   if (!match) return undefined;
   const scale = match[2]!.toLowerCase() === 'b' ? 1e9 : 1e6;
-  return Number(match[1]) * scale;
+  return Number(match[1]!.replace('_', '.')) * scale;
 }
 
 /** The download estimate of LocalModelInfo.downloadMB, in MB (10^6 bytes). */

@@ -300,12 +300,12 @@ export function createWebLLMSummarizer(options: WebLLMSummarizerOptions): WebLLM
       // Read to the end even after an abort: WebLLM's worker keeps its generation lock until the
       // stream finishes, and the next summary would wait forever.
       for await (const chunk of stream) {
+        const delta = chunk.choices[0]?.delta.content;
         if (signal.aborted) {
-          // An interrupt sent before generation started is reset by WebLLM: repeat it.
-          interrupt();
+          // Still generating: an interrupt sent before generation started is reset by WebLLM, repeat it.
+          if (delta) interrupt();
           continue;
         }
-        const delta = chunk.choices[0]?.delta.content;
         if (delta) {
           const at = now();
           firstAt ??= at;

@@ -8,12 +8,13 @@ import { createLibrarySlice, type LibrarySlice } from './library-slice.ts';
 import { createViewSlice, type ViewSlice } from './view-slice.ts';
 import { createCountsSlice, type CountsSlice } from './counts-slice.ts';
 import { createCompactSlice, type CompactSlice } from './compact-slice.ts';
+import { createModelsSlice, type ModelsSlice } from './models-slice.ts';
 
-export type AppState = LibrarySlice & ViewSlice & CountsSlice & CompactSlice;
+export type AppState = LibrarySlice & ViewSlice & CountsSlice & CompactSlice & ModelsSlice;
 
 export const useAppStore = create<AppState>()(
   persist(
-    (...a) => ({ ...createLibrarySlice(...a), ...createViewSlice(...a), ...createCountsSlice(...a), ...createCompactSlice(...a) }),
+    (...a) => ({ ...createLibrarySlice(...a), ...createViewSlice(...a), ...createCountsSlice(...a), ...createCompactSlice(...a), ...createModelsSlice(...a) }),
     {
       name: 'foldlab.preferences',
       version: 1,
@@ -25,6 +26,9 @@ export const useAppStore = create<AppState>()(
         selectedId: state.selectedId,
         strategy: state.strategy,
         optionValues: state.optionValues,
+        summarizerKind: state.summarizerKind,
+        remote: state.remote,
+        localModelId: state.localModelId,
       }),
     },
   ),

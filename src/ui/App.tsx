@@ -2,7 +2,7 @@
  * The app shell: header (counter), library on the left (import, examples, conversations), the open
  * conversation on the right. On the very first visit it seeds the generated demo session.
  */
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { db } from '../db/db.ts';
 import { cancelJob, importDemo } from '../store/actions.ts';
 import { useAppStore } from '../store/store.ts';
@@ -14,6 +14,8 @@ import { CounterSelect } from './tokens/CounterSelect.tsx';
 import { ConversationView } from './transcript/ConversationView.tsx';
 
 const DEMO_SEEDED = 'demoSeeded';
+// Model settings pull in WebLLM's model list: loaded only when opened.
+const ModelsDialog = lazy(() => import('./settings/ModelsDialog.tsx').then((m) => ({ default: m.ModelsDialog })));
 
 async function seedDemoOnce(): Promise<void> {
   const seeded = await db.settings.get(DEMO_SEEDED);
@@ -25,6 +27,12 @@ async function seedDemoOnce(): Promise<void> {
 export function App() {
   const selectedId = useAppStore((state) => state.selectedId);
   const jobs = useAppStore((state) => state.jobs);
+  const settingsOpen = useAppStore((state) => state.settingsOpen);
+  const setSettingsOpen = useAppStore((state) => state.setSettingsOpen);
+  const summarizerKind = useAppStore((state) => state.summarizerKind);
+  const remote = useAppStore((state) => state.remote);
+  const localModelId = useAppStore((state) => state.localModelId);
+  const summarizerLabel = summarizerKind === 'remote' ? `${remote.presetId} · ${remote.model}` : summarizerKind === 'local' ? `local · ${localModelId ?? 'no model'}` : 'offline';
 
   useEffect(() => {
     void seedDemoOnce();
@@ -38,8 +46,16 @@ export function App() {
         </h1>
         <span className="muted small">context compaction workbench · runs in your browser</span>
         <span className="spacer" />
+        <button type="button" className="header-button" onClick={() => setSettingsOpen(true)} data-testid="settings.open" title="Settings > Models">
+          Summarizer: {summarizerLabel}
+        </button>
         <CounterSelect />
       </header>
+      {settingsOpen && (
+        <Suspense fallback={null}>
+          <ModelsDialog onClose={() => setSettingsOpen(false)} />
+        </Suspense>
+      )}
       <div className="jobs">
         {Object.values(jobs).map((job) => (
           <ProgressBar key={job.id} job={job} onCancel={() => cancelJob(job.id)} />

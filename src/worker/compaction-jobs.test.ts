@@ -47,7 +47,7 @@ describe('compaction in the worker', () => {
 
   it('a summarizer failure, a timeout or a cancel stores nothing', async () => {
     const { counts, request } = await setup();
-    const jobs = new CompactionJobs(db, counts, { failing: () => failingSummarizer(new Error('model down')), hanging: hangingSummarizer });
+    const jobs = new CompactionJobs(db, counts, { failing: () => failingSummarizer(new Error('model down')), hanging: () => hangingSummarizer() });
     await expect(jobs.compact(request('pi', 'failing'), new AbortController().signal, () => undefined)).rejects.toThrow('model down');
     await expect(jobs.compact({ ...request('pi', 'hanging'), timeoutMs: 30 }, new AbortController().signal, () => undefined)).rejects.toThrow(/timed out/);
     const controller = new AbortController();
@@ -59,7 +59,7 @@ describe('compaction in the worker', () => {
 
   it('a conversation too short to compact says so and stores nothing', async () => {
     const { counts, request } = await setup();
-    const jobs = new CompactionJobs(db, counts, { offline: createOfflineSummarizer });
+    const jobs = new CompactionJobs(db, counts, { offline: () => createOfflineSummarizer() });
     await expect(jobs.compact(request('layered'), new AbortController().signal, () => undefined)).rejects.toThrow(/nothing older to archive/);
     expect(await db.compactions.count()).toBe(0);
   });

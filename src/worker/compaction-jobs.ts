@@ -9,6 +9,8 @@ import type { Summarizer } from '../core/compaction/summarizer.ts';
 import type { CompactedContext, Plan, PreviousCompaction } from '../core/compaction/types.ts';
 import { getStrategy } from '../core/strategies/index.ts';
 import { createOfflineSummarizer } from '../core/summarize/offline.ts';
+import { createRemoteSummarizer } from '../llm/remote.ts';
+import { createWebLLMSummarizer, type WebLLMSummarizer } from '../llm/webllm.ts';
 import { getCounter } from '../core/tokens/counters.ts';
 import { loadEntries } from '../db/conversations.ts';
 import type { CompactionRow, FoldlabDatabase, StoredContextEntry } from '../db/schema.ts';
@@ -17,11 +19,39 @@ import type { CompactRequest, PlanPreview } from './protocol.ts';
 
 type CountTokens = (conversationId: string, counter: CompactRequest['counter']) => Promise<Uint32Array>;
 
+/** Streaming text of a remote summarizer, forwarded as progress. */
+type OnText = (text: string, tokensPerSecond: number) => void;
+export type SummarizerFactory = (request: CompactRequest, onText: OnText) => Summarizer;
+
+const DEFAULT_SUMMARIZERS: Record<string, SummarizerFactory> = {
+  offline: () => createOfflineSummarizer(),
+  remote: (request, onText) => {
+    if (!request.remote) throw new Error('Choose a remote provider in Settings > Models first.');
+    return createRemoteSummarizer(request.remote, (_delta, progress) => onText(progress.text, progress.tokensPerSecond));
+  },
+  webllm: (request, onText) => {
+    if (!request.localModelId) throw new Error('Download and choose a local model in Settings > Models first.');
+    return localSummarizer(request.localModelId, onText);
+  },
+};
+
+/** One WebLLM engine per model for the worker's lifetime: loading weights onto the GPU is slow. */
+let local: { modelId: string; summarizer: WebLLMSummarizer; onText: { current: OnText } } | undefined;
+function localSummarizer(modelId: string, onText: OnText): WebLLMSummarizer {
+  if (local?.modelId !== modelId) {
+    void local?.summarizer.unload();
+    const sink = { current: onText };
+    local = { modelId, onText: sink, summarizer: createWebLLMSummarizer({ modelId, onToken: (text, tps) => sink.current(text, tps) }) };
+  }
+  local.onText.current = onText;
+  return local.summarizer;
+}
+
 export class CompactionJobs {
   constructor(
     private readonly db: FoldlabDatabase,
     private readonly countTokens: CountTokens,
-    private readonly summarizers: Record<string, () => Summarizer> = { offline: createOfflineSummarizer },
+    private readonly summarizers: Record<string, SummarizerFactory> = DEFAULT_SUMMARIZERS,
   ) {}
 
   private async prepare(request: CompactRequest) {
@@ -65,7 +95,7 @@ export class CompactionJobs {
     };
   }
 
-  async compact(request: CompactRequest, signal: AbortSignal, onProgress: (progress: CompactionProgress) => void): Promise<CompactionRow> {
+  async compact(request: CompactRequest, signal: AbortSignal, onProgress: (progress: CompactionProgress & { tokensPerSecond?: number }) => void): Promise<CompactionRow> {
     const { conversation, built } = await this.prepare(request);
     const strategy = getStrategy(request.strategy);
     const makeSummarizer = this.summarizers[request.summarizer];
@@ -74,7 +104,7 @@ export class CompactionJobs {
       strategy,
       input: built.input,
       rawOptions: request.options,
-      summarizer: makeSummarizer(),
+      summarizer: makeSummarizer(request, (text, tokensPerSecond) => onProgress({ phase: 'summarizing', done: 0, total: 1, partial: text, tokensPerSecond })),
       prompts: PROMPTS,
       signal,
       onProgress,

@@ -39,7 +39,11 @@ export class Engine implements EngineApi {
   compact(request: CompactRequest, onProgress: ProgressCallback): Promise<CompactionRow> {
     return this.job(request.jobId, (signal) =>
       this.compactions.compact(request, signal, (progress) =>
-        onProgress({ jobId: request.jobId, phase: progress.phase, done: progress.done, total: progress.total, unit: 'summaries' }),
+        onProgress({
+          jobId: request.jobId, phase: progress.phase, done: progress.done, total: progress.total, unit: 'summaries',
+          ...(progress.partial !== undefined ? { partial: progress.partial.slice(-2000) } : {}),
+          ...(progress.tokensPerSecond !== undefined ? { tokensPerSecond: progress.tokensPerSecond } : {}),
+        }),
       ),
     );
   }

@@ -7,6 +7,7 @@ import type { InspectReport } from '../core/inspect.ts';
 import type { BlockType, Role } from '../core/journal/entry.ts';
 import type { CounterId } from '../core/tokens/counters.ts';
 import type { Plan, StrategyId } from '../core/compaction/types.ts';
+import type { RemoteConfig } from '../llm/remote.ts';
 import type { CompactionRow, ConversationRow } from '../db/schema.ts';
 
 export type JobPhase = 'reading' | 'saving' | 'counting' | 'generating' | 'planning' | 'summarizing' | 'assembling' | 'done';
@@ -18,6 +19,9 @@ export interface JobProgress {
   total: number;
   /** Unit of done/total: bytes while reading, entries while counting or saving, summaries while compacting. */
   unit: 'bytes' | 'entries' | 'summaries';
+  /** A streaming summarizer's text so far (the latest task), and its speed. */
+  partial?: string;
+  tokensPerSecond?: number;
 }
 
 export type ProgressCallback = (progress: JobProgress) => void;
@@ -64,7 +68,12 @@ export interface CompactRequest {
   upTo?: number;
   /** Which earlier run to continue from: 'latest' of this strategy (default), a run id, or 'none'. */
   continueFrom?: string;
+  /** 'offline' (default), 'remote' (with `remote`), 'webllm' (with `localModelId`). */
   summarizer: string;
+  /** The remote provider, key included: held in memory for this request only, never stored. */
+  remote?: RemoteConfig;
+  /** The WebLLM model for 'webllm' (downloaded beforehand in Settings > Models). */
+  localModelId?: string;
   timeoutMs?: number;
   /** Clock for the plan (tests); default now. */
   now?: number;

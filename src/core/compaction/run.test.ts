@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseOptions, type OptionSpec } from './options.ts';
-import { runCompaction } from './run.ts';
+import { promptVersion, runCompaction } from './run.ts';
 import type { Strategy } from './strategy.ts';
 import { CompactionCancelledError, SummaryTimeoutError } from './summarizer.ts';
 import { echoSummarizer, failingSummarizer, hangingSummarizer, linkEntries, makeEntries, makeInput } from './testing.ts';
@@ -53,6 +53,9 @@ describe('runCompaction', () => {
     expect(summarizer.requests[0]?.prompt).toMatch(/^Summarize:\n<conversation>\n/);
     expect(outcome.record).toMatchObject({ event: 'context_management', strategy: 'pi', summary_applied: true, truncation_applied: false, summarized_messages: 4, kept_messages: 2, dropped_messages: 0, summarizer: 'echo', summarizer_model: 'echo', prompts: ['p'], duration_ms: 0 });
     expect(outcome.record.options).toEqual({ keep: 2 });
+    expect(outcome.record.prompt_versions).toEqual({ p: promptVersion(PROMPTS.p) });
+    expect(promptVersion(PROMPTS.p)).toMatch(/^[0-9a-f]{8}$/);
+    expect(promptVersion('a')).not.toBe(promptVersion('b'));
     expect(entries).toEqual(before);
   });
 

@@ -66,6 +66,8 @@ export interface CompactionRecord {
   summarizer_model: string;
   summary_usage: { input: number; output: number };
   prompts: string[];
+  /** Version of each prompt file used: FNV-1a hash of its text, so a changed prompt is visible in the log. */
+  prompt_versions: Record<string, string>;
   duration_ms: number;
   at: number;
   notes: string[];
@@ -142,6 +144,7 @@ export async function runCompaction(args: RunCompactionArgs): Promise<Compaction
     summarizer_model: responses[0]?.model ?? (hook?.summary !== undefined ? 'hook' : 'none'),
     summary_usage: responses.reduce((sum, r) => ({ input: sum.input + (r.usage?.input ?? 0), output: sum.output + (r.usage?.output ?? 0) }), { input: 0, output: 0 }),
     prompts: [...new Set(plan.summaries.map((task) => task.prompt))],
+    prompt_versions: Object.fromEntries([...new Set(plan.summaries.map((task) => task.prompt))].map((id) => [id, promptVersion(args.prompts[id] ?? '')])),
     duration_ms: Math.max(0, clock() - started),
     at: input.now,
     notes: [...plan.notes, ...context.notes],
@@ -150,6 +153,16 @@ export async function runCompaction(args: RunCompactionArgs): Promise<Compaction
   args.onProgress?.({ phase: 'done', done: 1, total: 1 });
   args.hooks?.afterCompact?.(outcome);
   return outcome;
+}
+
+/** FNV-1a (32-bit) of a prompt's text, as 8 hex digits. */
+export function promptVersion(text: string): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash.toString(16).padStart(8, '0');
 }
 
 async function summarizeTask(args: RunCompactionArgs, task: SummaryTask): Promise<SummaryResponse> {

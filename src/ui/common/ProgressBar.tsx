@@ -27,6 +27,12 @@ export function ProgressBar({ job, onCancel }: { job: JobState; onCancel?: () =>
         )}
       </div>
       <progress max={1} value={fraction} aria-label={job.label} />
+      {progress?.partial && (
+        <pre className="stream small" data-testid="job.stream" aria-live="off">
+          {progress.partial.slice(-600)}
+          {progress.tokensPerSecond ? `\n— ${progress.tokensPerSecond.toFixed(1)} tok/s` : ''}
+        </pre>
+      )}
     </div>
   );
 }

@@ -9,6 +9,7 @@ import { getStrategy, STRATEGY_IDS } from '../../core/strategies/index.ts';
 import { COUNTER_LABELS } from '../../core/tokens/counters.ts';
 import type { ConversationRow } from '../../db/schema.ts';
 import { errorMessage, planCompaction, runCompactionJob } from '../../store/actions.ts';
+import { keyring } from '../../store/keyring.ts';
 import { useAppStore } from '../../store/store.ts';
 import type { CompactRequest, PlanPreview } from '../../worker/protocol.ts';
 import { OptionsForm } from './OptionsForm.tsx';
@@ -31,6 +32,10 @@ export function CompactPanel({ conversation, leafId, entryCount }: { conversatio
   const openRun = useAppStore((s) => s.openRun);
   const setTab = useAppStore((s) => s.setTab);
   const strategy = getStrategy(strategyId);
+  const summarizerKind = useAppStore((s) => s.summarizerKind);
+  const remote = useAppStore((s) => s.remote);
+  const localModelId = useAppStore((s) => s.localModelId);
+  const setSettingsOpen = useAppStore((s) => s.setSettingsOpen);
 
   const optionError = useMemo(() => {
     try {
@@ -80,7 +85,14 @@ export function CompactPanel({ conversation, leafId, entryCount }: { conversatio
     setRunning(true);
     setRunError(undefined);
     try {
-      const row = await runCompactionJob(request);
+      // The key is read from memory at the moment of the run and goes only into this request.
+      const summarizer =
+        summarizerKind === 'remote'
+          ? { summarizer: 'remote', remote: { ...remote, ...(await keyring.get(remote.presetId).then((k) => (k ? { apiKey: k } : {}))) } }
+          : summarizerKind === 'local' && localModelId
+            ? { summarizer: 'webllm', localModelId }
+            : { summarizer: 'offline' };
+      const row = await runCompactionJob({ ...request, ...summarizer });
       openRun(row.id);
       setTab('runs');
     } catch (error) {
@@ -144,7 +156,10 @@ export function CompactPanel({ conversation, leafId, entryCount }: { conversatio
             <button type="button" className="primary" disabled={running || !!optionError || !current?.value || !!current.value.plan.nothingToDo} onClick={() => void run()} data-testid="compact.run">
               {running ? 'Compacting…' : 'Compact'}
             </button>
-            <span className="muted small">Summaries by the offline summarizer (no model needed).</span>
+            <span className="muted small" data-testid="compact.summarizer">
+              Summaries by {summarizerKind === 'remote' ? `${remote.presetId} · ${remote.model}` : summarizerKind === 'local' ? `the local model ${localModelId ?? '(choose one in Settings)'}` : 'the offline summarizer (no model needed)'}.{' '}
+              <button type="button" className="link" onClick={() => setSettingsOpen(true)}>Change</button>
+            </span>
           </div>
           {runError && (
             <p className="error" role="alert" data-testid="compact.error">

@@ -1,0 +1,34 @@
+/** Which summarizer compaction uses (offline by default), and the remote / local model settings — never the key. */
+import type { StateCreator } from 'zustand';
+import type { AppState } from './store.ts';
+
+export type SummarizerKind = 'offline' | 'local' | 'remote';
+
+export interface RemoteSettings {
+  presetId: string;
+  api: 'openai' | 'anthropic';
+  baseUrl: string;
+  model: string;
+}
+
+export interface ModelsSlice {
+  summarizerKind: SummarizerKind;
+  remote: RemoteSettings;
+  localModelId: string | undefined;
+  settingsOpen: boolean;
+  setSummarizerKind: (kind: SummarizerKind) => void;
+  setRemote: (remote: Partial<RemoteSettings>) => void;
+  setLocalModel: (id: string | undefined) => void;
+  setSettingsOpen: (open: boolean) => void;
+}
+
+export const createModelsSlice: StateCreator<AppState, [], [], ModelsSlice> = (set) => ({
+  summarizerKind: 'offline',
+  remote: { presetId: 'openai', api: 'openai', baseUrl: 'https://api.openai.com/v1', model: 'gpt-4o-mini' },
+  localModelId: undefined,
+  settingsOpen: false,
+  setSummarizerKind: (summarizerKind) => set({ summarizerKind }),
+  setRemote: (remote) => set((state) => ({ remote: { ...state.remote, ...remote } })),
+  setLocalModel: (localModelId) => set({ localModelId }),
+  setSettingsOpen: (settingsOpen) => set({ settingsOpen }),
+});
