@@ -4,7 +4,7 @@
  * guarded, so one failing prints its error and the others still run.
  *
  * Environment:
- * - BENCH_ONLY=tokens,import,browser,strategies runs a subset (comma-separated section ids);
+ * - BENCH_ONLY=tokens,import,browser,strategies,summarizer runs a subset (comma-separated section ids);
  * - CHROMIUM_PATH: the browser for section 3 (default /usr/bin/chromium);
  * - BENCH_KEEP_SITE=1 keeps the build in bench/out/site (by default it is removed after section 3,
  *   because `eslint .` would lint its minified JavaScript).
@@ -13,6 +13,7 @@ import { arch, cpus, loadavg, platform, release, totalmem } from 'node:os';
 import { browserSection } from './section-browser.ts';
 import { importSection } from './section-import.ts';
 import { strategiesSection } from './section-strategies.ts';
+import { summarizerSection } from './section-summarizer.ts';
 import { tokensSection } from './section-tokens.ts';
 import { collectGarbage, duration, errorText } from './report.ts';
 
@@ -27,6 +28,7 @@ const SECTIONS: readonly Section[] = [
   { id: 'import', title: '2. Import throughput (~100 MB Claude Code JSONL, streamed)', run: importSection },
   { id: 'browser', title: '3. Browser: import + count of ~13 MB, main-thread long tasks', run: browserSection },
   { id: 'strategies', title: '4. Strategy planning, and pi against LangChain trimMessages', run: strategiesSection },
+  { id: 'summarizer', title: '5. Summarizer overhead without a model (100k-token head), WebLLM speed', run: summarizerSection },
 ];
 
 function selected(): Section[] {

@@ -1,12 +1,14 @@
 /**
  * Section 4, strategy planning: every registered strategy's `plan` over 5k, 50k and 500k synthetic
- * entries, then "append one entry and replan"; then pi's cut against LangChain's trimMessages on
- * the same messages and budget (time, and orphaned tool results over a sweep of budgets).
+ * entries, then "append one entry and replan" (a full replan); pi's incremental replan (PiCutTracker:
+ * append one entry, cut again); then pi's cut against LangChain's trimMessages on the same messages
+ * and budget (time, and orphaned tool results over a sweep of budgets).
  */
 import type { Strategy } from '../src/core/compaction/strategy.ts';
 import { makeInput } from '../src/core/compaction/testing.ts';
 import type { CompactionInput } from '../src/core/compaction/types.ts';
 import type { Entry } from '../src/core/journal/entry.ts';
+import { TokenIndex } from '../src/core/tokens/prefix-sums.ts';
 import { collectGarbage, duration, errorText, fmt, median, printPairs, printTable, timed, timedAsync, type Cell } from './report.ts';
 import { roleMix, synthetic } from './synthetic.ts';
 import { entryOrphans, messageOrphans, toMessages, trimLast } from './trim-peer.ts';
@@ -21,6 +23,10 @@ export const PLAN_BUDGET_MS = 5_000;
 export const REPLAN_RUNS = 20;
 /** Replan runs stop once they have taken this long (at least 3 runs). Default 6,000. Unit: ms. */
 export const REPLAN_BUDGET_MS = 6_000;
+/** Appends timed with PiCutTracker, each followed by a cut (the "replan after append" figure). Default 1,000. Unit: appends. */
+export const INCREMENTAL_RUNS = 1_000;
+/** pi's replan after an append must stay below this at 500k entries (the issue's target). Default 5. Unit: µs. */
+export const INCREMENTAL_TARGET_US = 5;
 /** A size is skipped when the previous sizes' growth predicts one plan run longer than this. Default 60,000. Unit: ms. */
 export const SKIP_ABOVE_MS = 60_000;
 /** Message counts for the trimMessages comparison. */
@@ -115,10 +121,12 @@ function planRow(strategy: Strategy, entries: readonly Entry[], counts: readonly
 async function planning(): Promise<void> {
   const strategies = await loadStrategies();
   const rows: Cell[][] = [];
+  const incremental: Cell[][] = [];
+  let incrementalAtMax = Number.NaN;
   const history = new Map<string, number[]>();
   for (const length of PLAN_SIZES) {
     collectGarbage();
-    const made = timed(() => synthetic(length, REPLAN_RUNS));
+    const made = timed(() => synthetic(length, Math.max(REPLAN_RUNS, INCREMENTAL_RUNS)));
     const { entries, counts } = made.value;
     let total = 0;
     for (let i = 0; i < length; i++) total += counts[i]!;
@@ -147,10 +155,59 @@ async function planning(): Promise<void> {
         rows.push([...label, 'ERROR', errorText(err).slice(0, 160), '', '']);
       }
     }
+    try {
+      const row = await incrementalRow(entries, counts, length);
+      if (length === PLAN_SIZES[PLAN_SIZES.length - 1]) incrementalAtMax = row.appendUs;
+      incremental.push(row.cells);
+    } catch (err) {
+      incremental.push([`${fmt(length / 1000)}k`, 'ERROR', errorText(err).slice(0, 160), '', '', '']);
+    }
   }
   console.log();
-  printTable(['strategy', 'entries', 'first plan', 'plan: median (runs)', 'append 1 + replan: median (runs)', 'plan says'], rows);
+  printTable(['strategy', 'entries', 'first plan', 'plan: median (runs)', 'append 1 + full replan: median (runs)', 'plan says'], rows);
   console.log(`  Options: each strategy's defaults (parse({})); context window 200,000. Appended entries alternate user / assistant text.`);
+  console.log();
+  console.log('  pi incremental: append 1 + cut (PiCutTracker, the replan after an append):');
+  printTable(['entries', 'build tracker', 'cut: median (runs)', `append 1 + cut: median (${fmt(INCREMENTAL_RUNS)})`, 'slowest', 'cut says'], incremental);
+  const maxLabel = `${fmt(PLAN_SIZES[PLAN_SIZES.length - 1]! / 1000)}k`;
+  printPairs([
+    [`replan after append at ${maxLabel}`, Number.isNaN(incrementalAtMax) ? 'not measured' : `${fmt(incrementalAtMax)} µs (target < ${INCREMENTAL_TARGET_US} µs: ${incrementalAtMax < INCREMENTAL_TARGET_US ? 'met' : 'MISSED'})`],
+  ]);
+}
+
+/**
+ * PiCutTracker over the first `length` entries, then INCREMENTAL_RUNS appends each followed by a
+ * cut at pi's default keepRecentTokens; the final cut is checked against findCutPoint.
+ */
+async function incrementalRow(entries: readonly Entry[], counts: readonly number[], length: number): Promise<{ cells: Cell[]; appendUs: number }> {
+  const { PiCutTracker } = await import('../src/core/strategies/pi/incremental.ts');
+  const { findCutPoint } = await import('../src/core/strategies/pi/cut-point.ts');
+  const { piStrategy } = await import('../src/core/strategies/pi.ts');
+  const keep = piStrategy.parse({}).keepRecentTokens;
+  const tokens = new TokenIndex(counts.slice(0, length));
+  const built = timed(() => new PiCutTracker(entries.slice(0, length), tokens, 0));
+  const tracker = built.value;
+  const cuts = repeat(() => tracker.cut(keep), 1_000, 1_000, 20);
+  const appends: number[] = [];
+  for (let i = length; i < Math.min(entries.length, length + INCREMENTAL_RUNS); i++) {
+    const entry = entries[i]!;
+    const count = counts[i]!;
+    appends.push(timed(() => {
+      tracker.append(entry, count);
+      tracker.cut(keep);
+    }).ms);
+  }
+  const got = tracker.cut(keep);
+  const expected = findCutPoint(tracker.entries, tokens, 0, tracker.length, keep);
+  const same = JSON.stringify(got) === JSON.stringify(expected);
+  const says = got
+    ? `cut at #${fmt(got.firstKeptIndex)}, ${fmt(got.keptTokens)} tokens kept; ${same ? 'same cut as findCutPoint' : 'DIFFERS from findCutPoint'}`
+    : `no cut; ${same ? 'same as findCutPoint' : 'DIFFERS from findCutPoint'}`;
+  const appendUs = median(appends) * 1000;
+  return {
+    cells: [`${fmt(length / 1000)}k`, duration(built.ms), `${fmt(median(cuts) * 1000)} µs (${cuts.length})`, `${fmt(appendUs)} µs`, duration(Math.max(...appends)), says],
+    appendUs,
+  };
 }
 
 async function peer(): Promise<void> {

@@ -98,6 +98,7 @@ test('a remote summarizer compacts from the worker; the key appears nowhere it s
   expect(row?.record.summarizer).toBe('openai');
   expect(row?.record.summarizer_model).toBe('gpt-4o-mini-2024-07-18');
   expect(Object.values(row?.summaries ?? {}).join('\n')).toContain('FAKE REMOTE SUMMARY');
+  await expect(page.getByTestId('run.usage')).toContainText('at gpt-4o-mini prices');
 
   // Every export, the log, every URL, the console and every IndexedDB store: no key.
   const texts: string[] = [];

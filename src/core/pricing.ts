@@ -41,7 +41,16 @@ const PRESET_MODEL: Readonly<Record<string, string>> = {
 export function priceFor(id: string): { model: string; price: Price } | undefined {
   const model = PRESET_MODEL[id] ?? id;
   const price = PRICES[model];
-  return price ? { model, price } : undefined;
+  if (price) return { model, price };
+  // Providers report dated snapshots (gpt-4o-mini-2024-07-18, claude-haiku-4-5-20251001).
+  const undated = model.replace(/-(\d{4}-\d{2}-\d{2}|\d{8})$/, '');
+  const base = PRICES[undated];
+  return base ? { model: undated, price: base } : undefined;
+}
+
+/** USD for a request's usage. */
+export function usageCost(usage: { input: number; output: number }, price: Price): number {
+  return (usage.input / 1_000_000) * price.input + (usage.output / 1_000_000) * price.output;
 }
 
 /** USD for `tokens` input tokens at `price`. */

@@ -15,10 +15,13 @@ export interface ModelsSlice {
   summarizerKind: SummarizerKind;
   remote: RemoteSettings;
   localModelId: string | undefined;
+  /** Base URL of self-hosted model files (e.g. the site's own models/), or '' for WebLLM's hosts. */
+  localModelBaseUrl: string;
   settingsOpen: boolean;
   setSummarizerKind: (kind: SummarizerKind) => void;
   setRemote: (remote: Partial<RemoteSettings>) => void;
   setLocalModel: (id: string | undefined) => void;
+  setLocalModelBaseUrl: (url: string) => void;
   setSettingsOpen: (open: boolean) => void;
 }
 
@@ -26,9 +29,11 @@ export const createModelsSlice: StateCreator<AppState, [], [], ModelsSlice> = (s
   summarizerKind: 'offline',
   remote: { presetId: 'openai', api: 'openai', baseUrl: 'https://api.openai.com/v1', model: 'gpt-4o-mini' },
   localModelId: undefined,
+  localModelBaseUrl: '',
   settingsOpen: false,
   setSummarizerKind: (summarizerKind) => set({ summarizerKind }),
   setRemote: (remote) => set((state) => ({ remote: { ...state.remote, ...remote } })),
   setLocalModel: (localModelId) => set({ localModelId }),
+  setLocalModelBaseUrl: (localModelBaseUrl) => set({ localModelBaseUrl }),
   setSettingsOpen: (settingsOpen) => set({ settingsOpen }),
 });

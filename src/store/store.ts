@@ -29,6 +29,7 @@ export const useAppStore = create<AppState>()(
         summarizerKind: state.summarizerKind,
         remote: state.remote,
         localModelId: state.localModelId,
+        localModelBaseUrl: state.localModelBaseUrl,
       }),
     },
   ),

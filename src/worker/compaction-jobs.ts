@@ -11,6 +11,7 @@ import { getStrategy } from '../core/strategies/index.ts';
 import { createOfflineSummarizer } from '../core/summarize/offline.ts';
 import { createRemoteSummarizer } from '../llm/remote.ts';
 import { createWebLLMSummarizer, type WebLLMSummarizer } from '../llm/webllm.ts';
+import type { AppConfig } from '@mlc-ai/web-llm';
 import { getCounter } from '../core/tokens/counters.ts';
 import { loadEntries } from '../db/conversations.ts';
 import type { CompactionRow, FoldlabDatabase, StoredContextEntry } from '../db/schema.ts';
@@ -31,17 +32,18 @@ const DEFAULT_SUMMARIZERS: Record<string, SummarizerFactory> = {
   },
   webllm: (request, onText) => {
     if (!request.localModelId) throw new Error('Download and choose a local model in Settings > Models first.');
-    return localSummarizer(request.localModelId, onText);
+    return localSummarizer(request.localModelId, request.localAppConfig, onText);
   },
 };
 
 /** One WebLLM engine per model for the worker's lifetime: loading weights onto the GPU is slow. */
-let local: { modelId: string; summarizer: WebLLMSummarizer; onText: { current: OnText } } | undefined;
-function localSummarizer(modelId: string, onText: OnText): WebLLMSummarizer {
-  if (local?.modelId !== modelId) {
+let local: { key: string; summarizer: WebLLMSummarizer; onText: { current: OnText } } | undefined;
+function localSummarizer(modelId: string, appConfig: AppConfig | undefined, onText: OnText): WebLLMSummarizer {
+  const key = `${modelId}|${appConfig ? JSON.stringify(appConfig) : ''}`;
+  if (local?.key !== key) {
     void local?.summarizer.unload();
     const sink = { current: onText };
-    local = { modelId, onText: sink, summarizer: createWebLLMSummarizer({ modelId, onToken: (text, tps) => sink.current(text, tps) }) };
+    local = { key, onText: sink, summarizer: createWebLLMSummarizer({ modelId, ...(appConfig ? { appConfig } : {}), onToken: (text, tps) => sink.current(text, tps) }) };
   }
   local.onText.current = onText;
   return local.summarizer;

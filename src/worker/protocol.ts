@@ -8,6 +8,7 @@ import type { BlockType, Role } from '../core/journal/entry.ts';
 import type { CounterId } from '../core/tokens/counters.ts';
 import type { Plan, StrategyId } from '../core/compaction/types.ts';
 import type { RemoteConfig } from '../llm/remote.ts';
+import type { AppConfig } from '@mlc-ai/web-llm';
 import type { CompactionRow, ConversationRow } from '../db/schema.ts';
 
 export type JobPhase = 'reading' | 'saving' | 'counting' | 'generating' | 'planning' | 'summarizing' | 'assembling' | 'done';
@@ -74,6 +75,8 @@ export interface CompactRequest {
   remote?: RemoteConfig;
   /** The WebLLM model for 'webllm' (downloaded beforehand in Settings > Models). */
   localModelId?: string;
+  /** WebLLM app config for self-hosted model files (selfHostedConfig), if the user set a base URL. */
+  localAppConfig?: AppConfig;
   timeoutMs?: number;
   /** Clock for the plan (tests); default now. */
   now?: number;

@@ -6,7 +6,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { detectWebGPU, type WebGPUStatus } from '../../llm/webgpu.ts';
 import { createWebLLMSummarizer, type WebLLMSummarizer } from '../../llm/webllm.ts';
-import { deleteCached, isCached, listLocalModels, storageEstimate, type StorageInfo } from '../../llm/webllm-models.ts';
+import { deleteCached, isCached, listLocalModels, selfHostedConfig, storageEstimate, type StorageInfo } from '../../llm/webllm-models.ts';
 import { errorMessage } from '../../store/actions.ts';
 import { useAppStore } from '../../store/store.ts';
 
@@ -22,14 +22,24 @@ export function LocalSettings({ gpu }: { gpu: WebGPUStatus | undefined }) {
   const models = useMemo(() => listLocalModels(), []);
   const localModelId = useAppStore((s) => s.localModelId);
   const setLocalModel = useAppStore((s) => s.setLocalModel);
+  const baseUrl = useAppStore((s) => s.localModelBaseUrl);
+  const setBaseUrl = useAppStore((s) => s.setLocalModelBaseUrl);
+  const appConfigFor = (id: string) => (baseUrl.trim() ? selfHostedConfig(baseUrl.trim(), id) : undefined);
   const [cached, setCached] = useState<Record<string, boolean>>({});
   const [storage, setStorage] = useState<StorageInfo>();
   const [progress, setProgress] = useState<{ id: string; progress: number; text: string; timeElapsed: number }>();
   const [error, setError] = useState<string>();
   const loading = useRef<{ summarizer: WebLLMSummarizer; controller: AbortController }>(undefined);
 
+  const safeConfig = (id: string) => {
+    try {
+      return appConfigFor(id);
+    } catch {
+      return undefined;
+    }
+  };
   const refresh = async () => {
-    const entries = await Promise.all(models.map(async (m) => [m.id, await isCached(m.id)] as const));
+    const entries = await Promise.all(models.map(async (m) => [m.id, await isCached(m.id, safeConfig(m.id))] as const));
     setCached(Object.fromEntries(entries));
     setStorage(await storageEstimate());
   };
@@ -51,7 +61,14 @@ export function LocalSettings({ gpu }: { gpu: WebGPUStatus | undefined }) {
   const download = async (id: string) => {
     setError(undefined);
     const controller = new AbortController();
-    const summarizer = createWebLLMSummarizer({ modelId: id, onProgress: (report) => setProgress({ id, ...report }) });
+    let summarizer: WebLLMSummarizer;
+    try {
+      const appConfig = appConfigFor(id);
+      summarizer = createWebLLMSummarizer({ modelId: id, ...(appConfig ? { appConfig } : {}), onProgress: (report) => setProgress({ id, ...report }) });
+    } catch (err) {
+      setError(errorMessage(err));
+      return;
+    }
     loading.current = { summarizer, controller };
     try {
       await summarizer.load(controller.signal);
@@ -73,6 +90,10 @@ export function LocalSettings({ gpu }: { gpu: WebGPUStatus | undefined }) {
         WebGPU: {gpu.adapter ? `${gpu.adapter.vendor} ${gpu.adapter.architecture}` : 'available'} · shader-f16 {gpu.shaderF16 ? 'supported' : 'not supported (f32 models only)'}
         {storage?.usage !== undefined && ` · storage used ${(storage.usage / 1024 / 1024).toFixed(0)} MB${storage.quota ? ` of ${(storage.quota / 1024 / 1024 / 1024).toFixed(1)} GB` : ""}`}
       </p>
+      <label className="field">
+        <span>Self-hosted model files (optional base URL, e.g. models/ on this site, for offline use)</span>
+        <input value={baseUrl} onChange={(e) => setBaseUrl(e.target.value)} placeholder="models/" spellCheck={false} data-testid="settings.local.base-url" />
+      </label>
       {progress && (
         <div className="progress" role="status">
           <div className="progress-label">
@@ -99,7 +120,7 @@ export function LocalSettings({ gpu }: { gpu: WebGPUStatus | undefined }) {
               <td>{cached[m.id] ? 'yes' : 'no'}</td>
               <td>
                 {cached[m.id] ? (
-                  <button type="button" className="link danger" onClick={() => void deleteCached(m.id).then(refresh)}>Delete</button>
+                  <button type="button" className="link danger" onClick={() => void deleteCached(m.id, safeConfig(m.id)).then(refresh)}>Delete</button>
                 ) : (
                   <button type="button" className="link" disabled={!!progress || (m.f16 && !gpu.shaderF16)} onClick={() => void download(m.id)}>Download</button>
                 )}

@@ -35,6 +35,7 @@ export function CompactPanel({ conversation, leafId, entryCount }: { conversatio
   const summarizerKind = useAppStore((s) => s.summarizerKind);
   const remote = useAppStore((s) => s.remote);
   const localModelId = useAppStore((s) => s.localModelId);
+  const localModelBaseUrl = useAppStore((s) => s.localModelBaseUrl);
   const setSettingsOpen = useAppStore((s) => s.setSettingsOpen);
 
   const optionError = useMemo(() => {
@@ -90,7 +91,7 @@ export function CompactPanel({ conversation, leafId, entryCount }: { conversatio
         summarizerKind === 'remote'
           ? { summarizer: 'remote', remote: { ...remote, ...(await keyring.get(remote.presetId).then((k) => (k ? { apiKey: k } : {}))) } }
           : summarizerKind === 'local' && localModelId
-            ? { summarizer: 'webllm', localModelId }
+            ? { summarizer: 'webllm', localModelId, ...(localModelBaseUrl.trim() ? { localAppConfig: (await import('../../llm/webllm-models.ts')).selfHostedConfig(localModelBaseUrl.trim(), localModelId) } : {}) }
             : { summarizer: 'offline' };
       const row = await runCompactionJob({ ...request, ...summarizer });
       openRun(row.id);

@@ -4,6 +4,7 @@
  */
 import { useMemo, useRef, useState } from 'react';
 import type { ContextEntry } from '../../core/compaction/types.ts';
+import { formatUsd, priceFor, PRICES_AS_OF, usageCost } from '../../core/pricing.ts';
 import { toAnthropicMessages, toMarkdown, toOpenAIMessages } from '../../core/export/index.ts';
 import type { Entry } from '../../core/journal/entry.ts';
 import { countEntry } from '../../core/tokens/entry-tokens.ts';
@@ -40,6 +41,16 @@ export function RunResult({ row, journal, title }: { row: CompactionRow; journal
         <p data-testid="run.tokens">
           <strong>{fmt(record.tokens_before)}</strong> → <strong data-testid="run.tokens-after">{fmt(record.tokens_after)}</strong> tokens ({record.counter}) · {record.summarized_messages} summarized, {record.kept_messages} kept, {record.compressed_messages} compressed, {record.dropped_messages} dropped · summarizer {record.summarizer} · {fmt(record.duration_ms)} ms
         </p>
+        {record.summary_usage.input + record.summary_usage.output > 0 && (
+          <p className="small" data-testid="run.usage">
+            Summarizer {record.summarizer} · {record.summarizer_model}: {fmt(record.summary_usage.input)} tokens in, {fmt(record.summary_usage.output)} out
+            {(() => {
+              const priced = priceFor(record.summarizer_model);
+              return priced ? ` · ${formatUsd(usageCost(record.summary_usage, priced.price))} at ${priced.model} prices (as of ${PRICES_AS_OF})` : record.summarizer === 'offline' ? ' (offline: no cost)' : ' · no price known for this model';
+            })()}
+            {record.prompts.length > 0 && ` · prompts ${record.prompts.map((id) => `${id}@${record.prompt_versions?.[id] ?? '?'}`).join(', ')}`}
+          </p>
+        )}
         {missing > 0 && <p className="warn">{missing} entries of this run are no longer in the journal (it was re-imported).</p>}
         <div className="actions">
           <button type="button" onClick={() => exportAs('openai')} data-testid="run.export.openai">Export OpenAI JSON</button>

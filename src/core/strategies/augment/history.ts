@@ -48,15 +48,28 @@ export interface HistoryView {
 }
 
 const CHARS = getEstimator('chars');
-const charsCache = new WeakMap<readonly Entry[], Float64Array>();
+/** Characters per entry object: entries are never edited, so a branch that grows by one entry recounts one entry. */
+const charsByEntry = new WeakMap<Entry, number>();
+/** The per-entry counts gathered for one branch array, so replanning the same array skips even the lookups. */
+const charsByBranch = new WeakMap<readonly Entry[], Float64Array>();
 
-/** Characters of every entry (code points as the entry is counted; an image weighs 4,800), cached per branch array. */
-function entryChars(entries: readonly Entry[]): Float64Array {
-  let chars = charsCache.get(entries);
+/** Characters of one entry (code points as the entry is counted; an image weighs 4,800). */
+function charsOfEntry(entry: Entry): number {
+  let chars = charsByEntry.get(entry);
   if (chars === undefined) {
+    chars = countEntry(entry, CHARS).total;
+    charsByEntry.set(entry, chars);
+  }
+  return chars;
+}
+
+/** Characters of every entry of a branch. */
+function entryChars(entries: readonly Entry[]): Float64Array {
+  let chars = charsByBranch.get(entries);
+  if (chars === undefined || chars.length !== entries.length) {
     chars = new Float64Array(entries.length);
-    entries.forEach((entry, i) => (chars![i] = countEntry(entry, CHARS).total));
-    charsCache.set(entries, chars);
+    for (let i = 0; i < entries.length; i++) chars[i] = charsOfEntry(entries[i]!);
+    charsByBranch.set(entries, chars);
   }
   return chars;
 }
