@@ -144,3 +144,38 @@ test('without WebGPU the local option is disabled with the reason', async ({ app
   await expect(page.getByTestId('settings.kind.local')).toBeDisabled();
   await expect(page.getByTestId('settings.local.unavailable')).toContainText('WebGPU');
 });
+
+test('a 429 with retry-after is honoured, and a stream cut mid-way fails the run without storing anything', async ({ app, page, context }) => {
+  let calls = 0;
+  let mode: 'throttle-then-ok' | 'cut' = 'throttle-then-ok';
+  await context.route('https://api.openai.com/**', async (route) => {
+    calls++;
+    const cors = { 'access-control-allow-origin': '*' };
+    if (mode === 'throttle-then-ok' && calls === 1) {
+      await route.fulfill({ status: 429, headers: { ...cors, 'retry-after-ms': '50', 'content-type': 'application/json' }, body: JSON.stringify({ error: { message: 'Rate limit reached for requests per min', type: 'requests', code: 'rate_limit_exceeded' } }) });
+      return;
+    }
+    const base = { id: 'c', object: 'chat.completion.chunk', created: 1, model: 'gpt-4o-mini' };
+    const chunk = (content: string) => `data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta: { content }, finish_reason: null }] })}\n\n`;
+    // 'cut': the stream ends without [DONE], as when the connection drops mid-way.
+    const body = mode === 'cut' ? chunk('Partial summ') : `${chunk('OK')}data: [DONE]\n\n`;
+    await route.fulfill({ status: 200, headers: { ...cors, 'content-type': 'text/event-stream' }, body });
+  });
+  await configureRemote(page);
+  await page.getByTestId('settings.remote.test').click();
+  await expect(page.getByTestId('settings.remote.status')).toContainText('Connected');
+  expect(calls).toBe(2);
+  await page.getByTestId('settings.close').click();
+
+  mode = 'cut';
+  await app.importFile(sample('pi/v3-small.jsonl'));
+  await app.importFile(sample('claude-code/37f83ec9-f2ea-42a9-925e-0d5c105cb6e8.jsonl'));
+  await page.getByTestId('tab.compact').click();
+  await page.getByTestId('compact.strategy.pi').check();
+  await expect(page.getByTestId('compact.run')).toBeEnabled({ timeout: 30_000 });
+  await page.getByTestId('compact.run').click();
+  await expect(page.getByTestId('compact.error')).toContainText(/stream/i, { timeout: 30_000 });
+  await expect(page.getByTestId('compact.error')).toContainText('unchanged');
+  await page.getByTestId('tab.runs').click();
+  await expect(page.getByTestId('runs.empty')).toBeVisible();
+});
