@@ -2,24 +2,27 @@
  * Foldlab's command line: the same core as the app, run in Node.
  *   npm run cli -- inspect <file> [--format F] [--counter C] [--json]
  *   npm run cli -- compact <file> --strategy <id> [--option k=v ...] [--counter C] [--window N] [--upto I] [--json]
+ *   npm run cli -- fold <file> [--option k=v ...] [--counter C] [--window N] [--json]
  */
 import { parseKeyValues } from '../core/compaction/options.ts';
 import { FORMAT_IDS, type FormatId } from '../core/import/types.ts';
 import { STRATEGY_IDS } from '../core/strategies/index.ts';
 import { parseCounterId } from '../core/tokens/counters.ts';
 import { runCompact, type CompactReport } from './compact.ts';
+import { formatFold, runFold } from './fold.ts';
 import { formatInspect, runInspect } from './inspect.ts';
 
 const USAGE = `usage:
   npm run cli -- inspect <file> [--format ${FORMAT_IDS.join('|')}] [--counter o200k|cl100k|chars4|len3|chars] [--json]
-  npm run cli -- compact <file> --strategy ${STRATEGY_IDS.join('|')} [--option key=value ...] [--counter C] [--window TOKENS] [--upto INDEX] [--json]`;
+  npm run cli -- compact <file> --strategy ${STRATEGY_IDS.join('|')} [--option key=value ...] [--counter C] [--window TOKENS] [--upto INDEX] [--json]
+  npm run cli -- fold <file> [--option key=value ...] [--counter C] [--window TOKENS] [--json]`;
 
 class UsageError extends Error {
   override name = 'UsageError';
 }
 
 interface Args {
-  command: 'inspect' | 'compact';
+  command: 'inspect' | 'compact' | 'fold';
   file: string;
   format?: FormatId;
   counter: string;
@@ -60,7 +63,7 @@ function parseArgs(argv: string[]): Args {
     else positional.push(arg);
   }
   const [command, file] = positional;
-  if (command !== 'inspect' && command !== 'compact') throw new UsageError(command ? `unknown command "${command}"` : 'missing command');
+  if (command !== 'inspect' && command !== 'compact' && command !== 'fold') throw new UsageError(command ? `unknown command "${command}"` : 'missing command');
   if (!file) throw new UsageError('missing <file>');
   if (command === 'compact' && !args.strategy) throw new UsageError('compact needs --strategy');
   return { command, file, ...args };
@@ -92,7 +95,10 @@ async function main(): Promise<void> {
   }
   try {
     const counter = parseCounterId(args.counter || (args.command === 'compact' ? 'chars4' : 'o200k'));
-    if (args.command === 'inspect') {
+    if (args.command === 'fold') {
+      const report = await runFold({ file: args.file, options: parseKeyValues(args.options), counter, contextWindow: args.window });
+      process.stdout.write(`${args.json ? JSON.stringify(report, null, 2) : formatFold(report)}\n`);
+    } else if (args.command === 'inspect') {
       const report = await runInspect(args.file, counter, args.format);
       process.stdout.write(`${args.json ? JSON.stringify(report, null, 2) : formatInspect(report)}\n`);
     } else {

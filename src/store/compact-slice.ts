@@ -3,13 +3,13 @@ import type { StateCreator } from 'zustand';
 import type { StrategyId } from '../core/compaction/types.ts';
 import type { AppState } from './store.ts';
 
-export type ConversationTab = 'transcript' | 'compact' | 'runs';
+export type ConversationTab = 'transcript' | 'compact' | 'runs' | 'fold';
 
 export interface CompactSlice {
   tab: ConversationTab;
   strategy: StrategyId;
   /** Raw values typed in the options form, per strategy (parsed and validated by the worker). */
-  optionValues: Partial<Record<StrategyId, Record<string, string>>>;
+  optionValues: Partial<Record<StrategyId | 'folding', Record<string, string>>>;
   /** Compact as of this journal index (undefined: the end). */
   upTo: number | undefined;
   /** Continue from the latest run of the same strategy (iterative / nested / archived). */
@@ -18,8 +18,8 @@ export interface CompactSlice {
   openRunId: string | undefined;
   setTab: (tab: ConversationTab) => void;
   setStrategy: (strategy: StrategyId) => void;
-  setOption: (strategy: StrategyId, name: string, value: string | undefined) => void;
-  resetOptions: (strategy: StrategyId) => void;
+  setOption: (strategy: StrategyId | 'folding', name: string, value: string | undefined) => void;
+  resetOptions: (strategy: StrategyId | 'folding') => void;
   setUpTo: (upTo: number | undefined) => void;
   setContinuePrevious: (value: boolean) => void;
   openRun: (id: string | undefined) => void;

@@ -5,11 +5,13 @@
 import { importListeners, runListeners } from '../store/actions.ts';
 import type { CompactionRow } from '../db/schema.ts';
 import { useAppStore } from '../store/store.ts';
-import type { ImportOutcome } from '../worker/protocol.ts';
+import type { FoldView, ImportOutcome } from '../worker/protocol.ts';
 
 export interface FoldlabTestApi {
   imports: ImportOutcome[];
   runs: CompactionRow[];
+  /** The last folding view the worker returned (what the timeline draws). */
+  fold?: FoldView;
   state: () => ReturnType<typeof useAppStore.getState>;
 }
 
@@ -24,4 +26,9 @@ export function installTestApi(): void {
   importListeners.add((outcome) => api.imports.push(outcome));
   runListeners.add((row) => api.runs.push(row));
   window.__foldlab = api;
+}
+
+/** Lets tests read the plan the timeline was drawn from. */
+export function publishFold(view: FoldView): void {
+  if (window.__foldlab) window.__foldlab.fold = view;
 }

@@ -14,6 +14,7 @@ import type { FoldlabDatabase } from '../db/schema.ts';
 import { cachedCounts, storeCounts } from '../db/token-counts.ts';
 import type { CompactionRow } from '../db/schema.ts';
 import { CompactionJobs } from './compaction-jobs.ts';
+import { FoldJobs, type FoldRequest, type FoldView } from './fold-jobs.ts';
 import {
   JobCancelledError, type CompactRequest, type EngineApi, type PlanPreview, type ImportOutcome, type ImportRequest, type ProgressCallback, type TokenCounts,
 } from './protocol.ts';
@@ -24,12 +25,17 @@ const PROGRESS_INTERVAL_MS = 50;
 export class Engine implements EngineApi {
   private readonly jobs = new Map<string, AbortController>();
   private readonly compactions: CompactionJobs;
+  private readonly folds: FoldJobs;
 
   constructor(private readonly db: FoldlabDatabase) {
-    this.compactions = new CompactionJobs(db, async (conversationId, counter) => {
-      const counts = await this.countTokens(`count-${conversationId}-${counter}`, conversationId, counter, () => undefined);
-      return counts.totals;
-    });
+    const totals = async (conversationId: string, counter: CounterId) =>
+      (await this.countTokens(`count-${conversationId}-${counter}`, conversationId, counter, () => undefined)).totals;
+    this.compactions = new CompactionJobs(db, totals);
+    this.folds = new FoldJobs(db, totals);
+  }
+
+  fold(request: FoldRequest): Promise<FoldView> {
+    return this.folds.fold(request);
   }
 
   planCompaction(request: CompactRequest): Promise<PlanPreview> {

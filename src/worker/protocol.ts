@@ -10,6 +10,7 @@ import type { Plan, StrategyId } from '../core/compaction/types.ts';
 import type { RemoteConfig } from '../llm/remote.ts';
 import type { AppConfig } from '@mlc-ai/web-llm';
 import type { CompactionRow, ConversationRow } from '../db/schema.ts';
+import type { FoldRequest, FoldView } from './fold-jobs.ts';
 
 export type JobPhase = 'reading' | 'saving' | 'counting' | 'generating' | 'planning' | 'summarizing' | 'assembling' | 'done';
 
@@ -91,6 +92,8 @@ export interface PlanPreview {
   previousRunId?: string;
 }
 
+export type { FoldRequest, FoldView };
+
 export interface EngineApi {
   importBlob(blob: Blob, request: ImportRequest, onProgress: ProgressCallback): Promise<ImportOutcome>;
   importDemo(request: ImportRequest & { iterations?: number; seed?: number }, onProgress: ProgressCallback): Promise<ImportOutcome>;
@@ -98,6 +101,7 @@ export interface EngineApi {
   inspect(conversationId: string, counter: CounterId): Promise<InspectReport>;
   planCompaction(request: CompactRequest): Promise<PlanPreview>;
   compact(request: CompactRequest, onProgress: ProgressCallback): Promise<CompactionRow>;
+  fold(request: FoldRequest): Promise<FoldView>;
   cancel(jobId: string): void;
 }
 

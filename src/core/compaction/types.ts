@@ -8,7 +8,7 @@ import type { Entry, Role } from '../journal/entry.ts';
 import type { TokenCounter } from '../tokens/counters.ts';
 import type { TokenIndex } from '../tokens/prefix-sums.ts';
 
-export type StrategyId = 'augment' | 'pi' | 'layered' | 'budget';
+export type StrategyId = 'augment' | 'pi' | 'layered' | 'budget' | 'sliding-window' | 'checkpoints' | 'two-layer' | 'query-on-demand' | 'custom';
 
 /** What a strategy is given. `entries` is one branch, root first, as the model saw it. */
 export interface CompactionInput {

@@ -5,12 +5,21 @@ import { augmentStrategy } from './augment.ts';
 import { budgetStrategy } from './budget.ts';
 import { layeredStrategy } from './layered.ts';
 import { piStrategy } from './pi.ts';
+import { checkpointsStrategy } from './checkpoints.ts';
+import { queryOnDemandStrategy } from './query-on-demand.ts';
+import { slidingWindowStrategy } from './sliding-window.ts';
+import { twoLayerStrategy } from './two-layer.ts';
 
-export const STRATEGIES: Record<StrategyId, Strategy> = {
+/** The strategies the app and the CLI offer (the custom plugin strategy needs user code: see custom-plugin.ts). */
+export const STRATEGIES: Partial<Record<StrategyId, Strategy>> = {
   augment: augmentStrategy as unknown as Strategy,
   pi: piStrategy as unknown as Strategy,
   layered: layeredStrategy as unknown as Strategy,
   budget: budgetStrategy as unknown as Strategy,
+  'sliding-window': slidingWindowStrategy as unknown as Strategy,
+  checkpoints: checkpointsStrategy as unknown as Strategy,
+  'two-layer': twoLayerStrategy as unknown as Strategy,
+  'query-on-demand': queryOnDemandStrategy as unknown as Strategy,
 };
 
 export const STRATEGY_IDS = Object.keys(STRATEGIES) as StrategyId[];

@@ -21,6 +21,7 @@ import { useEntries } from './use-entries.ts';
 import { VerbosityToggle } from './VerbosityToggle.tsx';
 // The compaction panels (strategies, exports) load on first use: the first screen stays light.
 const CompactPanel = lazy(() => import('../strategies/CompactPanel.tsx').then((m) => ({ default: m.CompactPanel })));
+const FoldPanel = lazy(() => import('../folding/FoldPanel.tsx').then((m) => ({ default: m.FoldPanel })));
 const RunsPanel = lazy(() => import('../strategies/RunsPanel.tsx').then((m) => ({ default: m.RunsPanel })));
 
 export function ConversationView({ conversationId }: { conversationId: string }) {
@@ -113,9 +114,9 @@ function TranscriptSection({ conversation, entries, totals, counterLabel }: { co
       <WindowGauge tokens={contextTokens} label={branches.length > 1 ? `branch of ${path.length} entries, ${counterLabel}` : counterLabel} />
       <div className="toolbar">
         <div className="tabs" role="tablist" aria-label="View">
-          {(['transcript', 'compact', 'runs'] as const).map((id) => (
+          {(['transcript', 'compact', 'runs', 'fold'] as const).map((id) => (
             <button key={id} type="button" role="tab" aria-selected={tab === id} className={tab === id ? 'tab selected' : 'tab'} onClick={() => setTab(id)} data-testid={`tab.${id}`}>
-              {id === 'transcript' ? 'Transcript' : id === 'compact' ? 'Compact' : 'Runs'}
+              {id === 'transcript' ? 'Transcript' : id === 'compact' ? 'Compact' : id === 'runs' ? 'Runs' : 'Fold L0–L4'}
             </button>
           ))}
         </div>
@@ -127,6 +128,7 @@ function TranscriptSection({ conversation, entries, totals, counterLabel }: { co
       <Suspense fallback={<p className="muted">Loading…</p>}>
         {tab === 'compact' && <CompactPanel conversation={conversation} leafId={branches.length > 1 ? leafId : undefined} entryCount={entries.length} />}
         {tab === 'runs' && <RunsPanel conversation={conversation} journal={entries} />}
+        {tab === 'fold' && <FoldPanel conversation={conversation} journal={entries} leafId={branches.length > 1 ? leafId : undefined} />}
       </Suspense>
     </>
   );

@@ -1,0 +1,158 @@
+/**
+ * The index of a folded block by extraction, no model (F1, F5): title, content, outcome, keywords,
+ * entities (files, commands, symbols) and state changes from `extractFacts` and the tool actions,
+ * and the text each level shows. Same entries, same digest: it is cached by source hash (F12).
+ */
+import { entryActions } from '../compaction/tool-actions.ts';
+import type { Entry } from '../journal/entry.ts';
+import { clipLine, extractFacts, oneLine, splitSentences } from '../summarize/extract.ts';
+import type { BlockDigest, Level } from './types.ts';
+
+/** Longest title, characters (the seed: a 5-8 word chapter title). */
+export const TITLE_MAX_CHARS = 60;
+/** Longest content / outcome sentence, characters. */
+export const SENTENCE_MAX_CHARS = 160;
+export const MAX_KEYWORDS = 8;
+export const MAX_ENTITIES = 20;
+/** Key actions an L2 block lists (more for important blocks: they keep more detail). */
+export const KEY_ACTIONS = 5;
+export const KEY_ACTIONS_IMPORTANT = 10;
+
+const STOP = new Set(('the and for with that this from have what into your about then them they were been will would could should there their which when where while also just only some more than like make sure does done need want please can you let check file files code look using used use here it\'s i\'ll i\'m let\'s now').split(' '));
+const SYMBOL = /`([A-Za-z_$][\w$.]*(?:\(\))?)`/g;
+
+function basename(path: string): string {
+  const parts = path.split(/[\\/]/);
+  return parts[parts.length - 1] || path;
+}
+
+function commandHead(command: string): string {
+  return oneLine(command).split(' ').slice(0, 2).join(' ');
+}
+
+function words(text: string): string[] {
+  return (text.toLowerCase().match(/[a-z][a-z0-9_-]{3,}/g) ?? []).filter((word) => !STOP.has(word));
+}
+
+function topWords(texts: readonly string[], max: number): string[] {
+  const counts = new Map<string, number>();
+  for (const text of texts) for (const word of words(text)) counts.set(word, (counts.get(word) ?? 0) + 1);
+  return [...counts.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, max).map(([word]) => word);
+}
+
+function uniq(items: Iterable<string>, max = Infinity): string[] {
+  const out: string[] = [];
+  for (const item of items) if (item && !out.includes(item) && out.length < max) out.push(item);
+  return out;
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+function firstSentence(text: string | undefined): string {
+  return text ? clipLine(splitSentences(text)[0] ?? text, SENTENCE_MAX_CHARS) : '';
+}
+
+/** The digest of a run of entries (the entries of a block, in order). */
+export function digestEntries(entries: readonly Entry[]): BlockDigest {
+  const facts = extractFacts(entries);
+  const actions = entryActions(entries.filter((entry) => entry.kind !== 'event' && !entry.flags?.sidechain));
+  const { modified, created, deleted, read } = facts.files;
+  const changed = modified.length;
+  const edited = modified.filter((path) => !created.includes(path) && !deleted.includes(path));
+
+  const stateChanges: string[] = [];
+  if (created.length) stateChanges.push(`created: ${created.map(basename).join(', ')}`);
+  if (edited.length) stateChanges.push(`modified: ${edited.map(basename).join(', ')}`);
+  if (deleted.length) stateChanges.push(`deleted: ${deleted.map(basename).join(', ')}`);
+
+  const keyActions: string[] = [];
+  for (const change of facts.changes) {
+    const verb = change.deleted ? 'deleted' : change.created ? 'created' : 'modified';
+    keyActions.push(`${verb} ${change.path}${change.edits > 1 ? ` (${change.edits} edits)` : ''}`);
+  }
+  for (const command of facts.commands) keyActions.push(`ran \`${clipLine(command, 80)}\``);
+  for (const error of facts.errors) keyActions.push(`${error.resolved ? 'fixed' : 'error'}: ${error.tool}${error.target ? ` ${basename(error.target)}` : ''}: ${clipLine(error.message, 80)}`);
+
+  const texts: string[] = [...facts.requests, ...facts.decisions];
+  for (const entry of entries) {
+    if (entry.role !== 'assistant') continue;
+    for (const block of entry.blocks) if (block.type === 'text') texts.push(block.text);
+  }
+  const symbols: string[] = [];
+  for (const text of texts) for (const match of text.matchAll(SYMBOL)) if (match[1] && !match[1].includes('/') && match[1].length <= 60) symbols.push(match[1]);
+
+  const categories = uniq(actions.map((action) => action.category).filter((category) => category !== 'other'));
+  const keywords = uniq([
+    ...categories,
+    ...(facts.errors.some((error) => error.resolved) ? ['fixed'] : []),
+    ...(facts.errors.length ? ['error'] : []),
+    ...topWords(texts, MAX_KEYWORDS),
+  ], MAX_KEYWORDS);
+  const entities = uniq([
+    ...modified, ...read,
+    ...facts.commands.map(commandHead),
+    ...symbols,
+  ], MAX_ENTITIES);
+
+  const request = facts.requests[0];
+  const title = request
+    ? clipLine(request, TITLE_MAX_CHARS)
+    : changed > 0
+      ? clipLine(`Changed ${changed === 1 ? basename(modified[0]!) : plural(changed, 'file')}`, TITLE_MAX_CHARS)
+      : facts.commands.length > 0
+        ? clipLine(`Ran ${commandHead(facts.commands[0]!)}${facts.commands.length > 1 ? ` and ${facts.commands.length - 1} more` : ''}`, TITLE_MAX_CHARS)
+        : read.length > 0
+          ? clipLine(`Read ${read.length === 1 ? basename(read[0]!) : plural(read.length, 'file')}`, TITLE_MAX_CHARS)
+          : clipLine(firstSentence(facts.lastReply) || 'Conversation', TITLE_MAX_CHARS);
+
+  const sentences: string[] = [];
+  if (request) sentences.push(`Asked: ${clipLine(request, SENTENCE_MAX_CHARS)}.`);
+  const did: string[] = [];
+  if (changed) did.push(`changed ${plural(changed, 'file')}`);
+  if (read.length) did.push(`read ${plural(read.length, 'file')}`);
+  if (facts.commands.length) did.push(`ran ${plural(facts.commands.length, 'command')}`);
+  if (did.length) sentences.push(`${did.join(', ').replace(/^./, (c) => c.toUpperCase())}.`);
+  if (facts.errors.length) sentences.push(`${plural(facts.errors.length, 'error')}, ${facts.errors.filter((error) => error.resolved).length} resolved.`);
+  const content = sentences.join(' ') || 'No tool activity.';
+  const open = facts.errors.filter((error) => !error.resolved);
+  const outcome = open.length > 0
+    ? `Unresolved: ${clipLine(open[open.length - 1]!.message, SENTENCE_MAX_CHARS)}`
+    : firstSentence(facts.lastReply) || (stateChanges[0] ?? 'No state change.');
+
+  return { title, content, outcome, keywords, entities, stateChanges, keyActions, errors: facts.errors.length, changedFiles: changed };
+}
+
+/** `journal:seq_<from>_<to>`: where a block's full content is (the seed's storage_ref). */
+export function storageRef(entryFrom: number, entryTo: number): string {
+  return `journal:seq_${entryFrom}_${entryTo}`;
+}
+
+/**
+ * What a folded block shows at L2-L4 (L0 and L1 show entries, see `levelEntries`): L2 summary +
+ * key actions, L3 chapter index with the recall reference, L4 one line.
+ */
+export function levelText(level: Level, digest: BlockDigest, range: { from: number; to: number; entryFrom: number; entryTo: number }, important = false): string {
+  const span = range.from === range.to ? `iteration ${range.from}` : `iterations ${range.from}-${range.to}`;
+  if (level === 4) return `[${span}] ${digest.title}`;
+  if (level === 3) {
+    return [
+      `Chapter (${span}): ${digest.title}`,
+      `Outcomes: ${[digest.outcome, ...digest.stateChanges].join('; ')}`,
+      `Keywords: ${digest.keywords.join(', ')}`,
+      `Entities: ${digest.entities.join(', ')}`,
+      `[recall: ${storageRef(range.entryFrom, range.entryTo)}]`,
+    ].join('\n');
+  }
+  if (level === 2) {
+    const actions = digest.keyActions.slice(0, important ? KEY_ACTIONS_IMPORTANT : KEY_ACTIONS);
+    const more = digest.keyActions.length - actions.length;
+    return [
+      `Summary (${span}): ${digest.content}`,
+      `Outcome: ${digest.outcome}`,
+      ...(actions.length ? [`Key actions: ${actions.join('; ')}${more > 0 ? ` (+${more} more)` : ''}`] : []),
+    ].join('\n');
+  }
+  return '';
+}

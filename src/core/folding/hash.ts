@@ -1,0 +1,38 @@
+/**
+ * FNV-1a (64-bit, in two 32-bit halves) over UTF-8: the source hash of a folded block, so a
+ * summary made once for a range of entries is found again for the same entries (F12).
+ */
+import type { Entry } from '../journal/entry.ts';
+
+const encoder = new TextEncoder();
+const OFFSET_HI = 0xcbf29ce4;
+const OFFSET_LO = 0x84222325;
+
+/** FNV-1a 64 of a string's UTF-8 bytes, as 16 hex digits. */
+export function fnv1a64(text: string): string {
+  const bytes = encoder.encode(text);
+  let hi = OFFSET_HI;
+  let lo = OFFSET_LO;
+  for (let i = 0; i < bytes.length; i++) {
+    lo = (lo ^ bytes[i]!) >>> 0;
+    // Multiply by the prime 2^40 + 0x1b3: the 2^40 part lands in the high half as lo << 8.
+    const loMul = lo * 0x1b3;
+    const carry = Math.floor(loMul / 0x1_0000_0000);
+    hi = (hi * 0x1b3 + carry + ((lo << 8) >>> 0)) >>> 0;
+    lo = loMul >>> 0;
+  }
+  return hi.toString(16).padStart(8, '0') + lo.toString(16).padStart(8, '0');
+}
+
+/** Hash of each entry's JSON (computed once per run). */
+export function entryHashes(entries: readonly Entry[]): string[] {
+  return entries.map((entry) => fnv1a64(JSON.stringify(entry)));
+}
+
+/**
+ * Hash of the entries from..to: FNV-1a over their per-entry JSON hashes in order, which identifies
+ * the same bytes as hashing the JSON itself, without re-reading megabytes at every fold.
+ */
+export function rangeHash(hashes: readonly string[], from: number, to: number): string {
+  return fnv1a64(`${from <= to ? hashes.slice(from, to + 1).join('') : ''}`);
+}

@@ -1,0 +1,202 @@
+import { readFileSync } from 'node:fs';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { linkEntries, makeEntries, makeInput, type Spec } from '../compaction/testing.ts';
+import type { Options, Strategy } from '../compaction/strategy.ts';
+import type { CompactedContext, CompactionInput, PreviousCompaction } from '../compaction/types.ts';
+import { importText } from '../import/run.ts';
+import type { Entry } from '../journal/entry.ts';
+import { getEstimator, type EstimatorId } from '../tokens/counters.ts';
+import { countEntry } from '../tokens/entry-tokens.ts';
+import { checkpointsStrategy } from './checkpoints.ts';
+import { queryOnDemandStrategy } from './query-on-demand.ts';
+import { slidingWindowStrategy } from './sliding-window.ts';
+import { twoLayerStrategy } from './two-layer.ts';
+
+const SAMPLE = readFileSync('public/samples/claude-code/37f83ec9-f2ea-42a9-925e-0d5c105cb6e8.jsonl', 'utf8');
+
+const text = fc.tuple(fc.nat({ max: 200 }), fc.constantFrom('x', '字', 'ab c', '😀')).map(([n, c]) => c.repeat(n));
+
+const step = fc.record({
+  say: text,
+  results: fc.array(text, { maxLength: 3 }),
+  /** One assistant entry per call (Claude Code splits a response that way). */
+  split: fc.boolean(),
+  orphanCall: fc.boolean(),
+  orphanResult: fc.boolean(),
+});
+
+const turn = fc.record({ user: text, injected: fc.boolean(), steps: fc.array(step, { maxLength: 4 }), answer: fc.option(text, { nil: undefined }) });
+
+const transcriptArb = fc.record({
+  system: fc.option(text, { nil: undefined }),
+  midSystem: fc.boolean(),
+  turns: fc.array(turn, { maxLength: 10 }),
+  pin: fc.option(fc.nat(), { nil: undefined }),
+}).map(({ system, midSystem, turns, pin }) => {
+  const specs: Spec[] = [];
+  const injected: number[] = [];
+  let call = 0;
+  if (system !== undefined) specs.push({ system });
+  turns.forEach((t, ti) => {
+    if (t.injected && ti % 3 === 1) injected.push(specs.length);
+    specs.push({ user: t.user });
+    if (midSystem && ti === 1) specs.push({ system: 'mid-session system note' });
+    for (const s of t.steps) {
+      const ids = s.results.map(() => `c${call++}`);
+      const calls = ids.map((id, k) => ({ id, name: k % 2 ? 'bash' : 'read', input: { path: `f/${id}` } }));
+      if (s.split && calls.length > 1) calls.forEach((c, k) => specs.push({ assistant: k === 0 ? s.say : '', calls: [c] }));
+      else specs.push({ assistant: s.say, calls });
+      ids.forEach((id, k) => {
+        if (!(s.orphanCall && k === ids.length - 1 && ids.length > 1)) specs.push({ tool: s.results[k]!, callId: id });
+      });
+      if (s.orphanResult) specs.push({ tool: 'stale', callId: `ghost${call++}` });
+    }
+    if (t.answer !== undefined) specs.push({ assistant: t.answer });
+  });
+  const entries = linkEntries(makeEntries(specs));
+  for (const i of injected) entries[i]!.flags = { injected: true };
+  const pinned = pin === undefined || entries.length === 0 ? undefined : entries[pin % entries.length]!.id;
+  return { entries, pinned };
+});
+
+const settings = fc.record({
+  counter: fc.constantFrom<EstimatorId>('chars4', 'len3', 'chars'),
+  contextWindow: fc.integer({ min: 50, max: 5000 }),
+  size: fc.integer({ min: 1, max: 8 }),
+  interval: fc.integer({ min: 1, max: 5 }),
+  maxTokens: fc.integer({ min: 50, max: 400 }),
+  keepTask: fc.boolean(),
+  tool: fc.boolean(),
+  summary: text,
+  /** Run first on a prefix of this length (fraction) to get a `previous`. */
+  prefix: fc.integer({ min: 0, max: 100 }).map((n) => n / 100),
+});
+
+type Settings = typeof settings extends fc.Arbitrary<infer S> ? S : never;
+
+const CASES: Array<{ strategy: Strategy; raw: (s: Settings) => Record<string, unknown>; window: (s: Settings) => number }> = [
+  { strategy: slidingWindowStrategy as unknown as Strategy, raw: (s) => ({ windowSize: s.size, keepTask: s.keepTask }), window: (s) => s.size },
+  {
+    strategy: checkpointsStrategy as unknown as Strategy,
+    raw: (s) => ({ windowSize: s.size, checkpointInterval: s.interval, checkpointMaxTokens: s.maxTokens, keepTask: s.keepTask }),
+    window: (s) => s.size,
+  },
+  {
+    strategy: twoLayerStrategy as unknown as Strategy,
+    raw: (s) => ({ recentSize: s.size, updateInterval: s.interval, summaryMaxTokens: s.maxTokens, keepTask: s.keepTask }),
+    window: (s) => s.size,
+  },
+  { strategy: queryOnDemandStrategy as unknown as Strategy, raw: (s) => ({ recentSize: s.size, enableQueryTool: s.tool, keepTask: s.keepTask }), window: (s) => s.size },
+];
+
+function taskOf(entries: readonly Entry[]): Entry | undefined {
+  return entries.find((e) => e.role === 'user' && e.kind === 'message' && !e.flags?.injected && e.blocks.some((b) => b.type === 'text' && b.text.trim() !== '')
+    && !e.blocks.some((b) => b.type === 'tool_result'));
+}
+
+function check(strategy: Strategy, input: CompactionInput, options: Options, window: number, summary: string): CompactedContext {
+  const before = structuredClone(input.entries);
+  const plan = strategy.plan(input, options);
+  const summaries = new Map(plan.summaries.map((t) => [t.id, summary]));
+  const context = strategy.assemble(input, plan, summaries, options);
+
+  // Deterministic, and the journal untouched.
+  expect(strategy.plan(input, options)).toEqual(plan);
+  expect(strategy.assemble(input, plan, summaries, options)).toEqual(context);
+  expect(input.entries).toEqual(before);
+
+  // One fate per entry; the journal entries of the context are exactly those kept, in order.
+  expect(plan.fates).toHaveLength(input.entries.length);
+  const journal = context.entries.filter((e) => e.origin === 'journal').map((e) => e.entry);
+  expect(journal).toEqual(input.entries.filter((_, i) => plan.fates[i] === 'keep'));
+  for (const e of journal) expect(input.entries).toContain(e);
+  if (plan.nothingToDo !== undefined) expect(journal).toHaveLength(input.entries.length);
+
+  // Made entries are new, say what they replace, and every removed entry is accounted for.
+  const inputIds = new Set(input.entries.map((e) => e.id));
+  const made = context.entries.filter((e) => e.origin !== 'journal');
+  for (const m of made) {
+    expect(['summary', 'synthetic']).toContain(m.origin);
+    expect(inputIds.has(m.entry.id)).toBe(false);
+    expect(m.replaces).toBeDefined();
+  }
+  const removed = plan.fates.filter((f) => f !== 'keep').length;
+  expect(made.reduce((n, m) => n + (m.replaces?.count ?? 0), 0)).toBe(removed && (strategy === slidingWindowStrategy as unknown as Strategy ? 0 : removed));
+
+  // Summary tasks cover only entries the plan summarizes, each at most once.
+  const covered = plan.summaries.flatMap((t) => t.indices ?? Array.from({ length: t.to - t.from + 1 }, (_, k) => t.from + k));
+  expect(new Set(covered).size).toBe(covered.length);
+  for (const i of covered) expect(plan.fates[i]).toBe('summarize');
+
+  // System entries, the task (keepTask), pinned entries and the last `window` assistant entries are kept.
+  const kept = new Set(context.entries.map((e) => e.entry.id));
+  for (const e of input.entries) if (e.role === 'system' && e.kind === 'message') expect(kept.has(e.id)).toBe(true);
+  if (options.keepTask) {
+    const task = taskOf(input.entries);
+    if (task) expect(kept.has(task.id)).toBe(true);
+  }
+  for (const id of input.pinned ?? []) expect(kept.has(id)).toBe(true);
+  for (const e of input.entries.filter((x) => x.role === 'assistant').slice(-window)) expect(kept.has(e.id)).toBe(true);
+
+  // No call without its result, no result without its call, unless the input already had it so (a
+  // prefix of a branch can cut a pair: the link then points outside the input).
+  for (const { entry } of context.entries) {
+    for (const b of entry.blocks) {
+      if (b.type === 'tool_call' && b.resultEntryId !== undefined && inputIds.has(b.resultEntryId)) expect(kept.has(b.resultEntryId)).toBe(true);
+      if (b.type === 'tool_result' && b.callEntryId !== undefined && inputIds.has(b.callEntryId)) expect(kept.has(b.callEntryId)).toBe(true);
+    }
+  }
+
+  // tokensAfter is the counter over the context; over the model's window, the plan says so.
+  const counted = context.entries.reduce((n, e) => n + countEntry(e.entry, input.counter).total, 0);
+  expect(context.tokensAfter).toBe(counted);
+  if (plan.nothingToDo === undefined && plan.tokensAfterEstimate > input.contextWindow) expect(plan.notes.join('\n')).toMatch(/> context window/);
+  if (typeof options.summaryMaxTokens === 'number') {
+    for (const s of context.previous.summaries) expect(input.counter.count(s)).toBeLessThanOrEqual(options.summaryMaxTokens);
+  }
+  return context;
+}
+
+function inputFor(entries: readonly Entry[], s: Settings, pinned?: string, previous?: PreviousCompaction): CompactionInput {
+  const ids = new Set(entries.map((e) => e.id));
+  return makeInput(entries, {
+    counter: getEstimator(s.counter), contextWindow: s.contextWindow,
+    ...(pinned && ids.has(pinned) ? { pinned: new Set([pinned]) } : {}),
+    ...(previous ? { previous } : {}),
+  });
+}
+
+describe.each(CASES)('$strategy.id properties', ({ strategy, raw, window }) => {
+  it('holds the invariants on generated transcripts, also after an earlier run on a prefix', () => {
+    let changed = 0;
+    fc.assert(
+      fc.property(transcriptArb, settings, ({ entries, pinned }, s) => {
+        const options = strategy.parse(raw(s));
+        const head = entries.slice(0, Math.floor(entries.length * s.prefix));
+        const first = check(strategy, inputFor(head, s, pinned), options, window(s), s.summary);
+        const context = check(strategy, inputFor(entries, s, pinned, first.previous), options, window(s), s.summary);
+        if (context.entries.some((e) => e.origin !== 'journal') || context.truncationApplied) changed++;
+      }),
+      { numRuns: 200 },
+    );
+    expect(changed).toBeGreaterThan(10);
+  });
+
+  it('holds them on a real Claude Code session', () => {
+    const entries = importText(SAMPLE).entries.filter((e) => e.kind !== 'event' && !e.flags?.sidechain);
+    let changed = 0;
+    fc.assert(
+      fc.property(settings, (s) => {
+        const options = strategy.parse({ ...raw(s), ...(strategy.options.some((o) => o.name === 'windowSize') ? { windowSize: s.size * 3 } : { recentSize: s.size * 3 }) });
+        const size = s.size * 3;
+        const first = check(strategy, inputFor(entries.slice(0, Math.floor(entries.length * s.prefix)), s), options, size, s.summary);
+        const context = check(strategy, inputFor(entries, s, undefined, first.previous), options, size, s.summary);
+        if (context.entries.length < entries.length) changed++;
+      }),
+      { numRuns: 15 },
+    );
+    // The sample is one long agentic turn with many iterations: every window up to 24 shortens it.
+    expect(changed).toBe(15);
+  });
+});

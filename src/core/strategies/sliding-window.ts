@@ -1,0 +1,326 @@
+/**
+ * Sliding window (seed 003, "Simple Sliding Window", the default ContextBuilder): keep the system
+ * entries, the initial task and the last N iterations verbatim; older iterations leave the context
+ * (they stay in the journal). Also exports the iteration view and the context builder the other
+ * simple strategies (checkpoints, two-layer, query-on-demand) share.
+ */
+import { parseOptions, type OptionSpec } from '../compaction/options.ts';
+import type { Strategy } from '../compaction/strategy.ts';
+import type {
+  CompactedContext, CompactionInput, ContextEntry, Fate, Plan, PreviousCompaction, StrategyId, TriggerDecision,
+} from '../compaction/types.ts';
+import type { Entry } from '../journal/entry.ts';
+import { countEntry } from '../tokens/entry-tokens.ts';
+
+// StrategyId is a closed union the lead widens when registering this strategy: until then, a cast.
+export const SLIDING_WINDOW_ID = 'sliding-window' as StrategyId;
+
+/**
+ * One unit the window counts: an assistant response (possibly split over several consecutive
+ * assistant entries) with the tool results answering it, preceded by the user messages that led
+ * to it. Iterations whose calls and results interleave are merged into one group so a cut between
+ * groups never separates a call from its result; `count` says how many iterations a group holds.
+ */
+export interface IterationGroup {
+  /** Input indices of the group's entries, ascending (system entries are never in a group). */
+  indices: number[];
+  /** Iterations in the group (0 for a trailing user message still waiting for an answer). */
+  count: number;
+  /** 1-based number of the group's first iteration in the input. */
+  first: number;
+}
+
+/** A system prompt of the input: never moved, never summarized. */
+export function isSystemEntry(entry: Entry): boolean {
+  return entry.role === 'system' && entry.kind === 'message';
+}
+
+function hasResult(entry: Entry): boolean {
+  return entry.blocks.some((b) => b.type === 'tool_result');
+}
+
+/** For each index, the highest index of an entry its calls / results pair with (itself when none). */
+function pairReach(entries: readonly Entry[]): number[] {
+  const at = new Map(entries.map((e, i) => [e.id, i]));
+  const callAt = new Map<string, number>();
+  const reach = entries.map((_, i) => i);
+  const link = (a: number, b: number) => {
+    const hi = Math.max(a, b);
+    reach[a] = Math.max(reach[a]!, hi);
+    reach[b] = Math.max(reach[b]!, hi);
+  };
+  entries.forEach((entry, i) => {
+    for (const block of entry.blocks) {
+      if (block.type === 'tool_call') {
+        if (!callAt.has(block.callId)) callAt.set(block.callId, i);
+        const j = block.resultEntryId === undefined ? undefined : at.get(block.resultEntryId);
+        if (j !== undefined) link(i, j);
+      } else if (block.type === 'tool_result') {
+        const j = block.callEntryId === undefined ? callAt.get(block.callId) : at.get(block.callEntryId);
+        if (j !== undefined) link(i, j);
+      }
+    }
+  });
+  return reach;
+}
+
+/** The input's iterations, oldest first, merged where a call/result pair would span two of them. */
+export function iterationGroups(entries: readonly Entry[]): IterationGroup[] {
+  const raw: Array<{ indices: number[]; count: number }> = [];
+  // 'lead': only user/other entries so far; 'assistant': the response; 'results': its tool results.
+  let state: 'none' | 'lead' | 'assistant' | 'results' = 'none';
+  const open = (count: number) => raw.push({ indices: [], count });
+  entries.forEach((entry, i) => {
+    if (isSystemEntry(entry)) return;
+    if (hasResult(entry)) {
+      if (state === 'none') open(0);
+      state = 'results';
+    } else if (entry.role === 'assistant') {
+      if (state === 'none' || state === 'results') open(1);
+      else if (state === 'lead') raw[raw.length - 1]!.count = 1;
+      state = 'assistant';
+    } else {
+      if (state !== 'lead') open(0);
+      state = 'lead';
+    }
+    raw[raw.length - 1]!.indices.push(i);
+  });
+  const reach = pairReach(entries);
+  const groups: IterationGroup[] = [];
+  let limit = -1;
+  let seen = 0;
+  for (const group of raw) {
+    const last = groups[groups.length - 1];
+    if (last && group.indices[0]! <= limit) {
+      last.indices.push(...group.indices);
+      last.count += group.count;
+    } else {
+      groups.push({ indices: [...group.indices], count: group.count, first: seen + 1 });
+    }
+    seen += group.count;
+    for (const i of group.indices) limit = Math.max(limit, reach[i]!);
+  }
+  return groups;
+}
+
+export function totalIterations(groups: readonly IterationGroup[]): number {
+  return groups.reduce((n, g) => n + g.count, 0);
+}
+
+/** Index into `groups` of the first group of the last `size` iterations (whole groups, so possibly a few more). */
+export function windowStart(groups: readonly IterationGroup[], size: number): number {
+  let n = 0;
+  for (let k = groups.length - 1; k >= 0; k--) {
+    n += groups[k]!.count;
+    if (n >= size) return k;
+  }
+  return 0;
+}
+
+/** The initial task: the first user message with the user's own words (seed: [System + Task] always stays). */
+export function taskIndex(entries: readonly Entry[]): number | undefined {
+  const i = entries.findIndex((e) => e.role === 'user' && e.kind === 'message' && !e.flags?.injected && !hasResult(e)
+    && e.blocks.some((b) => b.type === 'text' && b.text.trim() !== ''));
+  return i < 0 ? undefined : i;
+}
+
+/** Options every simple strategy shares. */
+export interface SimpleOptions {
+  [name: string]: number | boolean | string;
+  /** Keep the first user message (the task) verbatim even when its iteration leaves the window. Default true. */
+  keepTask: boolean;
+}
+
+export const KEEP_TASK_OPTION: OptionSpec = {
+  name: 'keepTask', alias: 'keep_task', type: 'boolean', default: true,
+  description: 'Keep the initial task (first user message) verbatim, as the seed\'s [System + Task] block does.',
+};
+
+/** What leaves the verbatim context: groups older than the window, minus what must stay (task, pinned). */
+export interface OldHistory {
+  /** Groups before the window. */
+  groups: IterationGroup[];
+  /** Input indices of older entries kept verbatim anyway (task, pinned iterations). */
+  kept: Set<number>;
+  notes: string[];
+}
+
+/** Splits off the groups before `start`, keeping the task and whole pinned iterations in place. */
+export function oldHistory(input: CompactionInput, groups: readonly IterationGroup[], start: number, keepTask: boolean): OldHistory {
+  const old = groups.slice(0, start);
+  const kept = new Set<number>();
+  const notes: string[] = [];
+  const task = keepTask ? taskIndex(input.entries) : undefined;
+  if (task !== undefined && old.some((g) => g.indices.includes(task))) {
+    kept.add(task);
+    notes.push(`Initial task ${input.entries[task]!.id} kept verbatim (keepTask).`);
+  }
+  let pinnedGroups = 0;
+  for (const g of old) {
+    if (g.indices.some((i) => input.pinned?.has(input.entries[i]!.id) || input.entries[i]!.flags?.pinned)) {
+      for (const i of g.indices) kept.add(i);
+      pinnedGroups++;
+    }
+  }
+  if (pinnedGroups > 0) notes.push(`${pinnedGroups} older iteration group(s) with pinned entries kept verbatim (pinned entries are never removed, and their tool pairs stay whole).`);
+  return { groups: old, kept, notes };
+}
+
+export function fmt(n: number): string {
+  return n.toLocaleString('en-US');
+}
+
+export function basePlan(input: CompactionInput, id: StrategyId, options: Record<string, unknown>, trigger: TriggerDecision): Plan {
+  const total = input.tokens.total;
+  return {
+    strategy: id, options: { ...options }, trigger, fates: input.entries.map((): Fate => 'keep'),
+    summaries: [], compressions: [], tokensBefore: total, tokensAfterEstimate: total, notes: [],
+  };
+}
+
+/** Sum of the input tokens of entries whose fate is keep. */
+export function keptTokens(input: CompactionInput, fates: readonly Fate[]): number {
+  let n = 0;
+  fates.forEach((f, i) => {
+    if (f === 'keep') n += input.tokens.range(i, i);
+  });
+  return n;
+}
+
+/** Adds the note the invariants ask for when the promised context still exceeds the model's window. */
+export function windowNote(plan: Plan, input: CompactionInput, option: string): void {
+  if (plan.tokensAfterEstimate > input.contextWindow) {
+    plan.notes.push(`The compacted context is still about ${fmt(plan.tokensAfterEstimate)} tokens > context window ${fmt(input.contextWindow)}: the recent iterations alone are too large; lower ${option}.`);
+  }
+}
+
+/** A new entry the strategy made (summary, checkpoint, index); never a journal entry. */
+export function madeEntry(input: CompactionInput, id: string, text: string, from: Entry, to: Entry): Entry {
+  return {
+    id, index: to.index, parentId: from.parentId, role: 'summary', kind: 'compaction',
+    blocks: [{ type: 'text', text }], timestamp: input.now, sourceType: 'compaction', line: to.line,
+  };
+}
+
+/** A made entry placed before input index `at` (or at the end when `at` is the input length). */
+export interface Insert {
+  at: number;
+  item: ContextEntry;
+}
+
+export function countContext(input: CompactionInput, entries: readonly ContextEntry[]): number {
+  return entries.reduce((n, e) => n + countEntry(e.entry, input.counter).total, 0);
+}
+
+/** Kept journal entries in order, with the made entries inserted where the plan put them. */
+export function buildEntries(input: CompactionInput, fates: readonly Fate[], inserts: readonly Insert[]): ContextEntry[] {
+  const out: ContextEntry[] = [];
+  const sorted = [...inserts].sort((a, b) => a.at - b.at);
+  let k = 0;
+  input.entries.forEach((entry, i) => {
+    while (k < sorted.length && sorted[k]!.at <= i) out.push(sorted[k++]!.item);
+    if (fates[i] === 'keep') out.push({ role: entry.role, entry, origin: 'journal' });
+  });
+  while (k < sorted.length) out.push(sorted[k++]!.item);
+  return out;
+}
+
+/** Where a made entry for `indices` goes: at its first entry that leaves the context (after a kept task). */
+export function anchor(indices: readonly number[], fates: readonly Fate[]): number {
+  return indices.find((i) => fates[i] !== 'keep') ?? indices[0] ?? 0;
+}
+
+export function unchangedContext(input: CompactionInput, plan: Plan, previous: PreviousCompaction): CompactedContext {
+  const entries = input.entries.map((entry): ContextEntry => ({ role: entry.role, entry, origin: 'journal' }));
+  return {
+    entries, tokensAfter: countContext(input, entries), previous,
+    truncationApplied: false, summaryApplied: false, notes: plan.nothingToDo ? [plan.nothingToDo] : [],
+  };
+}
+
+/** A summary the plan asked for did not come back. */
+export class MissingSummaryError extends Error {
+  override name = 'MissingSummaryError';
+}
+
+export function needSummary(summaries: ReadonlyMap<string, string>, id: string, strategy: string): string {
+  const text = summaries.get(id);
+  if (text === undefined) throw new MissingSummaryError(`The ${strategy} plan needs the "${id}" summary but the summarizer returned none; nothing was changed. Run the compaction again.`);
+  return text;
+}
+
+export interface SlidingWindowOptions extends SimpleOptions {
+  /** Iterations kept verbatim, counted from the newest. Default 50 iterations. */
+  windowSize: number;
+}
+
+export const SLIDING_WINDOW_OPTIONS: readonly OptionSpec[] = [
+  {
+    name: 'windowSize', alias: 'window_size', type: 'integer', default: 50, min: 1, max: 1_000_000, unit: 'iterations',
+    description: 'Keep only the most recent N iterations (an assistant response with its tool results and the user message before it).',
+  },
+  KEEP_TASK_OPTION,
+];
+
+export function windowTrigger(input: CompactionInput, size: number, option: string): TriggerDecision {
+  const iterations = totalIterations(iterationGroups(input.entries));
+  const fire = iterations > size;
+  return {
+    fire, rule: 'window',
+    detail: `iterations ${fmt(iterations)} ${fire ? '>' : '<='} ${option} ${fmt(size)}`,
+    numbers: { iterations, [option]: size, contextTokens: input.tokens.total },
+  };
+}
+
+function planSlidingWindow(input: CompactionInput, options: SlidingWindowOptions): Plan {
+  const trigger = windowTrigger(input, options.windowSize, 'windowSize');
+  const plan = basePlan(input, SLIDING_WINDOW_ID, options, trigger);
+  if (!trigger.fire) {
+    plan.nothingToDo = `Only ${fmt(trigger.numbers.iterations!)} iterations, within the window of ${fmt(options.windowSize)}; nothing leaves the context.`;
+    plan.notes.push(`Window: ${trigger.detail}.`);
+    return plan;
+  }
+  const groups = iterationGroups(input.entries);
+  const start = windowStart(groups, options.windowSize);
+  const old = oldHistory(input, groups, start, options.keepTask);
+  let dropped = 0;
+  for (const g of old.groups) {
+    for (const i of g.indices) {
+      if (!old.kept.has(i)) {
+        plan.fates[i] = 'drop';
+        dropped++;
+      }
+    }
+  }
+  const firstKept = groups[start]!;
+  plan.cut = { index: firstKept.indices[0]!, rule: `first entry of the last ${fmt(options.windowSize)} iterations (whole tool pairs)` };
+  plan.notes.push(`Window: ${trigger.detail}; keeping iterations ${fmt(firstKept.first)}-${fmt(trigger.numbers.iterations!)} verbatim.`, ...old.notes);
+  plan.tokensAfterEstimate = keptTokens(input, plan.fates);
+  plan.notes.push(`Dropped ${fmt(dropped)} entries of iterations 1-${fmt(firstKept.first - 1)} (${fmt(plan.tokensBefore - plan.tokensAfterEstimate)} tokens); they stay in the journal.`);
+  windowNote(plan, input, 'windowSize');
+  return plan;
+}
+
+function assembleSlidingWindow(input: CompactionInput, plan: Plan): CompactedContext {
+  const previous: PreviousCompaction = { strategy: SLIDING_WINDOW_ID, summaries: [] };
+  if (plan.nothingToDo) return unchangedContext(input, plan, previous);
+  const entries = buildEntries(input, plan.fates, []);
+  const cut = plan.cut ? input.entries[plan.cut.index] : undefined;
+  return {
+    entries, tokensAfter: countContext(input, entries),
+    previous: { ...previous, ...(cut ? { firstKeptEntryId: cut.id } : {}) },
+    truncationApplied: plan.fates.includes('drop'), summaryApplied: false, notes: [],
+  };
+}
+
+export const slidingWindowStrategy: Strategy<SlidingWindowOptions> = {
+  id: SLIDING_WINDOW_ID,
+  label: 'Sliding window',
+  seed: '003',
+  description: 'Keep the system prompt, the task and the last N iterations verbatim; drop older ones (no LLM call).',
+  options: SLIDING_WINDOW_OPTIONS,
+  parse: (raw) => parseOptions(SLIDING_WINDOW_OPTIONS, raw) as SlidingWindowOptions,
+  trigger: (input, options) => windowTrigger(input, options.windowSize, 'windowSize'),
+  plan: planSlidingWindow,
+  assemble: (input, plan) => assembleSlidingWindow(input, plan),
+};

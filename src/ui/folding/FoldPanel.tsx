@@ -1,0 +1,126 @@
+/**
+ * Memory folding (seed 003): the fold timeline of the branch, the window's zones, the fold events
+ * with their triggers and numbers, a replay slider, recall by query, and any block opened back to
+ * its source. Folding runs in the worker; this panel only draws what it returns.
+ */
+import { useEffect, useMemo, useState } from 'react';
+import { FOLD_OPTIONS } from '../../core/folding/options.ts';
+import type { Entry } from '../../core/journal/entry.ts';
+import type { ConversationRow } from '../../db/schema.ts';
+import { errorMessage } from '../../store/actions.ts';
+import { useAppStore } from '../../store/store.ts';
+import { engine } from '../../worker/client.ts';
+import type { FoldView } from '../../worker/fold-jobs.ts';
+import { OptionsForm } from '../strategies/OptionsForm.tsx';
+import { FoldTimeline } from '../timeline/FoldTimeline.tsx';
+import { PartitionBar } from '../timeline/PartitionBar.tsx';
+import { publishFold } from '../test-api.ts';
+import { BlockDetail } from './BlockDetail.tsx';
+
+const EMPTY: Record<string, string> = {};
+
+export function FoldPanel({ conversation, journal, leafId }: { conversation: ConversationRow; journal: readonly Entry[]; leafId: string | undefined }) {
+  const counter = useAppStore((s) => s.counter);
+  const contextWindow = useAppStore((s) => s.windowTokens);
+  const values = useAppStore((s) => s.optionValues.folding ?? EMPTY);
+  const setOption = useAppStore((s) => s.setOption);
+  const resetOptions = useAppStore((s) => s.resetOptions);
+  const [upTo, setUpTo] = useState<number | undefined>();
+  const [query, setQuery] = useState('');
+  const [view, setView] = useState<FoldView>();
+  const [error, setError] = useState<string>();
+  const [openId, setOpenId] = useState<string>();
+  const [playing, setPlaying] = useState(false);
+
+  const request = useMemo(
+    () => ({ conversationId: conversation.id, options: values, counter, contextWindow, ...(leafId ? { leafId } : {}), ...(upTo !== undefined ? { upToIteration: upTo } : {}), ...(query.trim() ? { query: query.trim() } : {}) }),
+    [conversation.id, values, counter, contextWindow, leafId, upTo, query],
+  );
+  useEffect(() => {
+    let live = true;
+    const timer = setTimeout(() => {
+      engine().fold(request).then(
+        (result) => {
+          if (!live) return;
+          publishFold(result);
+          setView(result);
+          setError(undefined);
+        },
+        (err: unknown) => live && setError(errorMessage(err)),
+      );
+    }, 120);
+    return () => {
+      live = false;
+      clearTimeout(timer);
+    };
+  }, [request]);
+
+  // Replay: step one iteration at a time while playing.
+  useEffect(() => {
+    if (!playing || !view) return;
+    const next = (upTo ?? -1) + 1;
+    if (next >= view.totalIterations) {
+      setPlaying(false);
+      setUpTo(undefined);
+      return;
+    }
+    const timer = setTimeout(() => setUpTo(next), 250);
+    return () => clearTimeout(timer);
+  }, [playing, upTo, view]);
+
+  const bookmarks = (values.bookmarks ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  const open = view?.blocks.find((block) => block.id === openId);
+  const toggleBookmark = (iteration: number) => {
+    const key = String(iteration);
+    const next = bookmarks.includes(key) ? bookmarks.filter((b) => b !== key) : [...bookmarks, key];
+    setOption('folding', 'bookmarks', next.length ? next.join(',') : undefined);
+  };
+  const hitIds = new Set(view?.hits.map((hit) => hit.blockId));
+
+  return (
+    <section className="fold-panel" data-testid="fold">
+      {error && <p className="error" role="alert" data-testid="fold.error">{error}</p>}
+      {view && (
+        <>
+          <p className="small" data-testid="fold.summary">
+            <strong>{view.timeline.iterations.toLocaleString('en-US')}</strong> of {view.totalIterations.toLocaleString('en-US')} iterations · tokens {view.tokensBefore.toLocaleString('en-US')} → <strong>{view.tokensAfter.toLocaleString('en-US')}</strong>
+            {view.tokensBefore > 0 && ` (saved ${Math.round((1 - view.tokensAfter / view.tokensBefore) * 100)}%)`} · {view.blocks.length} blocks · {view.summariesMade} new summaries (the rest reused by source hash)
+          </p>
+          <FoldTimeline data={view.timeline} onOpenBlock={setOpenId} {...(upTo !== undefined ? { currentIteration: upTo } : {})} />
+          <div className="actions">
+            <button type="button" onClick={() => setPlaying(!playing)} data-testid="fold.play">{playing ? 'Pause' : 'Replay'}</button>
+            <label className="field inline">
+              <span>As of iteration</span>
+              <input type="range" min={0} max={Math.max(0, view.totalIterations - 1)} value={upTo ?? view.totalIterations - 1} onChange={(e) => setUpTo(Number(e.target.value) >= view.totalIterations - 1 ? undefined : Number(e.target.value))} data-testid="fold.slider" aria-label="Replay position" />
+              <span className="small">{(upTo ?? view.totalIterations - 1) + 1}</span>
+            </label>
+            <label className="field inline">
+              <span>query_history</span>
+              <input type="search" value={query} onChange={(e) => setQuery(e.target.value)} placeholder="file, keyword…" data-testid="fold.query" />
+            </label>
+            {query.trim() && <span className="small" data-testid="fold.hits">{view.hits.length} matching blocks{view.hits.length > 0 && ': '}{view.blocks.filter((b) => hitIds.has(b.id)).slice(0, 8).map((b) => (
+              <button key={b.id} type="button" className="link" onClick={() => setOpenId(b.id)}>{b.title.slice(0, 30)}</button>
+            ))}</span>}
+          </div>
+          <PartitionBar partitions={view.timeline.partitions} />
+          {open && <BlockDetail block={open} journal={journal} bookmarked={bookmarks.includes(String(open.from))} onBookmark={() => toggleBookmark(open.from)} onClose={() => setOpenId(undefined)} />}
+          <details className="fold-events">
+            <summary>{view.events.length} fold events</summary>
+            <ul className="small" data-testid="fold.events">
+              {view.events.slice(0, 300).map((event, i) => (
+                <li key={i}>
+                  @{event.iteration + 1} <strong>{event.trigger}</strong> → {event.action} {Object.entries(event.numbers).map(([k, v]) => `${k} ${Number.isInteger(v) ? v.toLocaleString('en-US') : v.toFixed(2)}`).join(', ')}
+                </li>
+              ))}
+            </ul>
+          </details>
+        </>
+      )}
+      {!view && !error && <p className="muted">Folding…</p>}
+      <details>
+        <summary>Folding options</summary>
+        <OptionsForm specs={FOLD_OPTIONS} values={values} error={undefined} onChange={(name, value) => setOption('folding', name, value)} onReset={() => resetOptions('folding')} />
+      </details>
+    </section>
+  );
+}

@@ -1,0 +1,29 @@
+/** Text legend of the fold timeline: what each level colour and key-moment marker means. */
+import type { KeyMoment } from './types.ts';
+
+const LEVELS = ['L0 full', 'L1', 'L2', 'L3', 'L4 one line'] as const;
+const MOMENTS: { kind: KeyMoment['kind']; label: string }[] = [
+  { kind: 'error', label: 'error' },
+  { kind: 'first-success', label: 'first success' },
+  { kind: 'state-change', label: 'state change' },
+  { kind: 'bookmark', label: 'bookmark' },
+];
+
+export function TimelineLegend() {
+  return (
+    <ul className="timeline-legend" data-testid="timeline.legend" aria-label="Timeline legend">
+      {LEVELS.map((label, level) => (
+        <li key={label}>
+          <span className={`timeline-swatch l${level}`} aria-hidden="true" />
+          {label}
+        </li>
+      ))}
+      {MOMENTS.map(({ kind, label }) => (
+        <li key={kind}>
+          <span className={`timeline-swatch moment-${kind}`} aria-hidden="true" />
+          {label}
+        </li>
+      ))}
+    </ul>
+  );
+}

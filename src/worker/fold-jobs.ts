@@ -1,0 +1,112 @@
+/**
+ * Memory folding in the worker: fold a stored conversation's branch (optionally as of an earlier
+ * iteration, for the replay), reusing summaries by source hash between runs, and send the page
+ * compact arrays for the timeline plus the block index — never the entries themselves.
+ */
+import { buildInput } from '../core/compaction/input.ts';
+import { foldRun, queryHistory, toIterations, toTimelineData, type FoldedBlock, type FoldRun } from '../core/folding/index.ts';
+import type { TimelineData } from '../core/folding/timeline-data.ts';
+import type { SummaryCache } from '../core/folding/types.ts';
+import { getCounter, type CounterId } from '../core/tokens/counters.ts';
+import { loadEntries } from '../db/conversations.ts';
+import type { FoldlabDatabase } from '../db/schema.ts';
+
+export interface FoldRequest {
+  conversationId: string;
+  options: Record<string, unknown>;
+  counter: CounterId;
+  contextWindow: number;
+  leafId?: string;
+  /** Fold as of this iteration (0-based, inclusive): the replay's position. */
+  upToIteration?: number;
+  /** Recall query (query_history): the blocks that match. */
+  query?: string;
+}
+
+/** A folded block without its nesting, for the detail panel; `journalFrom..journalTo` open its source. */
+export interface FoldBlockView {
+  id: string;
+  level: number;
+  from: number;
+  to: number;
+  depth: number;
+  title: string;
+  content: string;
+  outcome: string;
+  keywords: string[];
+  entities: string[];
+  stateChanges: string[];
+  importance: number;
+  tokens: { original: number; folded: number };
+  text: string;
+  sourceHash: string;
+  journalFrom: number;
+  journalTo: number;
+}
+
+export interface FoldView {
+  timeline: TimelineData;
+  blocks: FoldBlockView[];
+  events: FoldRun['events'];
+  /** Iterations in the whole branch (the replay's range). */
+  totalIterations: number;
+  tokensBefore: number;
+  tokensAfter: number;
+  summariesMade: number;
+  hits: Array<{ blockId: string; score: number }>;
+}
+
+type CountTokens = (conversationId: string, counter: CounterId) => Promise<Uint32Array>;
+
+export class FoldJobs {
+  /** Summaries by source hash, per conversation: replaying or re-folding reuses them (F12). */
+  private readonly caches = new Map<string, SummaryCache>();
+
+  constructor(private readonly db: FoldlabDatabase, private readonly countTokens: CountTokens) {}
+
+  async fold(request: FoldRequest): Promise<FoldView> {
+    const conversation = await this.db.conversations.get(request.conversationId);
+    if (!conversation) throw new Error(`No conversation ${request.conversationId}: it may have been deleted.`);
+    const [journal, totals, counter] = await Promise.all([
+      loadEntries(this.db, request.conversationId),
+      this.countTokens(request.conversationId, request.counter),
+      getCounter(request.counter),
+    ]);
+    const built = buildInput(journal, totals, counter, { ...(request.leafId ? { leafId: request.leafId } : {}), contextWindow: request.contextWindow, now: Date.now() });
+    let entries = built.input.entries;
+    const iterations = toIterations(entries);
+    if (request.upToIteration !== undefined && request.upToIteration < iterations.length - 1) {
+      const last = iterations[Math.max(0, request.upToIteration)];
+      if (last) entries = entries.slice(0, last.to + 1);
+    }
+    const counts = built.journalIndex.slice(0, entries.length).map((index) => totals[index] ?? 0);
+    const key = `${conversation.id}|${conversation.importId}|${request.counter}`;
+    const raw = { contextWindow: request.contextWindow, ...request.options };
+    const run = foldRun(entries, counts, raw, this.caches.get(key) ?? new Map(), counter);
+    this.caches.set(key, run.cache);
+    const blocks: FoldBlockView[] = [];
+    const flatten = (list: readonly FoldedBlock[], depth: number) => {
+      for (const block of list) {
+        blocks.push({
+          id: block.id, level: block.level, from: block.from, to: block.to, depth,
+          title: block.summary.title, content: block.summary.content, outcome: block.summary.outcome,
+          keywords: block.keywords, entities: block.entities, stateChanges: block.stateChanges,
+          importance: block.retrievability.importance, tokens: block.tokens, text: block.text, sourceHash: block.sourceHash,
+          journalFrom: built.journalIndex[block.entryFrom] ?? 0, journalTo: built.journalIndex[block.entryTo] ?? 0,
+        });
+        flatten(block.children, depth + 1);
+      }
+    };
+    flatten(run.blocks, 0);
+    return {
+      timeline: toTimelineData(run),
+      blocks,
+      events: run.events,
+      totalIterations: iterations.length,
+      tokensBefore: run.tokensBefore,
+      tokensAfter: run.tokensAfter,
+      summariesMade: run.summariesMade,
+      hits: request.query ? queryHistory(run, request.query).map((hit) => ({ blockId: hit.block.id, score: hit.score })) : [],
+    };
+  }
+}
