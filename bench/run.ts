@@ -1,16 +1,18 @@
 /**
  * `npm run bench`: prints throughput and latency figures for token counting, import, the browser
- * main thread and strategy planning. It only reports (no assertions on time); each section is
+ * main thread, strategy planning and memory folding. It only reports (no assertions on time); each section is
  * guarded, so one failing prints its error and the others still run.
  *
  * Environment:
- * - BENCH_ONLY=tokens,import,browser,strategies,summarizer runs a subset (comma-separated section ids);
+ * - BENCH_ONLY=tokens,import,browser,strategies,summarizer,folding runs a subset (comma-separated section ids);
  * - CHROMIUM_PATH: the browser for section 3 (default /usr/bin/chromium);
  * - BENCH_KEEP_SITE=1 keeps the build in bench/out/site (by default it is removed after section 3,
- *   because `eslint .` would lint its minified JavaScript).
+ *   because `eslint .` would lint its minified JavaScript); likewise bench/out/fold-site for section 6,
+ *   which serves it on port 4319.
  */
 import { arch, cpus, loadavg, platform, release, totalmem } from 'node:os';
 import { browserSection } from './section-browser.ts';
+import { foldingSection } from './section-folding.ts';
 import { importSection } from './section-import.ts';
 import { strategiesSection } from './section-strategies.ts';
 import { summarizerSection } from './section-summarizer.ts';
@@ -29,6 +31,7 @@ const SECTIONS: readonly Section[] = [
   { id: 'browser', title: '3. Browser: import + count of ~13 MB, main-thread long tasks', run: browserSection },
   { id: 'strategies', title: '4. Strategy planning, and pi against LangChain trimMessages', run: strategiesSection },
   { id: 'summarizer', title: '5. Summarizer overhead without a model (100k-token head), WebLLM speed', run: summarizerSection },
+  { id: 'folding', title: '6. Memory folding: plan at 1k/10k/100k iterations, incremental re-fold, timeline drawing', run: foldingSection },
 ];
 
 function selected(): Section[] {

@@ -86,7 +86,7 @@ test('an exported OpenAI context imports again', async ({ app, page }) => {
   const exported = JSON.parse(readFileSync(path!, 'utf8')) as Array<{ role: string }>;
   expect(exported.length).toBeGreaterThan(1);
   await app.importFile(path!);
-  const report = await page.evaluate(() => window.__foldlab?.imports.at(-1)?.report);
+  const report = await app.reportFor(path!);
   expect(report?.format).toBe('openai-chat');
   expect(report?.toolCalls).toBe(report?.toolResults);
   expect(count).toMatch(/Compacted context, \d+ entries/);
@@ -108,4 +108,24 @@ test('a conversation too short to compact says so', async ({ app, page }) => {
   await page.getByTestId('compact.strategy.layered').check();
   await expect(page.getByTestId('plan.nothing')).toBeVisible({ timeout: 30_000 });
   await expect(page.getByTestId('compact.run')).toBeDisabled();
+});
+
+test('a custom plugin plans in its own worker; a plugin that throws or breaks a rule is refused clearly', async ({ app, page }) => {
+  await app.importFile(CLAUDE);
+  await page.getByTestId('tab.compact').click();
+  await page.getByTestId('compact.strategy.custom').check();
+  await expect(page.getByTestId('plan.trigger')).toContainText('the plugin keeps', { timeout: 30_000 });
+  await expect(page.getByTestId('compact.run')).toBeEnabled();
+  await page.getByTestId('compact.run').click();
+  await expect(page.getByTestId('run')).toBeVisible({ timeout: 60_000 });
+  await expect(page.locator('[data-origin="summary"]').first()).toBeAttached();
+
+  await page.getByTestId('tab.compact').click();
+  await page.getByTestId('compact.plugin').fill('export default function plan() { throw new Error("boom from the plugin"); }');
+  await expect(page.getByTestId('plan.error')).toContainText('boom from the plugin', { timeout: 30_000 });
+  // Keeping a tool result without its call breaks a rule: the violation is named.
+  await page.getByTestId('compact.plugin').fill('export default function plan(entries) { return { keep: [entries.findIndex((e) => e.result)] }; }');
+  await expect(page.getByTestId('plan.error')).toContainText(/call/i, { timeout: 30_000 });
+  await page.getByTestId('compact.plugin').fill('export default function plan() { for (;;) {} }');
+  await expect(page.getByTestId('plan.error')).toContainText('did not answer within 2,000 ms', { timeout: 30_000 });
 });

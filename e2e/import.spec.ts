@@ -18,7 +18,7 @@ for (const file of FILES) {
     await expect(page.getByTestId('conversation.meta')).toBeVisible();
     expect(await app.entryCount()).toBe(expected.entries);
     expect(await app.totalTokens()).toBe(expected.tokens.total);
-    const outcome = await page.evaluate(() => window.__foldlab?.imports.at(-1)?.report);
+    const outcome = await app.reportFor(file.path);
     expect(outcome?.format).toBe(expected.format);
     expect(outcome?.toolCalls).toBe(expected.toolCalls);
     expect(outcome?.toolResults).toBe(expected.toolResults);
@@ -39,8 +39,8 @@ test('a sample opens with one click', async ({ app, page }) => {
   expect(await app.entryCount()).toBe(cliInspect(sample('claude-code/37f83ec9-f2ea-42a9-925e-0d5c105cb6e8.jsonl')).entries);
 });
 
-test('the format can be forced', async ({ app, page }) => {
+test('the format can be forced', async ({ app }) => {
   await app.importFile(fixture('anthropic-messages.json'), 'openai-chat');
-  const format = await page.evaluate(() => window.__foldlab?.imports.at(-1)?.report.format);
+  const format = (await app.reportFor(fixture('anthropic-messages.json')))?.format;
   expect(format).toBe('openai-chat');
 });

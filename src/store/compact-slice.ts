@@ -16,6 +16,9 @@ export interface CompactSlice {
   continuePrevious: boolean;
   /** The run opened in the result view. */
   openRunId: string | undefined;
+  /** The custom strategy's plugin module (undefined: the example). */
+  pluginSource: string | undefined;
+  setPluginSource: (source: string | undefined) => void;
   setTab: (tab: ConversationTab) => void;
   setStrategy: (strategy: StrategyId) => void;
   setOption: (strategy: StrategyId | 'folding', name: string, value: string | undefined) => void;
@@ -32,6 +35,8 @@ export const createCompactSlice: StateCreator<AppState, [], [], CompactSlice> = 
   upTo: undefined,
   continuePrevious: true,
   openRunId: undefined,
+  pluginSource: undefined,
+  setPluginSource: (pluginSource) => set({ pluginSource }),
   setTab: (tab) => set({ tab }),
   setStrategy: (strategy) => set({ strategy }),
   setOption: (strategy, name, value) =>

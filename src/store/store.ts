@@ -26,6 +26,7 @@ export const useAppStore = create<AppState>()(
         selectedId: state.selectedId,
         strategy: state.strategy,
         optionValues: state.optionValues,
+        pluginSource: state.pluginSource,
         summarizerKind: state.summarizerKind,
         remote: state.remote,
         localModelId: state.localModelId,

@@ -6,7 +6,9 @@
 import { buildInput } from '../core/compaction/input.ts';
 import { runCompaction, type CompactionProgress } from '../core/compaction/run.ts';
 import type { Summarizer } from '../core/compaction/summarizer.ts';
-import type { CompactedContext, Plan, PreviousCompaction } from '../core/compaction/types.ts';
+import type { CompactedContext, CompactionInput, Plan, PreviousCompaction } from '../core/compaction/types.ts';
+import { pluginEntries } from '../core/strategies/custom-plugin.ts';
+import { runPlugin } from './plugin-runner.ts';
 import { getStrategy } from '../core/strategies/index.ts';
 import { createOfflineSummarizer } from '../core/summarize/offline.ts';
 import { createRemoteSummarizer } from '../llm/remote.ts';
@@ -75,7 +77,16 @@ export class CompactionJobs {
       pinned: new Set(pins.map((pin) => pin.entryId)),
       now: request.now ?? Date.now(),
     });
-    return { conversation, journal, built, previousRow };
+    return { conversation, journal, built, previousRow, options: await this.pluginOptions(request, built.input) };
+  }
+
+  /** The custom strategy's options: the user's plugin runs first and its checked answer becomes the plan. */
+  private async pluginOptions(request: CompactRequest, input: CompactionInput): Promise<Record<string, unknown>> {
+    if (request.strategy !== 'custom') return request.options;
+    const source = request.pluginSource?.trim();
+    if (!source) throw new Error('Paste a plugin module first: export default function plan(entries, options) { return { keep: [...] } }.');
+    const plan = await runPlugin(source, pluginEntries(input), request.options);
+    return { ...request.options, plan: JSON.stringify(plan) };
   }
 
   private async previousRun(request: CompactRequest): Promise<CompactionRow | undefined> {
@@ -85,9 +96,9 @@ export class CompactionJobs {
   }
 
   async plan(request: CompactRequest): Promise<PlanPreview> {
-    const { built, previousRow } = await this.prepare(request);
+    const { built, previousRow, options } = await this.prepare(request);
     const strategy = getStrategy(request.strategy);
-    const plan: Plan = strategy.plan(built.input, strategy.parse(request.options));
+    const plan: Plan = strategy.plan(built.input, strategy.parse(options));
     return {
       plan,
       journalIndex: built.journalIndex,
@@ -98,14 +109,14 @@ export class CompactionJobs {
   }
 
   async compact(request: CompactRequest, signal: AbortSignal, onProgress: (progress: CompactionProgress & { tokensPerSecond?: number }) => void): Promise<CompactionRow> {
-    const { conversation, built } = await this.prepare(request);
+    const { conversation, built, options } = await this.prepare(request);
     const strategy = getStrategy(request.strategy);
     const makeSummarizer = this.summarizers[request.summarizer];
     if (!makeSummarizer) throw new Error(`Unknown summarizer "${request.summarizer}".`);
     const outcome = await runCompaction({
       strategy,
       input: built.input,
-      rawOptions: request.options,
+      rawOptions: options,
       summarizer: makeSummarizer(request, (text, tokensPerSecond) => onProgress({ phase: 'summarizing', done: 0, total: 1, partial: text, tokensPerSecond })),
       prompts: PROMPTS,
       signal,

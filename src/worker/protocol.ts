@@ -78,6 +78,8 @@ export interface CompactRequest {
   localModelId?: string;
   /** WebLLM app config for self-hosted model files (selfHostedConfig), if the user set a base URL. */
   localAppConfig?: AppConfig;
+  /** For the custom strategy: the user's plugin module (run in its own worker, with nothing but plain entry data). */
+  pluginSource?: string;
   timeoutMs?: number;
   /** Clock for the plan (tests); default now. */
   now?: number;

@@ -180,6 +180,38 @@ function summarizerRange(head: readonly HistoryItem[], entries: CompactionInput[
   return { fromItem, toItem, sent, note };
 }
 
+/**
+ * Closes the kept set over tool pairs: a kept result keeps the entry holding its call, and a kept
+ * call keeps the entries holding its results (a pinned exchange can straddle an earlier summary's
+ * boundary). Only entries before `limit` are changed. Returns how many entries it had to keep.
+ */
+function keepToolPairs(entries: CompactionInput['entries'], fates: Fate[], limit: number): number {
+  const callAt = new Map<string, number>();
+  const resultsAt = new Map<string, number[]>();
+  entries.forEach((entry, i) => {
+    for (const block of entry.blocks) {
+      if (block.type === 'tool_call') callAt.set(block.callId, i);
+      else if (block.type === 'tool_result') resultsAt.set(block.callId, [...(resultsAt.get(block.callId) ?? []), i]);
+    }
+  });
+  let changed = 0;
+  const queue = fates.flatMap((fate, i) => (fate === 'keep' ? [i] : []));
+  while (queue.length > 0) {
+    const i = queue.pop()!;
+    for (const block of entries[i]!.blocks) {
+      const partners = block.type === 'tool_call' ? (resultsAt.get(block.callId) ?? []) : block.type === 'tool_result' ? [callAt.get(block.callId)].filter((j): j is number => j !== undefined) : [];
+      for (const j of partners) {
+        if (j < limit && fates[j] !== 'keep') {
+          fates[j] = 'keep';
+          changed++;
+          queue.push(j);
+        }
+      }
+    }
+  }
+  return changed;
+}
+
 function makePlan(input: CompactionInput, options: AugmentOptions): Plan {
   const view = historyView(input, options);
   const { decision, threshold, split } = evaluate(input, options, view);
@@ -229,6 +261,10 @@ function makePlan(input: CompactionInput, options: AugmentOptions): Plan {
     const dropped = !pinned && item.ordinal < fromItem.ordinal;
     for (let i = start; i <= end; i++) if (!isSystem(entries[i]!)) fates[i] = pinned ? 'keep' : dropped ? 'drop' : 'summarize';
   }
+  // Behind an earlier summary's boundary a pinned exchange can straddle it: keep the partners there
+  // (after the boundary, per-iteration cuts are handled by the reply carrying the calls, A7).
+  const closed = keepToolPairs(entries, fates, options.exchangeUnit === 'turn' ? entries.length : boundary);
+  if (closed > 0) notes.push(`${closed} entr${closed === 1 ? 'y is' : 'ies are'} kept verbatim so that no kept tool result loses its call, nor a kept call its result.`);
   const pinnedHead = head.filter((item) => item.kind === 'exchange').filter((item) => item.exchange.pinned).length;
   if (pinnedHead > 0) notes.push(`${pinnedHead} pinned exchange${pinnedHead === 1 ? ' stays' : 's stay'} verbatim before the summary node (A13)${sent.some((item) => item.exchange.pinned) ? '; the summarizer reads those inside its range as context' : ''}.`);
 

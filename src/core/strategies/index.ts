@@ -9,8 +9,9 @@ import { checkpointsStrategy } from './checkpoints.ts';
 import { queryOnDemandStrategy } from './query-on-demand.ts';
 import { slidingWindowStrategy } from './sliding-window.ts';
 import { twoLayerStrategy } from './two-layer.ts';
+import { customStrategy } from './custom-plugin.ts';
 
-/** The strategies the app and the CLI offer (the custom plugin strategy needs user code: see custom-plugin.ts). */
+/** Every built-in strategy; `custom` runs the user's plugin first (src/worker/plugin-runner.ts). */
 export const STRATEGIES: Partial<Record<StrategyId, Strategy>> = {
   augment: augmentStrategy as unknown as Strategy,
   pi: piStrategy as unknown as Strategy,
@@ -20,6 +21,7 @@ export const STRATEGIES: Partial<Record<StrategyId, Strategy>> = {
   checkpoints: checkpointsStrategy as unknown as Strategy,
   'two-layer': twoLayerStrategy as unknown as Strategy,
   'query-on-demand': queryOnDemandStrategy as unknown as Strategy,
+  custom: customStrategy as unknown as Strategy,
 };
 
 export const STRATEGY_IDS = Object.keys(STRATEGIES) as StrategyId[];

@@ -13,6 +13,7 @@ import { keyring } from '../../store/keyring.ts';
 import { useAppStore } from '../../store/store.ts';
 import type { CompactRequest, PlanPreview } from '../../worker/protocol.ts';
 import { OptionsForm } from './OptionsForm.tsx';
+import { EXAMPLE_PLUGIN } from './plugin-example.ts';
 import { PlanView } from './PlanView.tsx';
 
 const EMPTY: Record<string, string> = {};
@@ -32,6 +33,11 @@ export function CompactPanel({ conversation, leafId, entryCount }: { conversatio
   const openRun = useAppStore((s) => s.openRun);
   const setTab = useAppStore((s) => s.setTab);
   const strategy = getStrategy(strategyId);
+  const storedPlugin = useAppStore((s) => s.pluginSource);
+  const setPluginSource = useAppStore((s) => s.setPluginSource);
+  const pluginSource = storedPlugin ?? EXAMPLE_PLUGIN;
+  // The custom strategy's `plan` option is filled by running the plugin, not typed.
+  const visibleSpecs = strategyId === 'custom' ? strategy.options.filter((spec) => spec.name !== 'plan') : strategy.options;
   const summarizerKind = useAppStore((s) => s.summarizerKind);
   const remote = useAppStore((s) => s.remote);
   const localModelId = useAppStore((s) => s.localModelId);
@@ -58,8 +64,9 @@ export function CompactPanel({ conversation, leafId, entryCount }: { conversatio
       ...(upTo !== undefined ? { upTo } : {}),
       continueFrom: continuePrevious ? 'latest' : 'none',
       summarizer: 'offline',
+      ...(strategyId === 'custom' ? { pluginSource } : {}),
     }),
-    [conversation.id, strategyId, values, counter, contextWindow, leafId, upTo, continuePrevious],
+    [conversation.id, strategyId, values, counter, contextWindow, leafId, upTo, continuePrevious, pluginSource],
   );
 
   const [preview, setPreview] = useState<{ key: string; value?: PlanPreview; error?: string }>();
@@ -119,7 +126,17 @@ export function CompactPanel({ conversation, leafId, entryCount }: { conversatio
       </div>
       <div className="compact-grid">
         <div>
-          <OptionsForm specs={strategy.options} values={values} error={optionError} onChange={(name, value) => setOption(strategyId, name, value)} onReset={() => resetOptions(strategyId)} />
+          {strategyId === 'custom' && (
+            <fieldset className="options">
+              <legend>
+                Plugin module{' '}
+                <button type="button" className="link small" onClick={() => setPluginSource(undefined)} data-testid="compact.plugin.reset">Restore the example</button>
+              </legend>
+              <textarea className="plugin-source" rows={14} spellCheck={false} value={pluginSource} onChange={(e) => setPluginSource(e.target.value)} aria-label="Plugin module (JavaScript)" data-testid="compact.plugin" />
+              <span className="muted small">Runs in its own worker with only the entries' plain data, for at most 2 s; its answer is checked before use.</span>
+            </fieldset>
+          )}
+          <OptionsForm specs={visibleSpecs} values={values} error={optionError} onChange={(name, value) => setOption(strategyId, name, value)} onReset={() => resetOptions(strategyId)} />
           <fieldset className="options">
             <legend>When</legend>
             <label className="field inline">
