@@ -3,10 +3,10 @@
  * through the page's file input in Chromium and records main-thread long tasks (> 50 ms) while the
  * worker imports and counts o200k. The preview server is always stopped, even on failure.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, rmSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { exited, start, stop, waitForServer, withoutBasePath } from './processes.ts';
 import { duration, fmt, mb, printPairs, printTable } from './report.ts';
 import { OUT_DIR, sessionFile } from './session.ts';
 
@@ -19,53 +19,12 @@ export const IMPORT_TIMEOUT_MS = 120_000;
 /** Quiet time recorded after the import, while the transcript renders. Default 2,000. Unit: ms. */
 export const SETTLE_MS = 2_000;
 
-const ROOT = resolve(import.meta.dirname, '..');
 const SITE_DIR = resolve(OUT_DIR, 'site');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const CHROMIUM_ARGS = [
   '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
   '--disable-sync', '--no-first-run', '--disable-quic',
 ];
-
-interface Child {
-  process: ChildProcess;
-  output: () => string;
-}
-
-/** Starts `npx <args>` in its own process group (so stopping it also stops what npx started). */
-function start(args: string[], env: NodeJS.ProcessEnv): Child {
-  const child = spawn('npx', args, { cwd: ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  const keep = (data: Buffer) => {
-    output = (output + data.toString()).slice(-4000);
-  };
-  child.stdout?.on('data', keep);
-  child.stderr?.on('data', keep);
-  return { process: child, output: () => output };
-}
-
-function stop(child: Child): void {
-  const pid = child.process.pid;
-  if (pid === undefined || child.process.exitCode !== null || child.process.signalCode !== null) return;
-  try {
-    process.kill(-pid, 'SIGTERM');
-  } catch {
-    // Already gone.
-  }
-}
-
-function exited(child: Child): Promise<number> {
-  return new Promise((resolveExit, reject) => {
-    child.process.once('error', reject);
-    child.process.once('close', (code) => resolveExit(code ?? 1));
-  });
-}
-
-function withoutBasePath(): NodeJS.ProcessEnv {
-  const env = { ...process.env };
-  delete env.BASE_PATH;
-  return env;
-}
 
 async function build(): Promise<number> {
   const started = performance.now();
@@ -75,20 +34,6 @@ async function build(): Promise<number> {
   return performance.now() - started;
 }
 
-async function waitForServer(url: string, child: Child, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (child.process.exitCode !== null) throw new Error(`vite preview exited (${child.process.exitCode}):\n${child.output().trim()}`);
-    try {
-      const response = await fetch(url);
-      if (response.ok) return;
-    } catch {
-      // Not listening yet.
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`vite preview did not answer at ${url} within ${timeoutMs / 1000} s:\n${child.output().trim()}`);
-}
 
 interface LongTask {
   start: number;

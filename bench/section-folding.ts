@@ -4,7 +4,6 @@
  * 100k synthetic iterations in Node; and frame intervals while panning/zooming the Fold timeline of
  * the ~13 MB session in Chromium. It only prints figures. The preview server is always stopped.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
@@ -14,6 +13,7 @@ import { foldRun, toIterations } from '../src/core/folding/index.ts';
 import type { SummaryCache } from '../src/core/folding/types.ts';
 import { syntheticTimeline } from '../src/ui/timeline/bench-data.ts';
 import { fitViewport, planTimeline, zoomAt } from '../src/ui/timeline/geometry.ts';
+import { exited, start, stop, waitForServer } from './processes.ts';
 import { collectGarbage, duration, fmt, median, printPairs, printTable } from './report.ts';
 import { OUT_DIR, releaseSession, sessionFile } from './session.ts';
 
@@ -31,7 +31,6 @@ export const KEY_PRESSES = 60;
 const FRAME_MS = 1000 / 60;
 const TIMEOUT_MS = 120_000;
 
-const ROOT = resolve(import.meta.dirname, '..');
 const SITE_DIR = resolve(OUT_DIR, 'fold-site');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const CHROMIUM_ARGS = [
@@ -194,55 +193,6 @@ function geometrySection(): void {
 
 // ---------------------------------------------------------------------------------------------
 // 2b. Browser: pan/zoom the Fold timeline of the 13 MB session
-
-interface Child {
-  process: ChildProcess;
-  output: () => string;
-}
-
-function start(args: string[]): Child {
-  const env = { ...process.env };
-  delete env.BASE_PATH;
-  const child = spawn('npx', args, { cwd: ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  const keep = (data: Buffer) => {
-    output = (output + data.toString()).slice(-4000);
-  };
-  child.stdout?.on('data', keep);
-  child.stderr?.on('data', keep);
-  return { process: child, output: () => output };
-}
-
-function stop(child: Child): void {
-  const pid = child.process.pid;
-  if (pid === undefined || child.process.exitCode !== null || child.process.signalCode !== null) return;
-  try {
-    process.kill(-pid, 'SIGTERM');
-  } catch {
-    // Already gone.
-  }
-}
-
-function exited(child: Child): Promise<number> {
-  return new Promise((resolveExit, reject) => {
-    child.process.once('error', reject);
-    child.process.once('close', (code) => resolveExit(code ?? 1));
-  });
-}
-
-async function waitForServer(url: string, child: Child, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (child.process.exitCode !== null) throw new Error(`vite preview exited (${child.process.exitCode}):\n${child.output().trim()}`);
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // Not listening yet.
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`vite preview did not answer at ${url} within ${timeoutMs / 1000} s:\n${child.output().trim()}`);
-}
 
 interface Probe {
   __frames: number[];
