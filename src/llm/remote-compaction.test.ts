@@ -1,4 +1,3 @@
-import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runCompaction } from '../core/compaction/run.ts';
 import type { Strategy } from '../core/compaction/strategy.ts';
@@ -9,8 +8,9 @@ import { compactionEntry, piStrategy } from '../core/strategies/pi.ts';
 import { AuthError, ContextOverflowError, OverloadedError, StreamError } from './errors.ts';
 import { createOpenAISummarizer } from './openai.ts';
 import { openAIErrorBody, openAIStream, startFakeServer, type FakeServer } from './test-server.ts';
+import { loadPrompts } from '../cli/load.ts';
 
-const prompts = Object.fromEntries(readdirSync('prompts').filter((f) => f.endsWith('.md')).map((f) => [f.slice(0, -3), readFileSync(`prompts/${f}`, 'utf8')]));
+const prompts = loadPrompts();
 const strategy = piStrategy as unknown as Strategy;
 const raw = { keepRecentTokens: 1400 };
 const tok = (n: number) => 'x'.repeat(4 * n);

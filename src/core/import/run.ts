@@ -230,11 +230,6 @@ export class ImportSession {
     result.lines = lines;
     return result;
   }
-
-  /** The last line fed (for tests of truncation). */
-  get lastLineNo(): number {
-    return this.lastLine?.no ?? 0;
-  }
 }
 
 function tryParse(text: string): unknown {

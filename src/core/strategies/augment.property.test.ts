@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { buildInput } from '../compaction/input.ts';
@@ -10,8 +10,9 @@ import { importText } from '../import/run.ts';
 import { getEstimator } from '../tokens/counters.ts';
 import { countEntries, countEntry } from '../tokens/entry-tokens.ts';
 import { augmentStrategy } from './augment.ts';
+import { loadPrompts } from '../../cli/load.ts';
 
-const prompts = Object.fromEntries(readdirSync('prompts').filter((f) => f.endsWith('.md')).map((f) => [f.slice(0, -3), readFileSync(`prompts/${f}`, 'utf8')]));
+const prompts = loadPrompts();
 const chars = getEstimator('chars');
 
 // ---- generated transcripts ---------------------------------------------------------------

@@ -1,4 +1,3 @@
-import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { OptionError } from '../compaction/options.ts';
 import { renderTemplate } from '../compaction/prompts.ts';
@@ -11,8 +10,9 @@ import { countEntry } from '../tokens/entry-tokens.ts';
 import { AugmentSummaryMissingError, augmentStrategy, cacheExpiryDecision, SUMMARY_TASK_ID } from './augment.ts';
 import { AUGMENT_CODE_DEFAULTS, type AugmentOptions } from './augment/params.ts';
 import { ABRIDGED_EXCHANGE_TEMPLATE, SUMMARY_NODE_RESPONSE, SUPERVISOR_TEMPLATE } from './augment/templates.ts';
+import { loadPrompts } from '../../cli/load.ts';
 
-const prompts = Object.fromEntries(readdirSync('prompts').filter((f) => f.endsWith('.md')).map((f) => [f.slice(0, -3), readFileSync(`prompts/${f}`, 'utf8')]));
+const prompts = loadPrompts();
 const opts = (raw: Record<string, unknown> = {}): AugmentOptions => augmentStrategy.parse(raw);
 
 /** One exchange per size: a user message of exactly that many characters. */

@@ -1,4 +1,3 @@
-import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { OptionError } from '../compaction/options.ts';
 import { runCompaction } from '../compaction/run.ts';
@@ -12,8 +11,9 @@ import { countEntry } from '../tokens/entry-tokens.ts';
 import { budgetStrategy, MEMORY_PROMPT_ID, type BudgetOptions } from './budget.ts';
 import { capMemoryBlock, fitMemoryBlock, MEMORY_MARKER, memoryEntry } from './budget/memory-block.ts';
 import { trimUnits } from './budget/units.ts';
+import { loadPrompts } from '../../cli/load.ts';
 
-const PROMPTS = Object.fromEntries(readdirSync('prompts').filter((f) => f.endsWith('.md')).map((f) => [f.slice(0, -3), readFileSync(`prompts/${f}`, 'utf8')]));
+const PROMPTS = loadPrompts();
 
 /** Text of `n` tokens under chars/4. */
 const T = (n: number, c = 'x') => c.repeat(4 * n);

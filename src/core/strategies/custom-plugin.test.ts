@@ -1,4 +1,3 @@
-import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { runCompaction } from '../compaction/run.ts';
 import { echoSummarizer, linkEntries, makeEntries, makeInput } from '../compaction/testing.ts';
@@ -6,8 +5,9 @@ import type { Strategy } from '../compaction/strategy.ts';
 import {
   customStrategy, pluginEntries, pluginErrorLine, PluginPlanError, validatePluginPlan,
 } from './custom-plugin.ts';
+import { loadPrompts } from '../../cli/load.ts';
 
-const PROMPTS = Object.fromEntries(readdirSync('prompts').filter((f) => f.endsWith('.md')).map((f) => [f.slice(0, -3), readFileSync(`prompts/${f}`, 'utf8')]));
+const PROMPTS = loadPrompts();
 
 /** e0 system, e1 user, e2 call c1, e3 result c1, e4 text, e5 user, e6 answer. */
 function input(pinned?: string) {

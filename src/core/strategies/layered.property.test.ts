@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import type { Entry } from '../journal/entry.ts';
 import { importText } from '../import/run.ts';
 import { runCompaction, type CompactionOutcome } from '../compaction/run.ts';
@@ -8,8 +8,9 @@ import { echoSummarizer, linkEntries, makeEntries, makeInput, type Spec } from '
 import type { CompactionInput, PreviousCompaction } from '../compaction/types.ts';
 import { countEntry } from '../tokens/entry-tokens.ts';
 import { layeredStrategy, serializeReact, type LayeredOptions } from './layered.ts';
+import { loadPrompts } from '../../cli/load.ts';
 
-const PROMPTS = Object.fromEntries(readdirSync('prompts').filter((f) => f.endsWith('.md')).map((f) => [f.slice(0, -3), readFileSync(`prompts/${f}`, 'utf8')]));
+const PROMPTS = loadPrompts();
 const S = layeredStrategy;
 const TOOLS = ['LS', 'Glob', 'Grep', 'Read', 'Edit', 'MultiEdit', 'Write', 'Bash', 'TodoWrite', 'WebFetch'] as const;
 

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { readdirSync, readFileSync } from 'node:fs';
 import type { Entry } from '../journal/entry.ts';
 import { OptionError } from '../compaction/options.ts';
 import { placeholders, TemplateError } from '../compaction/prompts.ts';
@@ -12,8 +11,9 @@ import type { PreviousCompaction } from '../compaction/types.ts';
 import { countEntry } from '../tokens/entry-tokens.ts';
 import { layeredStrategy, serializeReact } from './layered.ts';
 import { ARCHIVE_HEADING, ARCHIVED_SUMMARY_TEMPLATE, frameArchivedSummary, TIMEOUT_MESSAGE } from './layered/archived-summary.ts';
+import { loadPrompts } from '../../cli/load.ts';
 
-const PROMPTS = Object.fromEntries(readdirSync('prompts').filter((f) => f.endsWith('.md')).map((f) => [f.slice(0, -3), readFileSync(`prompts/${f}`, 'utf8')]));
+const PROMPTS = loadPrompts();
 const S = layeredStrategy;
 
 /** One turn: user question, a Grep call with 20 matching lines, the answer. */

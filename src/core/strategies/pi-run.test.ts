@@ -1,4 +1,3 @@
-import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { OptionError } from '../compaction/options.ts';
 import { placeholders } from '../compaction/prompts.ts';
@@ -10,8 +9,9 @@ import type { CompactionInput } from '../compaction/types.ts';
 import { compactionEntry, piHooks, piStrategy, type PiCompactionEntry } from './pi.ts';
 import type { PiPreparation } from './pi/hooks.ts';
 import { SPLIT_TURN_SEPARATOR } from './pi/plan.ts';
+import { loadPrompts } from '../../cli/load.ts';
 
-const prompts = Object.fromEntries(readdirSync('prompts').filter((f) => f.endsWith('.md')).map((f) => [f.slice(0, -3), readFileSync(`prompts/${f}`, 'utf8')]));
+const prompts = loadPrompts();
 const strategy = piStrategy as unknown as Strategy;
 const tok = (n: number) => 'x'.repeat(4 * n);
 

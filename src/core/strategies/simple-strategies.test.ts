@@ -1,4 +1,3 @@
-import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { OptionError } from '../compaction/options.ts';
 import { runCompaction } from '../compaction/run.ts';
@@ -11,8 +10,9 @@ import { CHECKPOINT_PROMPT_ID, checkpointsStrategy } from './checkpoints.ts';
 import { QUERY_HISTORY_TOOL, queryOnDemandStrategy } from './query-on-demand.ts';
 import { iterationGroups, slidingWindowStrategy, taskIndex, totalIterations } from './sliding-window.ts';
 import { capTokens, TWO_LAYER_PROMPT_ID, TWO_LAYER_TASK_ID, twoLayerStrategy } from './two-layer.ts';
+import { loadPrompts } from '../../cli/load.ts';
 
-const PROMPTS = Object.fromEntries(readdirSync('prompts').filter((f) => f.endsWith('.md')).map((f) => [f.slice(0, -3), readFileSync(`prompts/${f}`, 'utf8')]));
+const PROMPTS = loadPrompts();
 
 /** System, the task, then `n` iterations (assistant + call + result); a user message opens every 10th. */
 function session(n: number): Entry[] {
