@@ -8,7 +8,8 @@
  * - CHROMIUM_PATH: the browser for section 3 (default /usr/bin/chromium);
  * - BENCH_KEEP_SITE=1 keeps the build in bench/out/site (by default it is removed after section 3,
  *   because `eslint .` would lint its minified JavaScript); likewise bench/out/fold-site for section 6,
- *   which serves it on port 4319.
+ *   which serves it on port 4319, and bench/out/timeline-site (the 100k-iteration timeline page of
+ *   bench/timeline-page, port 4321).
  */
 import { arch, cpus, loadavg, platform, release, totalmem } from 'node:os';
 import { browserSection } from './section-browser.ts';

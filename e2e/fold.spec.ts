@@ -7,10 +7,11 @@ import type { Page } from '@playwright/test';
 import { expect, sample, test } from './fixtures/app.ts';
 
 interface FoldViewLike {
-  timeline: { iterations: number; levels: Record<string, number>; blocks: Array<{ id: string; level: number; from: number; to: number; title: string }> };
-  blocks: Array<{ id: string; from: number; journalFrom: number; journalTo: number }>;
+  timeline: { iterations: number; levels: Record<string, number>; blocks: Array<{ id: string; level: number; from: number; to: number; title: string }>; partitions: Array<{ zone: string; tokens: number }> };
+  blocks: Array<{ id: string; from: number; journalFrom: number; journalTo: number; tokens: { original: number } }>;
   tokensBefore: number;
   tokensAfter: number;
+  retrieved: Array<{ blockId: string; from: number; to: number }>;
 }
 
 const foldView = (page: Page) => page.evaluate(() => (window as unknown as { __foldlab: { fold?: FoldViewLike } }).__foldlab.fold);
@@ -54,6 +55,19 @@ test('the timeline draws the worker\'s plan; blocks open to their source; bookma
   // Recall: query_history by file name.
   await page.getByTestId('fold.query').fill('renderer.py');
   await expect(page.getByTestId('fold.hits')).toContainText('matching blocks', { timeout: 15_000 });
+
+  // Expand the smallest hit not yet retrieved: the worker recalls it at the current iteration.
+  await expect(page.getByTestId('fold.expand').first()).toBeVisible();
+  const searched = (await foldView(page))!;
+  const offered = new Set(await page.getByTestId('fold.expand').evaluateAll((els) => els.filter((el) => !(el as HTMLButtonElement).disabled).map((el) => el.getAttribute('data-block-id'))));
+  const pick = searched.blocks.filter((b) => offered.has(b.id)).sort((a, b) => a.tokens.original - b.tokens.original)[0]!;
+  expect(pick).toBeTruthy();
+  await page.locator(`[data-testid="fold.expand"][data-block-id="${pick.id}"]`).click();
+  await expect(page.locator(`[data-testid="fold.retrieved.item"][data-block-id="${pick.id}"]`)).toBeVisible({ timeout: 15_000 });
+  const retrieved = (await foldView(page))!;
+  expect(retrieved.retrieved.find((r) => r.blockId === pick.id)).toBeTruthy();
+  expect(retrieved.timeline.partitions.find((p) => p.zone === 'retrieved')?.tokens).toBeGreaterThan(0);
+  await expect(page.locator(`[data-testid="timeline.retrieved"][data-block-id="${pick.id}"]`)).toHaveCount(1);
 
   // Keyboard: the timeline zooms and the blocks are reachable by Tab.
   await page.getByTestId('timeline.zoom-in').click();

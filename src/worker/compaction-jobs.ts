@@ -23,10 +23,13 @@ import type { CompactRequest, PlanPreview } from './protocol.ts';
 type CountTokens = (conversationId: string, counter: CompactRequest['counter']) => Promise<Uint32Array>;
 
 /** Streaming text of a remote summarizer, forwarded as progress. */
-type OnText = (text: string, tokensPerSecond: number) => void;
-export type SummarizerFactory = (request: CompactRequest, onText: OnText) => Summarizer;
+export type OnText = (text: string, tokensPerSecond: number) => void;
+/** What a summarizer is made from: the provider settings of a request (compaction or folding). */
+export type SummarizerSettings = Pick<CompactRequest, 'remote' | 'localModelId' | 'localAppConfig'>;
+export type SummarizerFactory = (request: SummarizerSettings, onText: OnText) => Summarizer;
 
-const DEFAULT_SUMMARIZERS: Record<string, SummarizerFactory> = {
+/** The summarizers by request kind: 'offline' (default), 'remote', 'webllm'. Also used by folding (fold-summaries.ts). */
+export const DEFAULT_SUMMARIZERS: Readonly<Record<string, SummarizerFactory>> = {
   offline: () => createOfflineSummarizer(),
   remote: (request, onText) => {
     if (!request.remote) throw new Error('Choose a remote provider in Settings > Models first.');
@@ -55,7 +58,7 @@ export class CompactionJobs {
   constructor(
     private readonly db: FoldlabDatabase,
     private readonly countTokens: CountTokens,
-    private readonly summarizers: Record<string, SummarizerFactory> = DEFAULT_SUMMARIZERS,
+    private readonly summarizers: Readonly<Record<string, SummarizerFactory>> = DEFAULT_SUMMARIZERS,
   ) {}
 
   private async prepare(request: CompactRequest) {

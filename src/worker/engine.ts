@@ -34,8 +34,15 @@ export class Engine implements EngineApi {
     this.folds = new FoldJobs(db, totals);
   }
 
-  fold(request: FoldRequest): Promise<FoldView> {
-    return this.folds.fold(request);
+  /** With a job id the model summaries can be cancelled and report their progress (unit: blocks, as 'summaries'). */
+  fold(request: FoldRequest, onProgress?: ProgressCallback): Promise<FoldView> {
+    const jobId = request.jobId;
+    if (!jobId) return this.folds.fold(request);
+    return this.job(jobId, (signal) =>
+      this.folds.fold(request, signal, (progress) =>
+        onProgress?.({ jobId, phase: 'summarizing', done: progress.done, total: progress.total, unit: 'summaries', ...(progress.tokensPerSecond !== undefined ? { tokensPerSecond: progress.tokensPerSecond } : {}) }),
+      ),
+    );
   }
 
   planCompaction(request: CompactRequest): Promise<PlanPreview> {

@@ -1,17 +1,20 @@
 /**
  * Memory folding in the worker: fold a stored conversation's branch (optionally as of an earlier
- * iteration, for the replay), reusing summaries by source hash between runs, and send the page
- * compact arrays for the timeline plus the block index — never the entries themselves.
+ * iteration, for the replay, which moves forward through a live session), reusing summaries by
+ * source hash between runs, and send the page compact arrays for the timeline plus the block
+ * index — never the entries themselves.
  */
 import { buildInput } from '../core/compaction/input.ts';
-import { foldRun, queryHistory, toIterations, toTimelineData, type FoldedBlock, type FoldRun } from '../core/folding/index.ts';
+import { queryHistory, toIterations, toTimelineData, type FoldedBlock, type FoldRun } from '../core/folding/index.ts';
 import type { TimelineData } from '../core/folding/timeline-data.ts';
 import type { SummaryCache } from '../core/folding/types.ts';
 import { getCounter, type CounterId } from '../core/tokens/counters.ts';
 import { loadEntries } from '../db/conversations.ts';
 import type { FoldlabDatabase } from '../db/schema.ts';
+import { FoldSessions, type RecallRequest } from './fold-sessions.ts';
+import { FoldSummaries, type FoldSummaryProgress, type FoldSummaryRequest, type FoldSummaryView } from './fold-summaries.ts';
 
-export interface FoldRequest {
+export interface FoldRequest extends FoldSummaryRequest {
   conversationId: string;
   options: Record<string, unknown>;
   counter: CounterId;
@@ -21,6 +24,8 @@ export interface FoldRequest {
   upToIteration?: number;
   /** Recall query (query_history): the blocks that match. */
   query?: string;
+  /** Blocks the user expanded into the retrieved zone, at the iteration they did it. */
+  recalls?: RecallRequest[];
 }
 
 /** A folded block without its nesting, for the detail panel; `journalFrom..journalTo` open its source. */
@@ -44,7 +49,7 @@ export interface FoldBlockView {
   journalTo: number;
 }
 
-export interface FoldView {
+export interface FoldView extends FoldSummaryView {
   timeline: TimelineData;
   blocks: FoldBlockView[];
   events: FoldRun['events'];
@@ -54,6 +59,10 @@ export interface FoldView {
   tokensAfter: number;
   summariesMade: number;
   hits: Array<{ blockId: string; score: number }>;
+  /** The retrieved zone at the replay's position: recalled blocks until they fade. */
+  retrieved: FoldRun['retrieved'];
+  /** Requested recalls whose block did not exist at that iteration. */
+  missedRecalls: RecallRequest[];
 }
 
 type CountTokens = (conversationId: string, counter: CounterId) => Promise<Uint32Array>;
@@ -61,10 +70,11 @@ type CountTokens = (conversationId: string, counter: CounterId) => Promise<Uint3
 export class FoldJobs {
   /** Summaries by source hash, per conversation: replaying or re-folding reuses them (F12). */
   private readonly caches = new Map<string, SummaryCache>();
+  private readonly sessions = new FoldSessions();
 
-  constructor(private readonly db: FoldlabDatabase, private readonly countTokens: CountTokens) {}
+  constructor(private readonly db: FoldlabDatabase, private readonly countTokens: CountTokens, private readonly summaries = new FoldSummaries()) {}
 
-  async fold(request: FoldRequest): Promise<FoldView> {
+  async fold(request: FoldRequest, signal?: AbortSignal, onProgress?: (progress: FoldSummaryProgress) => void): Promise<FoldView> {
     const conversation = await this.db.conversations.get(request.conversationId);
     if (!conversation) throw new Error(`No conversation ${request.conversationId}: it may have been deleted.`);
     const [journal, totals, counter] = await Promise.all([
@@ -73,17 +83,20 @@ export class FoldJobs {
       getCounter(request.counter),
     ]);
     const built = buildInput(journal, totals, counter, { ...(request.leafId ? { leafId: request.leafId } : {}), contextWindow: request.contextWindow, now: Date.now() });
-    let entries = built.input.entries;
-    const iterations = toIterations(entries);
-    if (request.upToIteration !== undefined && request.upToIteration < iterations.length - 1) {
-      const last = iterations[Math.max(0, request.upToIteration)];
-      if (last) entries = entries.slice(0, last.to + 1);
-    }
-    const counts = built.journalIndex.slice(0, entries.length).map((index) => totals[index] ?? 0);
+    const all = built.input.entries;
+    const iterations = toIterations(all);
+    const upTo = request.upToIteration !== undefined ? Math.max(0, Math.min(request.upToIteration, iterations.length - 1)) : iterations.length - 1;
+    const entries = all.slice(0, (iterations[upTo]?.to ?? -1) + 1);
+    const counts = built.journalIndex.map((index) => totals[index] ?? 0);
     const key = `${conversation.id}|${conversation.importId}|${request.counter}`;
     const raw = { contextWindow: request.contextWindow, ...request.options };
-    const run = foldRun(entries, counts, raw, this.caches.get(key) ?? new Map(), counter);
-    this.caches.set(key, run.cache);
+    const cache = this.caches.get(key) ?? new Map();
+    this.caches.set(key, cache);
+    const sessionKey = `${key}|${request.leafId ?? ''}|${JSON.stringify(raw)}`;
+    const live = this.sessions.advance(sessionKey, all, counts, upTo + 1, request.recalls ?? [], raw, cache, counter);
+    const extracted = { ...live.session.snapshot(), summariesMade: live.made };
+    // Model summaries (when asked for) on the final run only, never on the replay's inner steps.
+    const { run, notes, modelSummaries } = await this.summaries.apply(key, extracted, entries, request, raw, counter, signal, onProgress);
     const blocks: FoldBlockView[] = [];
     const flatten = (list: readonly FoldedBlock[], depth: number) => {
       for (const block of list) {
@@ -106,7 +119,11 @@ export class FoldJobs {
       tokensBefore: run.tokensBefore,
       tokensAfter: run.tokensAfter,
       summariesMade: run.summariesMade,
+      notes,
+      modelSummaries,
       hits: request.query ? queryHistory(run, request.query).map((hit) => ({ blockId: hit.block.id, score: hit.score })) : [],
+      retrieved: run.retrieved,
+      missedRecalls: live.missed,
     };
   }
 }

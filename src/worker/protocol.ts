@@ -103,7 +103,7 @@ export interface EngineApi {
   inspect(conversationId: string, counter: CounterId): Promise<InspectReport>;
   planCompaction(request: CompactRequest): Promise<PlanPreview>;
   compact(request: CompactRequest, onProgress: ProgressCallback): Promise<CompactionRow>;
-  fold(request: FoldRequest): Promise<FoldView>;
+  fold(request: FoldRequest, onProgress?: ProgressCallback): Promise<FoldView>;
   cancel(jobId: string): void;
 }
 

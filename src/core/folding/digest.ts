@@ -6,7 +6,7 @@
 import { entryActions } from '../compaction/tool-actions.ts';
 import type { Entry } from '../journal/entry.ts';
 import { clipLine, extractFacts, oneLine, splitSentences } from '../summarize/extract.ts';
-import type { BlockDigest, Level } from './types.ts';
+import type { BlockDigest, DigestBasis, Level } from './types.ts';
 
 /** Longest title, characters (the seed: a 5-8 word chapter title). */
 export const TITLE_MAX_CHARS = 60;
@@ -41,9 +41,12 @@ function topWords(texts: readonly string[], max: number): string[] {
 }
 
 function uniq(items: Iterable<string>, max = Infinity): string[] {
-  const out: string[] = [];
-  for (const item of items) if (item && !out.includes(item) && out.length < max) out.push(item);
-  return out;
+  const seen = new Set<string>();
+  for (const item of items) {
+    if (seen.size >= max) break;
+    if (item) seen.add(item);
+  }
+  return [...seen];
 }
 
 function plural(n: number, word: string): string {
@@ -54,18 +57,53 @@ function firstSentence(text: string | undefined): string {
   return text ? clipLine(splitSentences(text)[0] ?? text, SENTENCE_MAX_CHARS) : '';
 }
 
+/** Longest command list a digest keeps for merging. */
+const MAX_COMMANDS = 50;
+/** Key actions a merged digest keeps (the oldest first). */
+const MAX_KEY_ACTIONS = 40;
+
+function errorKey(tool: string, target: string | undefined): string[] {
+  if (!target) return tool === 'API' ? ['api\u0000'] : [];
+  return [`cmd\u0000${target}`, `${tool.toLowerCase()}\u0000${target}`];
+}
+
+/** Title, content, outcome and state changes from the mergeable facts. */
+function render(basis: DigestBasis): Pick<BlockDigest, 'title' | 'content' | 'outcome' | 'stateChanges'> {
+  const { created, deleted, read, commands, request } = basis;
+  const changed = basis.modified.length;
+  const edited = basis.modified.filter((path) => !created.includes(path) && !deleted.includes(path));
+  const stateChanges: string[] = [];
+  if (created.length) stateChanges.push(`created: ${created.map(basename).join(', ')}`);
+  if (edited.length) stateChanges.push(`modified: ${edited.map(basename).join(', ')}`);
+  if (deleted.length) stateChanges.push(`deleted: ${deleted.map(basename).join(', ')}`);
+  const title = request
+    ? clipLine(request, TITLE_MAX_CHARS)
+    : changed > 0
+      ? clipLine(`Changed ${changed === 1 ? basename(basis.modified[0]!) : plural(changed, 'file')}`, TITLE_MAX_CHARS)
+      : commands.length > 0
+        ? clipLine(`Ran ${commandHead(commands[0]!)}${commands.length > 1 ? ` and ${commands.length - 1} more` : ''}`, TITLE_MAX_CHARS)
+        : read.length > 0
+          ? clipLine(`Read ${read.length === 1 ? basename(read[0]!) : plural(read.length, 'file')}`, TITLE_MAX_CHARS)
+          : clipLine(firstSentence(basis.lastReply) || 'Conversation', TITLE_MAX_CHARS);
+  const sentences: string[] = [];
+  if (request) sentences.push(`Asked: ${clipLine(request, SENTENCE_MAX_CHARS)}.`);
+  const did: string[] = [];
+  if (changed) did.push(`changed ${plural(changed, 'file')}`);
+  if (read.length) did.push(`read ${plural(read.length, 'file')}`);
+  if (commands.length) did.push(`ran ${plural(commands.length, 'command')}`);
+  if (did.length) sentences.push(`${did.join(', ').replace(/^./, (c) => c.toUpperCase())}.`);
+  if (basis.errors) sentences.push(`${plural(basis.errors, 'error')}, ${basis.errors - basis.open.length} resolved.`);
+  const content = sentences.join(' ') || 'No tool activity.';
+  const open = basis.open[basis.open.length - 1];
+  const outcome = open ? `Unresolved: ${clipLine(open.message, SENTENCE_MAX_CHARS)}` : firstSentence(basis.lastReply) || (stateChanges[0] ?? 'No state change.');
+  return { title, content, outcome, stateChanges };
+}
+
 /** The digest of a run of entries (the entries of a block, in order). */
 export function digestEntries(entries: readonly Entry[]): BlockDigest {
   const facts = extractFacts(entries);
   const actions = entryActions(entries.filter((entry) => entry.kind !== 'event' && !entry.flags?.sidechain));
   const { modified, created, deleted, read } = facts.files;
-  const changed = modified.length;
-  const edited = modified.filter((path) => !created.includes(path) && !deleted.includes(path));
-
-  const stateChanges: string[] = [];
-  if (created.length) stateChanges.push(`created: ${created.map(basename).join(', ')}`);
-  if (edited.length) stateChanges.push(`modified: ${edited.map(basename).join(', ')}`);
-  if (deleted.length) stateChanges.push(`deleted: ${deleted.map(basename).join(', ')}`);
 
   const keyActions: string[] = [];
   for (const change of facts.changes) {
@@ -96,32 +134,87 @@ export function digestEntries(entries: readonly Entry[]): BlockDigest {
     ...symbols,
   ], MAX_ENTITIES);
 
-  const request = facts.requests[0];
-  const title = request
-    ? clipLine(request, TITLE_MAX_CHARS)
-    : changed > 0
-      ? clipLine(`Changed ${changed === 1 ? basename(modified[0]!) : plural(changed, 'file')}`, TITLE_MAX_CHARS)
-      : facts.commands.length > 0
-        ? clipLine(`Ran ${commandHead(facts.commands[0]!)}${facts.commands.length > 1 ? ` and ${facts.commands.length - 1} more` : ''}`, TITLE_MAX_CHARS)
-        : read.length > 0
-          ? clipLine(`Read ${read.length === 1 ? basename(read[0]!) : plural(read.length, 'file')}`, TITLE_MAX_CHARS)
-          : clipLine(firstSentence(facts.lastReply) || 'Conversation', TITLE_MAX_CHARS);
+  const basis: DigestBasis = {
+    ...(facts.requests[0] !== undefined ? { request: facts.requests[0] } : {}),
+    ...(facts.lastReply !== undefined ? { lastReply: facts.lastReply } : {}),
+    created, modified, deleted, read,
+    commands: facts.commands.slice(0, MAX_COMMANDS),
+    errors: facts.errors.length,
+    open: facts.errors.filter((error) => !error.resolved).map((error) => ({ keys: errorKey(error.tool, error.target), message: error.message })),
+    succeeded: facts.succeeded,
+  };
+  return { ...render(basis), keywords, entities, keyActions, errors: facts.errors.length, changedFiles: modified.length, basis };
+}
 
-  const sentences: string[] = [];
-  if (request) sentences.push(`Asked: ${clipLine(request, SENTENCE_MAX_CHARS)}.`);
-  const did: string[] = [];
-  if (changed) did.push(`changed ${plural(changed, 'file')}`);
-  if (read.length) did.push(`read ${plural(read.length, 'file')}`);
-  if (facts.commands.length) did.push(`ran ${plural(facts.commands.length, 'command')}`);
-  if (did.length) sentences.push(`${did.join(', ').replace(/^./, (c) => c.toUpperCase())}.`);
-  if (facts.errors.length) sentences.push(`${plural(facts.errors.length, 'error')}, ${facts.errors.filter((error) => error.resolved).length} resolved.`);
-  const content = sentences.join(' ') || 'No tool activity.';
-  const open = facts.errors.filter((error) => !error.resolved);
-  const outcome = open.length > 0
-    ? `Unresolved: ${clipLine(open[open.length - 1]!.message, SENTENCE_MAX_CHARS)}`
-    : firstSentence(facts.lastReply) || (stateChanges[0] ?? 'No state change.');
+/** Items ranked by how many parts hold them, then by first appearance. */
+function byFrequency(lists: ReadonlyArray<readonly string[]>, max: number): string[] {
+  const counts = new Map<string, number>();
+  for (const list of lists) for (const item of list) counts.set(item, (counts.get(item) ?? 0) + 1);
+  return [...counts.entries()].sort((a, b) => b[1] - a[1]).slice(0, max).map(([item]) => item);
+}
 
-  return { title, content, outcome, keywords, entities, stateChanges, keyActions, errors: facts.errors.length, changedFiles: changed };
+/** Key actions in order, a repeated one once with its count ("modified src/a.ts (×3)"). */
+function mergeActions(lists: ReadonlyArray<readonly string[]>): string[] {
+  const counts = new Map<string, number>();
+  for (const list of lists) {
+    for (const action of list) {
+      if (counts.size >= MAX_KEY_ACTIONS && !counts.has(action)) continue;
+      counts.set(action, (counts.get(action) ?? 0) + 1);
+    }
+  }
+  return [...counts.entries()].map(([action, n]) => (n > 1 ? `${action} (×${n})` : action));
+}
+
+/**
+ * The digest of consecutive parts, from the parts' digests (a chapter from its summaries, as the
+ * seed builds L3 from L2): files and commands are unioned, an open error a later part fixed is
+ * resolved, keywords and entities ranked by how many parts hold them. Parts without a basis (a
+ * model's digest) only contribute their lists.
+ */
+export function mergeBlockDigests(parts: readonly BlockDigest[]): BlockDigest {
+  const union = (pick: (b: DigestBasis) => readonly string[]) => {
+    const seen = new Set<string>();
+    for (const part of parts) if (part.basis) for (const item of pick(part.basis)) seen.add(item);
+    return [...seen];
+  };
+  // Open errors no later part's success matches, oldest first.
+  const open: DigestBasis['open'] = [];
+  const later = new Set<string>();
+  for (let k = parts.length - 1; k >= 0; k--) {
+    const basis = parts[k]!.basis;
+    if (!basis) continue;
+    for (let e = basis.open.length - 1; e >= 0; e--) {
+      const error = basis.open[e]!;
+      if (!error.keys.some((key) => later.has(key))) open.unshift(error);
+    }
+    for (const key of basis.succeeded) later.add(key);
+  }
+  const request = parts.find((p) => p.basis?.request !== undefined)?.basis?.request;
+  let lastReply: string | undefined;
+  for (let k = parts.length - 1; k >= 0 && lastReply === undefined; k--) lastReply = parts[k]!.basis?.lastReply;
+  const modified = union((b) => b.modified);
+  const changed = new Set(modified);
+  const basis: DigestBasis = {
+    ...(request !== undefined ? { request } : {}),
+    ...(lastReply !== undefined ? { lastReply } : {}),
+    created: union((b) => b.created),
+    modified,
+    deleted: union((b) => b.deleted),
+    read: union((b) => b.read).filter((path) => !changed.has(path)),
+    commands: union((b) => b.commands).slice(0, MAX_COMMANDS),
+    errors: parts.reduce((sum, p) => sum + p.errors, 0),
+    open,
+    succeeded: [...later],
+  };
+  return {
+    ...render(basis),
+    keywords: byFrequency(parts.map((p) => p.keywords), MAX_KEYWORDS),
+    entities: byFrequency(parts.map((p) => p.entities), MAX_ENTITIES),
+    keyActions: mergeActions(parts.map((p) => p.keyActions)),
+    errors: basis.errors,
+    changedFiles: basis.modified.length,
+    basis,
+  };
 }
 
 /** `journal:seq_<from>_<to>`: where a block's full content is (the seed's storage_ref). */

@@ -145,6 +145,19 @@ describe('recall, cache, unfold, timeline', () => {
     expect(none.events.some((e) => e.trigger === 'recall-implicit')).toBe(false);
   });
 
+  it('puts the blocks still in the retrieved zone at the end of the run on the timeline', () => {
+    const { entries, counts } = counted(session(72, { mention: 70 }));
+    const run = foldRun(entries, counts, { recallImportance: 0, fadeAfter: 5 }, new Map(), counter);
+    const recall = run.events.find((e) => e.trigger === 'recall-implicit' && e.action === 'recall' && e.iteration === 70);
+    expect(recall).toBeDefined();
+    const data = toTimelineData(run);
+    expect(data.retrieved.length).toBe(run.retrieved.length);
+    const shown = data.retrieved.find((r) => r.blockId === recall?.blockId);
+    expect(shown).toMatchObject({ since: 70, until: 75, trigger: 'recall-implicit' });
+    expect(shown!.from).toBeLessThanOrEqual(shown!.to);
+    expect(toTimelineData(foldRun(entries, counts, { recallImportance: 1 }, new Map(), counter)).retrieved).toEqual([]);
+  });
+
   it('query_history finds blocks by entity and keyword; unfold returns the exact entries', () => {
     const { entries, counts } = counted(session(90));
     const run = foldRun(entries, counts, {}, new Map(), counter);

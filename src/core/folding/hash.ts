@@ -8,11 +8,20 @@ const encoder = new TextEncoder();
 const OFFSET_HI = 0xcbf29ce4;
 const OFFSET_LO = 0x84222325;
 
-/** FNV-1a 64 of a string's UTF-8 bytes, as 16 hex digits. */
-export function fnv1a64(text: string): string {
+/** The running state of an FNV-1a 64 hash: high and low 32-bit halves. */
+export interface FnvState {
+  hi: number;
+  lo: number;
+}
+
+export function fnvStart(): FnvState {
+  return { hi: OFFSET_HI, lo: OFFSET_LO };
+}
+
+/** Feeds a string's UTF-8 bytes into the hash (FNV-1a is a stream: feeding a + b equals feeding a then b). */
+export function fnvFeed(state: FnvState, text: string): FnvState {
   const bytes = encoder.encode(text);
-  let hi = OFFSET_HI;
-  let lo = OFFSET_LO;
+  let { hi, lo } = state;
   for (let i = 0; i < bytes.length; i++) {
     lo = (lo ^ bytes[i]!) >>> 0;
     // Multiply by the prime 2^40 + 0x1b3: the 2^40 part lands in the high half as lo << 8.
@@ -21,7 +30,16 @@ export function fnv1a64(text: string): string {
     hi = (hi * 0x1b3 + carry + ((lo << 8) >>> 0)) >>> 0;
     lo = loMul >>> 0;
   }
-  return hi.toString(16).padStart(8, '0') + lo.toString(16).padStart(8, '0');
+  return { hi, lo };
+}
+
+export function fnvHex(state: FnvState): string {
+  return state.hi.toString(16).padStart(8, '0') + state.lo.toString(16).padStart(8, '0');
+}
+
+/** FNV-1a 64 of a string's UTF-8 bytes, as 16 hex digits. */
+export function fnv1a64(text: string): string {
+  return fnvHex(fnvFeed(fnvStart(), text));
 }
 
 /** Hash of each entry's JSON (computed once per run). */

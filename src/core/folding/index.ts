@@ -7,5 +7,14 @@ export { distance, foldEvery, importance, importanceFactors, levelFor, type Impo
 export { iterationInfos, keyMoments, PHASE_END, type IterationInfo } from './moments.ts';
 export { DEFAULT_FOLD_OPTIONS, FOLD_OPTIONS, parseFoldOptions, type FoldOptions } from './options.ts';
 export { queryHistory, searchBlocks, unfold, UnfoldError, type QueryHit } from './recall.ts';
-export { foldRun, FoldInputError } from './run.ts';
+export { createFoldSession, foldRun, FoldInputError, pushIterations } from './run.ts';
+export { FoldSession, FoldSessionError } from './session.ts';
 export { toTimelineData } from './timeline.ts';
+export {
+  blockRequest, FOLD_PROMPTS, modelDigest, ModelReplyError, parseJsonReply, parseModelReply, parseSelfCheck, SELF_CHECK_PROMPT, selfCheckRequest, withMissing,
+  type BlockSource, type ModelFields, type ModelLevel, type SelfCheck,
+} from './model-digest.ts';
+export {
+  DEFAULT_MODEL_TIMEOUT_MS, enrichRun, FoldSummariesCancelledError, modelCacheKey, modelLevelText,
+  type EnrichOptions, type EnrichResult, type ModelDigestCache, type ModelDigestEntry,
+} from './model-enrich.ts';

@@ -111,6 +111,25 @@ export interface BlockDigest {
   errors: number;
   /** Files created, modified or deleted. */
   changedFiles: number;
+  /** The facts behind it, so digests of consecutive blocks can be merged (absent for a model's). */
+  basis?: DigestBasis;
+}
+
+/** The mergeable facts of a digest: files, commands, errors still open, the first request, the last reply. */
+export interface DigestBasis {
+  request?: string;
+  lastReply?: string;
+  /** Paths created / modified (created and deleted included) / deleted / only read. */
+  created: string[];
+  modified: string[];
+  deleted: string[];
+  read: string[];
+  commands: string[];
+  errors: number;
+  /** Unresolved errors: the keys a later success would match, and the message. */
+  open: Array<{ keys: string[]; message: string }>;
+  /** Keys of calls that succeeded (`tool\u0000target`, `cmd\u0000command`). */
+  succeeded: string[];
 }
 
 export type SummaryCache = Map<string, BlockDigest>;

@@ -1,9 +1,12 @@
-/** An opened folded block (unfold, F12): its summary, keywords, entities, state changes, and the original entries from the journal. */
+/**
+ * An opened folded block (unfold, F12): its summary, keywords, entities, state changes, and the
+ * original entries from the journal; a folded one can be expanded into the retrieved zone (F7).
+ */
 import type { Entry } from '../../core/journal/entry.ts';
 import type { FoldBlockView } from '../../worker/fold-jobs.ts';
 import { EntryCard } from '../transcript/EntryCard.tsx';
 
-export function BlockDetail({ block, journal, bookmarked, onBookmark, onClose }: { block: FoldBlockView; journal: readonly Entry[]; bookmarked: boolean; onBookmark: () => void; onClose: () => void }) {
+export function BlockDetail({ block, journal, bookmarked, onBookmark, onClose, onExpand, retrieved = false }: { block: FoldBlockView; journal: readonly Entry[]; bookmarked: boolean; onBookmark: () => void; onClose: () => void; onExpand?: () => void; retrieved?: boolean }) {
   const source = journal.slice(block.journalFrom, block.journalTo + 1).filter((entry) => entry.kind !== 'event');
   const byId = new Map(journal.map((entry) => [entry.id, entry]));
   return (
@@ -14,6 +17,11 @@ export function BlockDetail({ block, journal, bookmarked, onBookmark, onClose }:
         <button type="button" onClick={onBookmark} aria-pressed={bookmarked} data-testid="fold.bookmark">
           {bookmarked ? '★ Bookmarked (kept at L0)' : '☆ Bookmark the first iteration'}
         </button>
+        {onExpand && (
+          <button type="button" onClick={onExpand} disabled={retrieved} data-testid="fold.detail.expand">
+            {retrieved ? 'In the retrieved zone' : '↧ Expand into the retrieved zone'}
+          </button>
+        )}
         <button type="button" className="link" onClick={onClose} data-testid="fold.detail.close">Close</button>
       </header>
       <h4>{block.title}</h4>

@@ -9,13 +9,18 @@ import type { Entry } from '../../core/journal/entry.ts';
 import type { ConversationRow } from '../../db/schema.ts';
 import { errorMessage } from '../../store/actions.ts';
 import { useAppStore } from '../../store/store.ts';
-import { engine } from '../../worker/client.ts';
+import { modelLabel, summarizerFields } from '../../store/summarizer-request.ts';
+import { engine, newJobId, proxy } from '../../worker/client.ts';
 import type { FoldView } from '../../worker/fold-jobs.ts';
+import type { JobProgress } from '../../worker/protocol.ts';
 import { OptionsForm } from '../strategies/OptionsForm.tsx';
 import { FoldTimeline } from '../timeline/FoldTimeline.tsx';
 import { PartitionBar } from '../timeline/PartitionBar.tsx';
 import { publishFold } from '../test-api.ts';
 import { BlockDetail } from './BlockDetail.tsx';
+import { FoldSummariesControl } from './FoldSummariesControl.tsx';
+import { RetrievedZone } from './RetrievedZone.tsx';
+import type { RecallRequest } from '../../worker/fold-sessions.ts';
 
 const EMPTY: Record<string, string> = {};
 
@@ -27,33 +32,54 @@ export function FoldPanel({ conversation, journal, leafId }: { conversation: Con
   const resetOptions = useAppStore((s) => s.resetOptions);
   const [upTo, setUpTo] = useState<number | undefined>();
   const [query, setQuery] = useState('');
+  // Blocks expanded into the retrieved zone, at the replay position where that was done.
+  const [recalls, setRecalls] = useState<RecallRequest[]>([]);
   const [view, setView] = useState<FoldView>();
   const [error, setError] = useState<string>();
   const [openId, setOpenId] = useState<string>();
   const [playing, setPlaying] = useState(false);
+  // Block indexes by extraction (default) or by the model of Settings > Models.
+  const model = useAppStore(modelLabel);
+  const setSettingsOpen = useAppStore((s) => s.setSettingsOpen);
+  const [useModel, setUseModel] = useState(false);
+  const [selfCheck, setSelfCheck] = useState(false);
+  const [progress, setProgress] = useState<JobProgress>();
 
   const request = useMemo(
-    () => ({ conversationId: conversation.id, options: values, counter, contextWindow, ...(leafId ? { leafId } : {}), ...(upTo !== undefined ? { upToIteration: upTo } : {}), ...(query.trim() ? { query: query.trim() } : {}) }),
-    [conversation.id, values, counter, contextWindow, leafId, upTo, query],
+    () => ({ conversationId: conversation.id, options: values, counter, contextWindow, ...(leafId ? { leafId } : {}), ...(upTo !== undefined ? { upToIteration: upTo } : {}), ...(query.trim() ? { query: query.trim() } : {}), ...(recalls.length ? { recalls } : {}) }),
+    [conversation.id, values, counter, contextWindow, leafId, upTo, query, recalls],
   );
   useEffect(() => {
     let live = true;
+    // Progress comes over its own port: a late message must not outlive the result.
+    let settled = false;
+    const jobId = newJobId('fold');
     const timer = setTimeout(() => {
-      engine().fold(request).then(
+      // The model summarizes the full branch; the replay shows the model summaries already made.
+      const withModel = async () => (useModel && model !== undefined ? { ...(await summarizerFields()), jobId, selfCheck, cachedOnly: request.upToIteration !== undefined } : {});
+      withModel().then((fields) => engine().fold({ ...request, ...fields }, proxy((p: JobProgress) => live && !settled && setProgress(p)))).then(
         (result) => {
+          settled = true;
           if (!live) return;
           publishFold(result);
           setView(result);
           setError(undefined);
+          setProgress(undefined);
         },
-        (err: unknown) => live && setError(errorMessage(err)),
+        (err: unknown) => {
+          settled = true;
+          if (!live) return;
+          setError(errorMessage(err));
+          setProgress(undefined);
+        },
       );
     }, 120);
     return () => {
       live = false;
       clearTimeout(timer);
+      void engine().cancel(jobId);
     };
-  }, [request]);
+  }, [request, useModel, selfCheck, model]);
 
   // Replay: step one iteration at a time while playing.
   useEffect(() => {
@@ -76,10 +102,15 @@ export function FoldPanel({ conversation, journal, leafId }: { conversation: Con
     setOption('folding', 'bookmarks', next.length ? next.join(',') : undefined);
   };
   const hitIds = new Set(view?.hits.map((hit) => hit.blockId));
+  const position = view ? (upTo ?? view.totalIterations - 1) : 0;
+  // Recalls later than the position cannot have happened yet: moving back drops them.
+  const expand = (blockId: string) => setRecalls((list) => [...list.filter((r) => r.iteration <= position && !(r.iteration === position && r.blockId === blockId)), { iteration: position, blockId }]);
+  const retrievedIds = new Set(view?.retrieved.map((r) => r.blockId));
 
   return (
     <section className="fold-panel" data-testid="fold">
       {error && <p className="error" role="alert" data-testid="fold.error">{error}</p>}
+      <FoldSummariesControl useModel={useModel} onUseModel={setUseModel} selfCheck={selfCheck} onSelfCheck={setSelfCheck} model={model} progress={progress} view={view} onOpenSettings={() => setSettingsOpen(true)} />
       {view && (
         <>
           <p className="small" data-testid="fold.summary">
@@ -99,15 +130,23 @@ export function FoldPanel({ conversation, journal, leafId }: { conversation: Con
               <input type="search" value={query} onChange={(e) => setQuery(e.target.value)} placeholder="file, keyword…" data-testid="fold.query" />
             </label>
             {query.trim() && <span className="small" data-testid="fold.hits">{view.hits.length} matching blocks{view.hits.length > 0 && ': '}{view.blocks.filter((b) => hitIds.has(b.id)).slice(0, 8).map((b) => (
-              <button key={b.id} type="button" className="link" onClick={() => setOpenId(b.id)}>{b.title.slice(0, 30)}</button>
+              <span key={b.id} className="hit">
+                <button type="button" className="link" onClick={() => setOpenId(b.id)}>{b.title.slice(0, 30)}</button>
+                {b.level >= 2 && (
+                  <button type="button" className="link" onClick={() => expand(b.id)} disabled={retrievedIds.has(b.id)} aria-label={`Expand ${b.title.slice(0, 30)} into the retrieved zone`} data-testid="fold.expand" data-block-id={b.id}>
+                    {retrievedIds.has(b.id) ? '(retrieved)' : '↧ expand'}
+                  </button>
+                )}
+              </span>
             ))}</span>}
           </div>
           <PartitionBar partitions={view.timeline.partitions} />
-          {open && <BlockDetail block={open} journal={journal} bookmarked={bookmarks.includes(String(open.from))} onBookmark={() => toggleBookmark(open.from)} onClose={() => setOpenId(undefined)} />}
+          <RetrievedZone view={view} recalls={recalls} onOpen={setOpenId} />
+          {open && <BlockDetail block={open} journal={journal} bookmarked={bookmarks.includes(String(open.from))} onBookmark={() => toggleBookmark(open.from)} onClose={() => setOpenId(undefined)} {...(open.level >= 2 ? { onExpand: () => expand(open.id), retrieved: retrievedIds.has(open.id) } : {})} />}
           <details className="fold-events">
-            <summary>{view.events.length} fold events</summary>
+            <summary>{view.events.length} fold events{view.events.length > 300 && ' (the last 300)'}</summary>
             <ul className="small" data-testid="fold.events">
-              {view.events.slice(0, 300).map((event, i) => (
+              {view.events.slice(-300).map((event, i) => (
                 <li key={i}>
                   @{event.iteration + 1} <strong>{event.trigger}</strong> → {event.action} {Object.entries(event.numbers).map(([k, v]) => `${k} ${Number.isInteger(v) ? v.toLocaleString('en-US') : v.toFixed(2)}`).join(', ')}
                 </li>

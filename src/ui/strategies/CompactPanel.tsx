@@ -9,7 +9,7 @@ import { getStrategy, STRATEGY_IDS } from '../../core/strategies/index.ts';
 import { COUNTER_LABELS } from '../../core/tokens/counters.ts';
 import type { ConversationRow } from '../../db/schema.ts';
 import { errorMessage, planCompaction, runCompactionJob } from '../../store/actions.ts';
-import { keyring } from '../../store/keyring.ts';
+import { summarizerFields } from '../../store/summarizer-request.ts';
 import { useAppStore } from '../../store/store.ts';
 import type { CompactRequest, PlanPreview } from '../../worker/protocol.ts';
 import { OptionsForm } from './OptionsForm.tsx';
@@ -41,7 +41,6 @@ export function CompactPanel({ conversation, leafId, entryCount }: { conversatio
   const summarizerKind = useAppStore((s) => s.summarizerKind);
   const remote = useAppStore((s) => s.remote);
   const localModelId = useAppStore((s) => s.localModelId);
-  const localModelBaseUrl = useAppStore((s) => s.localModelBaseUrl);
   const setSettingsOpen = useAppStore((s) => s.setSettingsOpen);
 
   const optionError = useMemo(() => {
@@ -94,13 +93,7 @@ export function CompactPanel({ conversation, leafId, entryCount }: { conversatio
     setRunError(undefined);
     try {
       // The key is read from memory at the moment of the run and goes only into this request.
-      const summarizer =
-        summarizerKind === 'remote'
-          ? { summarizer: 'remote', remote: { ...remote, ...(await keyring.get(remote.presetId).then((k) => (k ? { apiKey: k } : {}))) } }
-          : summarizerKind === 'local' && localModelId
-            ? { summarizer: 'webllm', localModelId, ...(localModelBaseUrl.trim() ? { localAppConfig: (await import('../../llm/webllm-models.ts')).selfHostedConfig(localModelBaseUrl.trim(), localModelId) } : {}) }
-            : { summarizer: 'offline' };
-      const row = await runCompactionJob({ ...request, ...summarizer });
+      const row = await runCompactionJob({ ...request, ...(await summarizerFields()) });
       openRun(row.id);
       setTab('runs');
     } catch (error) {

@@ -1,14 +1,17 @@
 /**
- * The fold timeline: a canvas (level band, folded blocks by depth, key moments, replay cursor)
- * under a DOM layer of focusable block buttons. Wheel / +/- zoom, drag / arrows pan, 0 resets.
+ * The fold timeline: a canvas (level band, retrieved-zone strip, folded blocks by depth, key
+ * moments, replay cursor) under a DOM layer of focusable block and recalled-block buttons. Wheel / +/- zoom, drag / arrows pan, 0 resets.
  */
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
 import { BlockLayer } from './BlockLayer.tsx';
+import { drawProbe } from './draw-probe.ts';
 import { drawTimeline, readColors, type TimelineColors } from './draw.ts';
-import { hitTest, naturalHeight, planTimeline, visibleRange, type BlockRect, type Viewport } from './geometry.ts';
+import { hitTest, naturalHeight, planTimeline, visibleRange, type BlockRect, type RetrievedRect, type Viewport } from './geometry.ts';
+import { RetrievedLayer } from './RetrievedLayer.tsx';
 import { TimelineLegend } from './TimelineLegend.tsx';
 import { TimelineTooltip } from './TimelineTooltip.tsx';
 import type { TimelineData } from './types.ts';
+import { useSettledLayer } from './useSettledLayer.ts';
 import { useTimelineView } from './useTimelineView.ts';
 import './timeline.css';
 
@@ -27,6 +30,8 @@ const DRAG_THRESHOLD = 4;
 
 interface Tip {
   id: string;
+  /** A folded block's row, or a recalled block on the retrieved strip. */
+  kind: 'block' | 'retrieved';
   x: number;
   y: number;
 }
@@ -47,10 +52,16 @@ export function FoldTimeline({ data, onOpenBlock, currentIteration, height }: Fo
   const view = useTimelineView(stageRef, total);
   const { width, dpr, viewport } = view;
   const canvasHeight = height ?? naturalHeight(data.blocks);
-  const plan = useMemo(
-    () => planTimeline(data, viewport, width, canvasHeight, currentIteration),
-    [data, viewport, width, canvasHeight, currentIteration],
-  );
+  const plan = useMemo(() => {
+    const { onPlan } = drawProbe;
+    if (!onPlan) return planTimeline(data, viewport, width, canvasHeight, currentIteration);
+    const started = performance.now();
+    const planned = planTimeline(data, viewport, width, canvasHeight, currentIteration);
+    onPlan(performance.now() - started);
+    return planned;
+  }, [data, viewport, width, canvasHeight, currentIteration]);
+  const layer = useSettledLayer(plan, data);
+  const settlingRef = useRef(false);
 
   // Redraw on the next animation frame, only when the plan (viewport, data, size, cursor) changes.
   useEffect(() => {
@@ -65,22 +76,27 @@ export function FoldTimeline({ data, onOpenBlock, currentIteration, height }: Fo
       const ctx = canvas.getContext('2d');
       if (!ctx) return;
       colorsRef.current ??= readColors(root);
+      const started = performance.now();
       ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
       drawTimeline(ctx, plan, colorsRef.current);
+      drawProbe.onDraw?.(performance.now() - started, plan);
       root.dataset.cells = String(plan.runs.length);
       root.dataset.blocks = String(plan.rects.length);
+      root.dataset.retrieved = String(plan.retrieved.length);
       root.dataset.start = plan.viewport.start.toFixed(3);
       root.dataset.pxPerIteration = plan.viewport.pxPerIteration.toFixed(6);
     });
     return () => cancelAnimationFrame(frame);
   }, [plan, dpr, width, canvasHeight]);
 
-  // A keyboard pan can unmount the focused block's button: keep focus in the timeline.
+  // A keyboard pan or zoom can unmount the focused block's button (once the layer has settled):
+  // keep focus in the timeline.
   useLayoutEffect(() => {
-    if (!refocusRef.current) return;
+    settlingRef.current = layer.settling;
+    if (!refocusRef.current || layer.settling) return;
     refocusRef.current = false;
     if (!rootRef.current?.contains(document.activeElement)) canvasRef.current?.focus();
-  }, [plan]);
+  }, [layer.plan, layer.settling]);
 
   const rectsById = useMemo(() => new Map(plan.rects.map((rect) => [rect.id, rect])), [plan.rects]);
   const localPoint = (event: PointerEvent) => {
@@ -109,8 +125,9 @@ export function FoldTimeline({ data, onOpenBlock, currentIteration, height }: Fo
       }
     }
     const point = localPoint(event);
-    const id = hitTest(plan.rects, point.x, point.y);
-    setHover(id ? { id, ...point } : null);
+    const recalled = hitTest(plan.retrieved, point.x, point.y);
+    const id = recalled ?? hitTest(plan.rects, point.x, point.y);
+    setHover(id ? { id, kind: recalled ? 'retrieved' : 'block', ...point } : null);
   };
   const endDrag = (event: PointerEvent<HTMLDivElement>) => {
     const drag = dragRef.current;
@@ -130,12 +147,17 @@ export function FoldTimeline({ data, onOpenBlock, currentIteration, height }: Fo
         suppressClickRef.current = false;
         return;
       }
+      // While the zoom moves, the hidden layer's buttons are not where their blocks are drawn.
+      if (settlingRef.current) return;
       onOpenBlock(id);
     },
     [onOpenBlock],
   );
   const onFocusBlock = useCallback((rect: BlockRect | undefined) => {
-    setFocusTip(rect ? { id: rect.id, x: rect.x, y: rect.y + rect.h - 12 } : null);
+    setFocusTip(rect ? { id: rect.id, kind: 'block', x: rect.x, y: rect.y + rect.h - 12 } : null);
+  }, []);
+  const onFocusRetrieved = useCallback((rect: RetrievedRect | undefined) => {
+    setFocusTip(rect ? { id: rect.id, kind: 'retrieved', x: rect.x, y: rect.y + rect.h - 12 } : null);
   }, []);
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
@@ -161,9 +183,11 @@ export function FoldTimeline({ data, onOpenBlock, currentIteration, height }: Fo
   };
 
   const tip = hover ?? focusTip;
-  const tipBlock = tip ? rectsById.get(tip.id)?.block : undefined;
+  const tipRetrieval = tip?.kind === 'retrieved' ? plan.retrieved.find((r) => r.id === tip.id)?.retrieval : undefined;
+  // A recalled block may have no row in view (or in the final layout): look it up among all blocks.
+  const tipBlock = tip ? (rectsById.get(tip.id)?.block ?? (tipRetrieval ? data.blocks.find((b) => b.id === tip.id) : undefined)) : undefined;
   const range = visibleRange(viewport, width, total);
-  const summary = `Fold timeline: ${total.toLocaleString('en-US')} iterations, ${data.blocks.length.toLocaleString('en-US')} folded blocks`;
+  const summary = `Fold timeline: ${total.toLocaleString('en-US')} iterations, ${data.blocks.length.toLocaleString('en-US')} folded blocks${data.retrieved.length > 0 ? `, ${data.retrieved.length.toLocaleString('en-US')} in the retrieved zone` : ''}`;
 
   return (
     <div ref={rootRef} className="timeline" role="group" aria-label={summary} data-testid="timeline" onKeyDown={onKeyDown}>
@@ -203,8 +227,16 @@ export function FoldTimeline({ data, onOpenBlock, currentIteration, height }: Fo
           aria-label={`Levels of iterations ${range.from + 1}–${range.to + 1}; use arrow keys to pan and plus or minus to zoom`}
           data-testid="timeline.canvas"
         />
-        <BlockLayer rects={plan.rects} onOpen={open} onFocusBlock={onFocusBlock} />
-        {tip && tipBlock && <TimelineTooltip block={tipBlock} x={tip.x} y={tip.y} stageWidth={width} />}
+        <RetrievedLayer rects={layer.plan.retrieved} settling={layer.settling} onOpen={open} onFocusRetrieved={onFocusRetrieved} />
+        <BlockLayer
+          rects={layer.plan.rects}
+          viewport={layer.plan.viewport}
+          width={layer.plan.width}
+          settling={layer.settling}
+          onOpen={open}
+          onFocusBlock={onFocusBlock}
+        />
+        {tip && (tipBlock || tipRetrieval) && <TimelineTooltip block={tipBlock} retrieval={tipRetrieval} x={tip.x} y={tip.y} stageWidth={width} />}
       </div>
       <TimelineLegend />
     </div>

@@ -1,4 +1,4 @@
-/** Text legend of the fold timeline: what each level colour and key-moment marker means. */
+/** Text legend of the fold timeline: what each level colour, the retrieved strip and each key-moment marker mean. */
 import type { KeyMoment } from './types.ts';
 
 const LEVELS = ['L0 full', 'L1', 'L2', 'L3', 'L4 one line'] as const;
@@ -18,6 +18,10 @@ export function TimelineLegend() {
           {label}
         </li>
       ))}
+      <li key="retrieved">
+        <span className="timeline-swatch retrieved" aria-hidden="true" />
+        R retrieved (recalled, fades)
+      </li>
       {MOMENTS.map(({ kind, label }) => (
         <li key={kind}>
           <span className={`timeline-swatch moment-${kind}`} aria-hidden="true" />

@@ -1,8 +1,9 @@
 /**
  * Deterministic synthetic timeline data for benchmarks and demos: older iterations are folded
- * deeper, folded regions become nested blocks, with a sprinkling of key moments.
+ * deeper, folded regions become nested blocks, with a sprinkling of key moments and a few blocks
+ * recalled into the retrieved zone near the end.
  */
-import type { KeyMoment, Level, TimelineBlock, TimelineData } from './types.ts';
+import type { KeyMoment, Level, RecallTrigger, TimelineBlock, TimelineData, TimelineRetrieval } from './types.ts';
 
 /** mulberry32: a tiny seeded PRNG so the same size always yields the same data. */
 function prng(seed: number): () => number {
@@ -18,6 +19,9 @@ function prng(seed: number): () => number {
 
 const TOPICS = ['Read files', 'Run tests', 'Fix type errors', 'Refactor parser', 'Search docs', 'Edit config', 'Debug failing build', 'Write migration'];
 const KINDS: KeyMoment['kind'][] = ['error', 'first-success', 'state-change', 'bookmark'];
+const TRIGGERS: RecallTrigger[] = ['recall-implicit', 'recall-explicit', 'recall-error'];
+/** Recalled blocks fade this many iterations after their recall (the folding default). */
+const FADE_AFTER = 10;
 
 function maxLevel(levels: Uint8Array, from: number, to: number): Level {
   let level = 0;
@@ -73,11 +77,28 @@ export function syntheticTimeline(iterations: number): TimelineData {
   }
   moments.sort((a, b) => a.iteration - b.iteration);
 
+  // A few recalls within the last FADE_AFTER iterations (so all are still in the zone), one of
+  // them a child of another recalled block: their spans overlap and take two lanes.
+  const retrieved: TimelineRetrieval[] = [];
+  const tops = blocks.filter((b) => b.depth === 0);
+  for (let k = 0; k < Math.min(4, tops.length) && n > 0; k++) {
+    const top = tops[Math.floor(random() * tops.length)];
+    if (!top || retrieved.some((r) => r.blockId === top.id)) continue;
+    const since = Math.max(0, n - 1 - Math.floor(random() * FADE_AFTER));
+    const recall = (b: TimelineBlock, trigger: RecallTrigger): TimelineRetrieval => ({
+      blockId: b.id, from: b.from, to: b.to, level: random() < 0.7 ? 0 : 1, since, until: since + FADE_AFTER, trigger,
+    });
+    retrieved.push(recall(top, TRIGGERS[k % TRIGGERS.length] ?? 'recall-implicit'));
+    const child = k === 0 ? blocks.find((b) => b.depth === 1 && b.from >= top.from && b.to <= top.to) : undefined;
+    if (child) retrieved.push(recall(child, 'recall-explicit'));
+  }
+
   return {
     iterations: n,
     levels,
     blocks,
     moments,
+    retrieved,
     partitions: [
       { zone: 'static', tokens: 6_000, budget: 8_000 },
       { zone: 'working', tokens: 42_000, budget: 64_000 },

@@ -1,9 +1,12 @@
 /**
- * Paints one TimelinePlan on a 2D canvas: level band, block spans with truncated titles, key
- * moments, the replay cursor and the axis. Colours come from timeline.css custom properties.
+ * Paints one TimelinePlan on a 2D canvas: level band, the retrieved-zone strip, block spans with
+ * truncated titles, key moments, the replay cursor and the axis. Colours come from timeline.css custom properties.
+ * Everything of one colour is painted together (a frame at 100k iterations has ~1,000 band runs
+ * and hundreds of blocks), block borders are one path, and titles are truncated through a cache.
  */
-import { LAYOUT, truncateToFit, xOf, type TimelinePlan } from './geometry.ts';
-import type { KeyMoment } from './types.ts';
+import { LAYOUT, xOf, type TimelinePlan } from './geometry.ts';
+import { createTextFitter, type TextFitter } from './text-fit.ts';
+import type { KeyMoment, Level } from './types.ts';
 
 export interface TimelineColors {
   levels: [string, string, string, string, string];
@@ -12,6 +15,8 @@ export interface TimelineColors {
   cursor: string;
   axis: string;
   blockBorder: string;
+  /** Recalled blocks: outline, hatching and "R" (the fill is this colour, faint). */
+  retrieved: string;
 }
 
 const FALLBACK: TimelineColors = {
@@ -21,6 +26,7 @@ const FALLBACK: TimelineColors = {
   cursor: '#2563eb',
   axis: '#64748b',
   blockBorder: '#ffffff',
+  retrieved: '#7c3aed',
 };
 
 /** Reads the palette from CSS custom properties on `element` (falls back to the defaults). */
@@ -41,61 +47,31 @@ export function readColors(element: Element): TimelineColors {
     cursor: get('--tl-cursor', FALLBACK.cursor),
     axis: get('--tl-axis', FALLBACK.axis),
     blockBorder: get('--tl-block-border', FALLBACK.blockBorder),
+    retrieved: get('--tl-retrieved', FALLBACK.retrieved),
   };
 }
+
+const LEVELS: readonly Level[] = [0, 1, 2, 3, 4];
+const TITLE_FONT = '12px system-ui, -apple-system, "Segoe UI", sans-serif';
+const AXIS_FONT = '11px system-ui, -apple-system, "Segoe UI", sans-serif';
+const RETRIEVED_FONT = 'bold 10px system-ui, -apple-system, "Segoe UI", sans-serif';
+/** Spacing of the retrieved strip's hatching. Unit: CSS px. */
+const HATCH_PX = 4;
+/** Title truncation caches, one per canvas context (they measure with its TITLE_FONT). */
+const fitters = new WeakMap<CanvasRenderingContext2D, TextFitter>();
 
 /** Draws the plan; the context must already be scaled to CSS pixels. */
 export function drawTimeline(ctx: CanvasRenderingContext2D, plan: TimelinePlan, colors: TimelineColors): void {
   const { viewport, width, height } = plan;
   ctx.clearRect(0, 0, width, height);
-
-  // Level band: one rectangle per run; runs of at least 4 px get a hairline gap so cells read as cells.
-  const gap = viewport.pxPerIteration >= 4 ? 1 : 0;
-  for (const run of plan.runs) {
-    const x0 = Math.max(0, xOf(viewport, run.from));
-    const x1 = Math.min(width, xOf(viewport, run.to + 1));
-    ctx.fillStyle = colors.levels[run.level];
-    ctx.fillRect(x0, LAYOUT.bandY, Math.max(1, x1 - x0 - gap), LAYOUT.bandH);
-  }
-
-  // Blocks on stacked rows by depth, with titles truncated to fit.
-  ctx.font = '12px system-ui, -apple-system, "Segoe UI", sans-serif';
-  ctx.textBaseline = 'middle';
-  const measure = (s: string) => ctx.measureText(s).width;
-  for (const rect of plan.rects) {
-    const { level } = rect.block;
-    ctx.fillStyle = colors.levels[level];
-    ctx.fillRect(rect.x, rect.y + 1, rect.w, rect.h - 2);
-    ctx.strokeStyle = colors.blockBorder;
-    ctx.lineWidth = 1;
-    ctx.strokeRect(rect.x + 0.5, rect.y + 1.5, Math.max(0, rect.w - 1), rect.h - 3);
-    if (rect.w > 16) {
-      const title = truncateToFit(rect.block.title, rect.w - 8, measure);
-      if (title) {
-        ctx.fillStyle = colors.levelText[level];
-        ctx.fillText(title, rect.x + 4, rect.y + rect.h / 2);
-      }
-    }
-  }
-
-  // Key moments: a small triangle above the band and a faint line through it.
-  for (const { x, moment } of plan.moments) {
-    const color = colors.moments[moment.kind];
-    ctx.fillStyle = color;
-    ctx.beginPath();
-    ctx.moveTo(x - 5, LAYOUT.momentsY + 2);
-    ctx.lineTo(x + 5, LAYOUT.momentsY + 2);
-    ctx.lineTo(x, LAYOUT.momentsY + LAYOUT.momentsH);
-    ctx.closePath();
-    ctx.fill();
-    ctx.globalAlpha = 0.6;
-    ctx.fillRect(Math.round(x), LAYOUT.bandY, 1, LAYOUT.bandH);
-    ctx.globalAlpha = 1;
-  }
+  drawBand(ctx, plan, colors);
+  if (plan.retrieved.length > 0) drawRetrieved(ctx, plan, colors);
+  drawBlocks(ctx, plan, colors);
+  drawMoments(ctx, plan, colors);
 
   // Axis: ticks on cell boundaries, labelled with the number of iterations before them.
   ctx.fillStyle = colors.axis;
-  ctx.font = '11px system-ui, -apple-system, "Segoe UI", sans-serif';
+  ctx.font = AXIS_FONT;
   ctx.textBaseline = 'alphabetic';
   const axisY = height - 4;
   for (const tick of plan.ticks) {
@@ -108,5 +84,129 @@ export function drawTimeline(ctx: CanvasRenderingContext2D, plan: TimelinePlan, 
   if (plan.cursorX !== undefined) {
     ctx.fillStyle = colors.cursor;
     ctx.fillRect(Math.round(plan.cursorX) - 1, 0, 2, height - LAYOUT.axisH);
+  }
+}
+
+/**
+ * Level band: one rectangle per run, snapped to whole pixels, one colour at a time; runs of at
+ * least 4 px get a hairline gap so cells read as cells.
+ */
+function drawBand(ctx: CanvasRenderingContext2D, plan: TimelinePlan, colors: TimelineColors): void {
+  const { viewport, width } = plan;
+  const gap = viewport.pxPerIteration >= 4 ? 1 : 0;
+  for (const level of LEVELS) {
+    ctx.fillStyle = colors.levels[level];
+    for (const run of plan.runs) {
+      if (run.level !== level) continue;
+      const x0 = Math.max(0, Math.round(xOf(viewport, run.from)));
+      const x1 = Math.min(width, Math.round(xOf(viewport, run.to + 1)));
+      ctx.fillRect(x0, LAYOUT.bandY, Math.max(1, x1 - x0 - gap), LAYOUT.bandH);
+    }
+  }
+}
+
+/**
+ * Recalled blocks on their strip: a faint fill, diagonal hatching (one clipped path for all of
+ * them), an outline and "R" where it fits; a dashed lead from each to the iteration that recalled
+ * it ends in a tick. A handful of rects at most: the retrieved zone has a small token budget.
+ */
+function drawRetrieved(ctx: CanvasRenderingContext2D, plan: TimelinePlan, colors: TimelineColors): void {
+  const rects = plan.retrieved;
+  ctx.save();
+  ctx.fillStyle = colors.retrieved;
+  ctx.strokeStyle = colors.retrieved;
+  ctx.globalAlpha = 0.15;
+  for (const r of rects) ctx.fillRect(r.x, r.y, r.w, r.h);
+  ctx.globalAlpha = 0.6;
+  ctx.beginPath();
+  for (const r of rects) ctx.rect(r.x, r.y, r.w, r.h);
+  ctx.clip();
+  ctx.beginPath();
+  for (const r of rects) {
+    // Lines on absolute x, so the hatching moves with the blocks instead of crawling while panning.
+    const first = Math.floor((r.x - r.h) / HATCH_PX) * HATCH_PX;
+    for (let x = first; x < r.x + r.w; x += HATCH_PX) {
+      ctx.moveTo(x, r.y + r.h);
+      ctx.lineTo(x + r.h, r.y);
+    }
+  }
+  ctx.lineWidth = 1;
+  ctx.stroke();
+  ctx.restore();
+
+  ctx.save();
+  ctx.strokeStyle = colors.retrieved;
+  ctx.fillStyle = colors.retrieved;
+  ctx.lineWidth = 1;
+  ctx.beginPath();
+  for (const r of rects) ctx.rect(r.x + 0.5, r.y + 0.5, Math.max(0, r.w - 1), Math.max(0, r.h - 1));
+  ctx.stroke();
+  ctx.setLineDash([2, 2]);
+  ctx.beginPath();
+  for (const r of rects) {
+    if (r.sinceX === undefined || r.sinceX <= r.x + r.w) continue;
+    const y = Math.round(r.y + r.h / 2) + 0.5;
+    ctx.moveTo(r.x + r.w, y);
+    ctx.lineTo(r.sinceX, y);
+  }
+  ctx.stroke();
+  for (const r of rects) if (r.sinceX !== undefined) ctx.fillRect(Math.round(r.sinceX) - 1, r.y, 2, r.h);
+  // "R" on a solid tag at the left end, where the span is wide and tall enough for it.
+  const tagged = rects.filter((r) => r.w >= 16 && r.h >= 10);
+  for (const r of tagged) ctx.fillRect(r.x + 1, r.y + 1, 11, r.h - 2);
+  ctx.fillStyle = colors.blockBorder;
+  ctx.font = RETRIEVED_FONT;
+  ctx.textBaseline = 'middle';
+  ctx.textAlign = 'center';
+  for (const r of tagged) ctx.fillText('R', r.x + 6.5, r.y + r.h / 2 + 0.5);
+  ctx.restore();
+}
+
+/** Blocks on stacked rows by depth (rects never overlap), with titles truncated to fit. */
+function drawBlocks(ctx: CanvasRenderingContext2D, plan: TimelinePlan, colors: TimelineColors): void {
+  for (const level of LEVELS) {
+    ctx.fillStyle = colors.levels[level];
+    for (const rect of plan.rects) if (rect.block.level === level) ctx.fillRect(rect.x, rect.y + 1, rect.w, rect.h - 2);
+  }
+  ctx.beginPath();
+  for (const rect of plan.rects) ctx.rect(rect.x + 0.5, rect.y + 1.5, Math.max(0, rect.w - 1), rect.h - 3);
+  ctx.strokeStyle = colors.blockBorder;
+  ctx.lineWidth = 1;
+  ctx.stroke();
+
+  ctx.font = TITLE_FONT;
+  ctx.textBaseline = 'middle';
+  let fitter = fitters.get(ctx);
+  if (!fitter) {
+    fitter = createTextFitter((s) => ctx.measureText(s).width);
+    fitters.set(ctx, fitter);
+  }
+  for (const level of LEVELS) {
+    ctx.fillStyle = colors.levelText[level];
+    for (const rect of plan.rects) {
+      if (rect.block.level !== level || rect.w <= 16) continue;
+      const title = fitter.fit(rect.block.title, rect.w - 8);
+      if (title) ctx.fillText(title, rect.x + 4, rect.y + rect.h / 2);
+    }
+  }
+}
+
+/** Key moments: a small triangle above the band and a faint line through it, one colour at a time. */
+function drawMoments(ctx: CanvasRenderingContext2D, plan: TimelinePlan, colors: TimelineColors): void {
+  for (const kind of Object.keys(colors.moments) as KeyMoment['kind'][]) {
+    const xs = plan.moments.filter(({ moment }) => moment.kind === kind).map(({ x }) => x);
+    if (xs.length === 0) continue;
+    ctx.fillStyle = colors.moments[kind];
+    ctx.beginPath();
+    for (const x of xs) {
+      ctx.moveTo(x - 5, LAYOUT.momentsY + 2);
+      ctx.lineTo(x + 5, LAYOUT.momentsY + 2);
+      ctx.lineTo(x, LAYOUT.momentsY + LAYOUT.momentsH);
+      ctx.closePath();
+    }
+    ctx.fill();
+    ctx.globalAlpha = 0.6;
+    for (const x of xs) ctx.fillRect(Math.round(x), LAYOUT.bandY, 1, LAYOUT.bandH);
+    ctx.globalAlpha = 1;
   }
 }

@@ -1,4 +1,4 @@
-// Unit tests of the fold timeline's pure geometry: zoom, pan, cell runs, block rects, hit testing.
+// Unit tests of the fold timeline's pure geometry: zoom, pan, cell runs, block rects, the retrieved strip, hit testing.
 import { describe, expect, it } from 'vitest';
 import { syntheticTimeline } from './bench-data.ts';
 import {
@@ -12,13 +12,17 @@ import {
   MAX_PX_PER_ITERATION,
   pan,
   planTimeline,
+  RETRIEVED_MAX_LANES,
+  RETRIEVED_MIN_PX,
+  retrievedRects,
   ticks,
   truncateToFit,
   visibleRange,
   xOf,
   zoomAt,
 } from './geometry.ts';
-import type { TimelineBlock } from './types.ts';
+import { retrievedLabel } from './RetrievedLayer.tsx';
+import type { TimelineBlock, TimelineRetrieval } from './types.ts';
 
 const block = (id: string, from: number, to: number, depth = 0): TimelineBlock => ({
   id,
@@ -143,6 +147,56 @@ describe('blockRects and hitTest', () => {
   });
 });
 
+describe('retrievedRects', () => {
+  const recall = (blockId: string, from: number, to: number, since = 95): TimelineRetrieval => ({
+    blockId,
+    from,
+    to,
+    level: 0,
+    since,
+    until: since + 10,
+    trigger: 'recall-implicit',
+  });
+  const viewport = { start: 40, pxPerIteration: 2 };
+
+  it('spans each recalled block on the strip, with the recall point when it is in view', () => {
+    const rects = retrievedRects([recall('a', 50, 59), recall('far', 500, 510)], viewport, 200, 43, 12);
+    expect(rects).toHaveLength(1);
+    expect(rects[0]).toMatchObject({ id: 'a', x: 20, y: 43, w: 20, h: 12, sinceX: 111 });
+    expect(retrievedRects([recall('a', 50, 59, 300)], viewport, 200, 43, 12)[0]?.sinceX).toBeUndefined();
+  });
+
+  it('clips to the view but never draws narrower than the minimum, staying inside the width', () => {
+    const [clipped] = retrievedRects([recall('a', 30, 45)], viewport, 200, 0, 12);
+    expect(clipped).toMatchObject({ x: 0, w: 12 });
+    const fit = { start: 0, pxPerIteration: 0.01 };
+    const [tiny, atEnd] = retrievedRects([recall('t', 50_000, 50_009), recall('e', 99_990, 99_999)], fit, 1000, 0, 12);
+    expect(tiny?.w).toBe(RETRIEVED_MIN_PX);
+    expect(tiny!.x).toBeCloseTo(500 + 0.05 - RETRIEVED_MIN_PX / 2, 6);
+    expect(atEnd!.x + atEnd!.w).toBeLessThanOrEqual(1000);
+    expect(atEnd?.w).toBe(RETRIEVED_MIN_PX);
+  });
+
+  it('puts overlapping recalls on lanes that split the strip (for them only), sorted left to right', () => {
+    const rects = retrievedRects([recall('child', 52, 55), recall('parent', 50, 59), recall('later', 70, 75)], viewport, 200, 43, 12);
+    expect(rects.map((r) => [r.id, r.y, r.h])).toEqual([
+      ['parent', 43, 6],
+      ['child', 49, 6],
+      ['later', 43, 12],
+    ]);
+    const many = retrievedRects(['a', 'b', 'c', 'd', 'e'].map((id) => recall(id, 50, 59)), viewport, 200, 0, 12);
+    expect(new Set(many.map((r) => r.y)).size).toBe(RETRIEVED_MAX_LANES);
+    expect(many.every((r) => r.h === 12 / RETRIEVED_MAX_LANES)).toBe(true);
+  });
+
+  it('is hit-tested like blocks and labelled 1-based', () => {
+    const rects = retrievedRects([recall('a', 50, 59)], viewport, 200, 43, 12);
+    expect(hitTest(rects, 25, 50)).toBe('a');
+    expect(hitTest(rects, 25, 60)).toBeUndefined();
+    expect(retrievedLabel(recall('a', 11, 19, 56))).toBe('Retrieved: iterations 12–20 at L0 (implicit recall at 57, fades at 67)');
+  });
+});
+
 describe('helpers and plan', () => {
   it('picks 1-2-5 ticks', () => {
     expect(ticks({ start: 0, pxPerIteration: 1 }, 400, 10_000)).toEqual([0, 100, 200, 300]);
@@ -164,6 +218,14 @@ describe('helpers and plan', () => {
     expect(plan.cursorX).toBeCloseTo(500, 0);
     expect(plan.rects.every((r) => r.y + r.h <= 200 - LAYOUT.axisH)).toBe(true);
     expect(plan.moments.every(({ x }) => x >= 0 && x <= width)).toBe(true);
+    expect(plan.retrieved.length).toBe(data.retrieved.length);
+    expect(plan.retrieved.length).toBeGreaterThan(1);
+    for (const r of plan.retrieved) {
+      expect(r.y).toBeGreaterThanOrEqual(LAYOUT.bandY + LAYOUT.bandH);
+      expect(r.y + r.h).toBeLessThanOrEqual(LAYOUT.rowsY);
+      expect(r.x).toBeGreaterThanOrEqual(0);
+      expect(r.x + r.w).toBeLessThanOrEqual(width);
+    }
   });
 
   it('generates deterministic benchmark data', () => {
@@ -171,6 +233,14 @@ describe('helpers and plan', () => {
     const b = syntheticTimeline(5000);
     expect(a.levels).toEqual(b.levels);
     expect(a.blocks).toEqual(b.blocks);
+    expect(a.retrieved).toEqual(b.retrieved);
+    expect(a.retrieved.length).toBeGreaterThanOrEqual(2);
+    const ids = new Set(a.blocks.map((blk) => blk.id));
+    for (const r of a.retrieved) {
+      expect(ids.has(r.blockId)).toBe(true);
+      expect(r.since).toBeLessThan(5000);
+      expect(r.until).toBeGreaterThan(4999);
+    }
     expect(a.levels).toHaveLength(5000);
     for (const blk of a.blocks) {
       expect(blk.from).toBeLessThanOrEqual(blk.to);

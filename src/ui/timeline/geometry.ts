@@ -1,9 +1,10 @@
 /**
  * Pure geometry of the fold timeline: the viewport (first iteration and pixels per iteration),
  * zoom and pan with clamping, cell runs merged to pixel resolution, visible block rectangles,
- * hit testing and the layout plan the canvas and the DOM layer both draw from.
+ * the retrieved-zone strip, hit testing and the layout plan the canvas and the DOM layer both
+ * draw from.
  */
-import type { KeyMoment, Level, TimelineBlock, TimelineData } from './types.ts';
+import type { KeyMoment, Level, TimelineBlock, TimelineData, TimelineRetrieval } from './types.ts';
 
 /** What part of the run is on screen: `start` is a (fractional) iteration at x = 0. */
 export interface Viewport {
@@ -28,10 +29,31 @@ export interface BlockRect {
   block: TimelineBlock;
 }
 
+/** A recalled block's rectangle on the retrieved strip, in CSS pixels (widened to RETRIEVED_MIN_PX). */
+export interface RetrievedRect {
+  /** The recalled block's id (one retrieval per block). */
+  id: string;
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+  /** Where the recall happened, when it is on screen. Unit: CSS px. */
+  sinceX: number | undefined;
+  retrieval: TimelineRetrieval;
+}
+
 /** Closest allowed zoom-in: one iteration is at most this many pixels wide. */
 export const MAX_PX_PER_ITERATION = 48;
 /** Blocks narrower than this on screen are neither drawn nor given a DOM button. */
 export const MIN_BLOCK_PX = 2;
+
+/**
+ * Recalled blocks are few and matter while they last: on screen they are never narrower than this,
+ * so one stays visible (and clickable) at the whole-run zoom. Default 8. Unit: CSS px.
+ */
+export const RETRIEVED_MIN_PX = 8;
+/** Overlapping recalls share the strip in at most this many lanes; more pile onto the last one. Default 3. */
+export const RETRIEVED_MAX_LANES = 3;
 
 /** Vertical layout of the canvas, in CSS pixels. */
 export const LAYOUT = {
@@ -39,7 +61,9 @@ export const LAYOUT = {
   momentsH: 12,
   bandY: 14,
   bandH: 26,
-  rowsY: 46,
+  retrievedY: 43,
+  retrievedH: 12,
+  rowsY: 58,
   rowH: 22,
   axisH: 16,
 } as const;
@@ -166,8 +190,59 @@ export function blockRects(
   return rects;
 }
 
-/** The block under (x, y), if any. */
-export function hitTest(rects: readonly BlockRect[], x: number, y: number): string | undefined {
+/**
+ * Rectangles of the recalled blocks on the strip at `top` (height `height`), left to right.
+ * Each spans its block's iterations, widened to RETRIEVED_MIN_PX and kept inside [0, width];
+ * recalls whose widened boxes overlap go on separate lanes (greedy, first free lane) that split
+ * the strip's height for that group only. Retrievals wholly off screen are left out.
+ */
+export function retrievedRects(
+  retrieved: readonly TimelineRetrieval[],
+  viewport: Viewport,
+  width: number,
+  top: number,
+  height: number,
+): RetrievedRect[] {
+  const boxes: { x: number; w: number; retrieval: TimelineRetrieval }[] = [];
+  for (const retrieval of retrieved) {
+    const left = xOf(viewport, retrieval.from);
+    const right = xOf(viewport, retrieval.to + 1);
+    if (right <= 0 || left >= width) continue;
+    const clippedLeft = Math.max(0, left);
+    const clippedRight = Math.min(width, right);
+    const w = Math.min(width, Math.max(RETRIEVED_MIN_PX, clippedRight - clippedLeft));
+    const x = Math.max(0, Math.min(clippedLeft - (w - (clippedRight - clippedLeft)) / 2, width - w));
+    boxes.push({ x, w, retrieval });
+  }
+  boxes.sort((a, b) => a.x - b.x || a.retrieval.from - b.retrieval.from);
+  const rects: RetrievedRect[] = [];
+  // Clusters of boxes that overlap (directly or through each other): within one, greedy lanes.
+  for (let first = 0; first < boxes.length; ) {
+    const laneEnds: number[] = [];
+    const lanes: number[] = [];
+    let last = first;
+    for (let right = -Infinity; last < boxes.length; last++) {
+      const box = boxes[last]!;
+      if (last > first && box.x >= right) break;
+      let lane = laneEnds.findIndex((end) => end <= box.x);
+      if (lane < 0) lane = Math.min(laneEnds.length, RETRIEVED_MAX_LANES - 1);
+      laneEnds[lane] = Math.max(laneEnds[lane] ?? 0, box.x + box.w);
+      lanes.push(lane);
+      right = Math.max(right, box.x + box.w);
+    }
+    const h = height / laneEnds.length;
+    for (let i = first; i < last; i++) {
+      const { x, w, retrieval } = boxes[i]!;
+      const since = xOf(viewport, retrieval.since + 0.5);
+      rects.push({ id: retrieval.blockId, x, y: top + (lanes[i - first] ?? 0) * h, w, h, sinceX: since >= 0 && since <= width ? since : undefined, retrieval });
+    }
+    first = last;
+  }
+  return rects;
+}
+
+/** The rectangle under (x, y), if any. */
+export function hitTest(rects: readonly { id: string; x: number; y: number; w: number; h: number }[], x: number, y: number): string | undefined {
   for (const rect of rects) {
     if (x >= rect.x && x < rect.x + rect.w && y >= rect.y && y < rect.y + rect.h) return rect.id;
   }
@@ -206,6 +281,8 @@ export interface TimelinePlan {
   height: number;
   runs: CellRun[];
   rects: BlockRect[];
+  /** Recalled blocks on the strip between the level band and the block rows. */
+  retrieved: RetrievedRect[];
   moments: { x: number; moment: KeyMoment }[];
   ticks: number[];
   cursorX: number | undefined;
@@ -239,6 +316,7 @@ export function planTimeline(
     height,
     runs: cellRuns(data.levels, from, to, viewport.pxPerIteration),
     rects: blockRects(data.blocks, viewport, LAYOUT.rowH, width, LAYOUT.rowsY, height - LAYOUT.axisH),
+    retrieved: retrievedRects(data.retrieved, viewport, width, LAYOUT.retrievedY, LAYOUT.retrievedH),
     moments,
     ticks: ticks(viewport, width, total),
     cursorX,

@@ -15,8 +15,16 @@ export interface TimelineView {
   reset: () => void;
 }
 
-/** Wheel notch → zoom factor; trackpads send small deltas, mice ~100 per notch. */
-const WHEEL_ZOOM = 0.0015;
+/**
+ * Wheel zoom: a vertical wheel delta of d pixels zooms by exp(-d × WHEEL_ZOOM); trackpads send
+ * small deltas, mice ~100 per notch. Default 0.0015. Unit: natural-log zoom per wheel pixel.
+ */
+export const WHEEL_ZOOM = 0.0015;
+
+/** `previous` when `next` shows the same view (a pan against an end, a drag at the fit zoom): no re-render. */
+function unlessSame(previous: Viewport | null, current: Viewport, next: Viewport): Viewport | null {
+  return current.start === next.start && current.pxPerIteration === next.pxPerIteration ? previous : next;
+}
 
 export function useTimelineView(stageRef: RefObject<HTMLElement | null>, total: number): TimelineView {
   const [width, setWidth] = useState(0);
@@ -42,16 +50,23 @@ export function useTimelineView(stageRef: RefObject<HTMLElement | null>, total: 
     (factor: number, anchorX?: number) =>
       setRaw((previous) => {
         const current = clampViewport(previous ?? fitViewport(width, total), width, total);
-        return zoomAt(current, factor, anchorX ?? width / 2, width, total);
+        return unlessSame(previous, current, zoomAt(current, factor, anchorX ?? width / 2, width, total));
       }),
     [width, total],
   );
   const panBy = useCallback(
     (deltaPx: number) =>
-      setRaw((previous) => pan(clampViewport(previous ?? fitViewport(width, total), width, total), deltaPx, width, total)),
+      setRaw((previous) => {
+        const current = clampViewport(previous ?? fitViewport(width, total), width, total);
+        return unlessSame(previous, current, pan(current, deltaPx, width, total));
+      }),
     [width, total],
   );
-  const setViewport = useCallback((next: Viewport) => setRaw(clampViewport(next, width, total)), [width, total]);
+  const setViewport = useCallback(
+    (next: Viewport) =>
+      setRaw((previous) => unlessSame(previous, clampViewport(previous ?? fitViewport(width, total), width, total), clampViewport(next, width, total))),
+    [width, total],
+  );
   const reset = useCallback(() => setRaw(null), []);
 
   // React's onWheel is passive, so the page would scroll too: listen natively with passive: false.

@@ -128,7 +128,7 @@ function TranscriptSection({ conversation, entries, totals, counterLabel }: { co
       <Suspense fallback={<p className="muted">Loading…</p>}>
         {tab === 'compact' && <CompactPanel conversation={conversation} leafId={branches.length > 1 ? leafId : undefined} entryCount={entries.length} />}
         {tab === 'runs' && <RunsPanel conversation={conversation} journal={entries} />}
-        {tab === 'fold' && <FoldPanel conversation={conversation} journal={entries} leafId={branches.length > 1 ? leafId : undefined} />}
+        {tab === 'fold' && <FoldPanel key={conversation.id} conversation={conversation} journal={entries} leafId={branches.length > 1 ? leafId : undefined} />}
       </Suspense>
     </>
   );

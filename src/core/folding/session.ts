@@ -1,0 +1,518 @@
+/**
+ * The folding replay (seed 003), one iteration at a time: `FoldSession.push` takes the next
+ * iteration as the agent lived it and decides whether to fold (pressure, critical, adaptive
+ * periodic, semantic), what to recall (explicit query, implicit mention, error) and what fades.
+ * Levels come from distance, then the partition budgets push the oldest content down (working ->
+ * short-term -> long-term -> phase). Its cost per iteration follows what changes, not the length
+ * of the run: an iteration's level is looked at again only when its distance can have crossed a
+ * threshold (a queue keyed by that iteration), zone totals are kept as running sums, and the block
+ * layout is repaired only around the iterations whose level rose.
+ * Pure and deterministic; the entries are only read.
+ */
+import type { Entry, ToolCallBlock } from '../journal/entry.ts';
+import { compressEntry } from '../strategies/layered/tool-compression.ts';
+import type { TokenCounter } from '../tokens/counters.ts';
+import { countEntry } from '../tokens/entry-tokens.ts';
+import { BlockBuilder, chunkOf } from './blocks.ts';
+import { applyRepair, repairLayout, type TileRules } from './layout.ts';
+import { fnv1a64 } from './hash.ts';
+import { foldEvery, importance, importanceFactors, levelFor } from './importance.ts';
+import { MentionIndex, mentionWords } from './mentions.ts';
+import { iterationInfo, keyMomentOf, momentState, type IterationInfo } from './moments.ts';
+import type { FoldOptions } from './options.ts';
+import { searchBlocks } from './recall.ts';
+import type { BlockDigest, FoldedBlock, FoldEvent, FoldRun, FoldTrigger, Iteration, KeyMoment, Level, Retrieval, SummaryCache, ZoneUsage } from './types.ts';
+
+/** Files listed in the dynamic slot. */
+const DYNAMIC_FILES = 10;
+/** Budget-flow rounds per fold at most (each promotes one chunk). */
+const MAX_FLOW_ROUNDS = 10_000;
+
+export class FoldSessionError extends Error {
+  override name = 'FoldSessionError';
+}
+
+export class FoldSession {
+  readonly entries: Entry[] = [];
+  readonly counts: number[] = [];
+  readonly hashes: string[] = [];
+  readonly its: Iteration[] = [];
+  readonly infos: IterationInfo[] = [];
+  readonly moments: Array<KeyMoment | undefined> = [];
+  readonly levels: number[] = [];
+  readonly lastAccess: number[] = [];
+  readonly accessCount: number[] = [];
+  readonly phaseEnds = new Set<number>();
+  readonly events: FoldEvent[] = [];
+  retrieved: Retrieval[] = [];
+  /** Tool calls by id, first one wins (tool-output elision looks results' calls up here). */
+  private readonly calls = new Map<string, ToolCallBlock>();
+  /** Tool calls as iteration facts see them: the latest call of an id so far. */
+  private readonly infoCalls = new Map<string, ToolCallBlock>();
+  /** Iterations whose level rose during the current fold. */
+  private readonly risen = new Set<number>();
+  private readonly momentsSeen = momentState();
+  private readonly l1Memo: number[] = [];
+  /** Last iteration that touched each file (F2: touching it again brings its history near). */
+  private readonly fileLast = new Map<string, number>();
+  /** keyOwn[i]: own (non-system) tokens of the key iterations before i. */
+  private readonly keyOwn: number[] = [0];
+  private readonly builder: BlockBuilder;
+  private readonly index = new MentionIndex();
+  /** Most recalls of any iteration of a committed block, and its last recall (-1: none): its access factor without a scan. */
+  private readonly access = new WeakMap<FoldedBlock, { count: number; last: number; digest: BlockDigest | undefined }>();
+  /** Committed top-level blocks, as of the last fold (later iterations are pending at L0). */
+  private layout: FoldedBlock[] = [];
+  private layoutTokens = 0;
+  private layoutLong = 0;
+  private pending = 0;
+  /** Iterations whose level rose since the layout was built. */
+  private changedSince: number[] = [];
+  private lastFold = 0;
+  /** Iteration of the last fold (-1: none yet). */
+  private foldedAt = -1;
+  /** Own tokens of the L0 iterations (working memory) and elided tokens of the L1 ones (short-term). */
+  private working = 0;
+  private short = 0;
+  /** boundary[L]: no non-key iteration before it is at level L or lower (levels fall with age, so this only moves forward). */
+  private readonly boundary = [0, 0, 0, 0, 0];
+  /** Iteration -> iterations whose distance may cross their level's threshold by then. */
+  private readonly due = new Map<number, number[]>();
+  private dueDone = -1;
+  private readonly rules: TileRules;
+
+  constructor(
+    readonly o: FoldOptions,
+    readonly cache: SummaryCache,
+    readonly counter: TokenCounter,
+  ) {
+    this.builder = new BlockBuilder(this);
+    this.rules = { levels: this.levels, chunk: (level) => chunkOf(o, level as Level), phaseEnds: this.phaseEnds };
+  }
+
+  get iterations(): number {
+    return this.its.length;
+  }
+
+  /** Digests computed so far (the rest came from the cache). */
+  get summariesMade(): number {
+    return this.builder.made;
+  }
+
+  private get window(): number {
+    return this.o.contextWindow;
+  }
+
+  isKey(i: number): boolean {
+    return this.moments[i] !== undefined;
+  }
+
+  private own(i: number): number {
+    return this.infos[i]!.tokens - this.infos[i]!.systemTokens;
+  }
+
+  l1Tokens(i: number): number {
+    const memo = this.l1Memo[i]!;
+    if (memo >= 0) return memo;
+    const it = this.its[i]!;
+    let total = 0;
+    for (let p = it.from; p <= it.to; p++) {
+      const entry = this.entries[p]!;
+      const compressed = entry.kind === 'message' ? compressEntry(entry, this.calls) : undefined;
+      total += compressed ? Math.min(countEntry(compressed.entry, this.counter).total, this.counts[p] ?? 0) : (this.counts[p] ?? 0);
+    }
+    this.l1Memo[i] = total;
+    return total;
+  }
+
+  /**
+   * The iteration distance is counted from (F2): its own, its last recall, or the last time a file
+   * it touched was touched again, whichever is latest.
+   */
+  private anchor(i: number): number {
+    let last = Math.max(i, this.lastAccess[i]!);
+    for (const file of this.infos[i]!.files) last = Math.max(last, this.fileLast.get(file) ?? -1);
+    return last;
+  }
+
+  private threshold(level: number): number {
+    const o = this.o;
+    return level === 0 ? o.l0Distance : level === 1 ? o.l1Distance : level === 2 ? o.l2Distance : o.l3Distance;
+  }
+
+  /** Queues iteration i for the iteration its distance would first exceed its level's threshold. */
+  private schedule(i: number): void {
+    const level = this.levels[i]!;
+    if (level >= 4 || this.isKey(i)) return;
+    const at = this.anchor(i) + this.threshold(level) + 1;
+    const bucket = this.due.get(at);
+    if (bucket) bucket.push(i);
+    else this.due.set(at, [i]);
+  }
+
+  /** Sets a non-key iteration's level, keeping the zone sums and the repair list right. */
+  private setLevel(i: number, level: number): void {
+    const previous = this.levels[i]!;
+    if (previous === 0) this.working -= this.own(i);
+    else if (previous === 1) this.short -= this.l1Tokens(i) - this.infos[i]!.systemTokens;
+    if (level === 1) this.short += this.l1Tokens(i) - this.infos[i]!.systemTokens;
+    this.levels[i] = level;
+    this.changedSince.push(i);
+    this.risen.add(i);
+  }
+
+  /** Raises iteration i to `level` and every older non-key iteration below it (older is at least as folded). */
+  private raise(i: number, level: number): void {
+    for (let j = i; j >= 0; j--) {
+      if (this.isKey(j)) continue;
+      if (this.levels[j]! >= level) break;
+      this.setLevel(j, level);
+    }
+  }
+
+  /** First non-key iteration at `level` or lower (or the count of iterations). */
+  private boundaryOf(level: number): number {
+    let b = this.boundary[level]!;
+    while (b < this.its.length && (this.isKey(b) || this.levels[b]! > level)) b++;
+    this.boundary[level] = b;
+    return b;
+  }
+
+  /**
+   * Appends the next iteration (its entries in order, as `toIterations` cuts them, and one token
+   * count per entry) and replays it: recalls, fades and the fold its trigger calls for.
+   */
+  push(entries: readonly Entry[], counts: ArrayLike<number>): void {
+    if (entries.length === 0) throw new FoldSessionError('An iteration needs at least one entry.');
+    if (counts.length !== entries.length) throw new FoldSessionError(`Token counts cover ${counts.length} entries but the iteration has ${entries.length}; count the same entries.`);
+    const from = this.entries.length;
+    for (let k = 0; k < entries.length; k++) {
+      const entry = entries[k]!;
+      this.entries.push(entry);
+      this.counts.push(counts[k] ?? 0);
+      this.hashes.push(fnv1a64(JSON.stringify(entry)));
+      for (const block of entry.blocks) if (block.type === 'tool_call' && !this.calls.has(block.callId)) this.calls.set(block.callId, block);
+    }
+    const now = this.its.length;
+    const it: Iteration = { index: now, from, to: this.entries.length - 1, userTurn: false };
+    const head = entries[0]!;
+    it.userTurn = head.role === 'user' && head.kind === 'message' && !head.flags?.injected && !head.flags?.sidechain && head.blocks.some((b) => b.type === 'text' && b.text.trim().length > 0);
+    this.its.push(it);
+    const info = iterationInfo(this.entries, it, this.counts, this.infoCalls);
+    this.infos.push(info);
+    const moment = keyMomentOf(this.entries, it, info, this.o, this.momentsSeen);
+    this.moments.push(moment);
+    this.levels.push(0);
+    this.lastAccess.push(-1);
+    this.accessCount.push(0);
+    this.l1Memo.push(-1);
+    this.keyOwn.push(this.keyOwn[now]! + (moment ? this.own(now) : 0));
+    this.pending += info.tokens;
+    this.working += this.own(now);
+    this.step(now);
+  }
+
+  private step(now: number): void {
+    const info = this.infos[now]!;
+    for (const file of info.files) this.fileLast.set(file, now);
+    if (info.phaseEnd) this.phaseEnds.add(now);
+    this.schedule(now);
+    this.recalls(now);
+    this.retrieved = this.retrieved.filter((r) => {
+      if (r.until > now) return true;
+      this.events.push({ iteration: now, trigger: 'fade', action: 'fade', numbers: { from: r.from, to: r.to, tokens: r.tokens, since: r.since }, blockId: r.blockId });
+      return false;
+    });
+    const before = this.usage(now);
+    const pressure = before / this.window;
+    const every = foldEvery(pressure, this.o);
+    let trigger: FoldTrigger | undefined;
+    if (pressure > this.o.criticalRatio) trigger = 'critical';
+    else if (pressure > this.o.pressureRatio) trigger = 'pressure';
+    else if (now - this.lastFold >= every) trigger = 'periodic';
+    else if (this.o.semantic && info.phaseEnd) trigger = 'semantic';
+    if (!trigger) return;
+    this.risen.clear();
+    let oldestL1 = 0;
+    if (trigger === 'critical') oldestL1 = this.promoteOldest(1, this.o.l2Chunk, now).length || this.promoteOldest(0, this.o.l1Chunk, now).length;
+    this.fold(now);
+    const changed = this.risen.size;
+    const after = this.usage(now);
+    const action = trigger === 'critical' ? 'fold-oldest-l1' : changed > 0 || after < before ? 'fold' : 'nothing-to-fold';
+    this.events.push({
+      iteration: now,
+      trigger,
+      action,
+      numbers: { tokensBefore: before, tokensAfter: after, window: this.window, pressure: Math.round(pressure * 1000) / 1000, every, foldedIterations: changed, ...(trigger === 'critical' ? { oldestL1 } : {}) },
+    });
+    this.lastFold = now;
+    this.foldedAt = now;
+  }
+
+  private dynamicTokens(now: number): number {
+    const files: string[] = [];
+    let errors = 0;
+    for (let i = now; i >= 0 && now - i <= this.o.l1Distance; i--) {
+      for (const file of this.infos[i]!.files) if (!files.includes(file) && files.length < DYNAMIC_FILES) files.push(file);
+      errors += this.infos[i]!.errors;
+    }
+    if (files.length === 0 && errors === 0) return 0;
+    return this.counter.count(`Recent files: ${files.join(', ')}\nRecent errors: ${errors}`);
+  }
+
+  private retrievedTokens(): number {
+    return this.retrieved.reduce((sum, r) => sum + r.tokens, 0);
+  }
+
+  /** Tokens of the context as of `now`: the layout, the iterations after it (L0), recalls and the dynamic slot. */
+  usage(now: number): number {
+    return this.layoutTokens + this.pending + this.retrievedTokens() + this.dynamicTokens(now);
+  }
+
+  /** Raises the oldest non-key iterations at `level` (up to `size` of them, never `now`) one level. */
+  private promoteOldest(level: Level, size: number, now: number): number[] {
+    const moved: number[] = [];
+    for (let i = this.boundaryOf(level); i < now && moved.length < size; i++) {
+      if (this.isKey(i)) continue;
+      const l = this.levels[i]!;
+      if (l > level) continue;
+      if (l < level) break;
+      this.setLevel(i, level + 1);
+      moved.push(i);
+    }
+    return moved;
+  }
+
+  /** Distance levels of the iterations that are due (never lower than before; older at least as folded), then the partition flows. */
+  private fold(now: number): void {
+    const o = this.o;
+    for (let t = this.dueDone + 1; t <= now; t++) {
+      const bucket = this.due.get(t);
+      if (!bucket) continue;
+      this.due.delete(t);
+      for (const i of bucket) {
+        const level = levelFor(now - this.anchor(i), o);
+        if (level > this.levels[i]!) this.raise(i, level);
+        this.schedule(i);
+      }
+    }
+    this.dueDone = now;
+    // Working -> short-term -> long-term, oldest first, while a zone is over its budget.
+    const w = this.window;
+    for (let round = 0; this.working > o.workingShare * w && round < MAX_FLOW_ROUNDS; round++) {
+      if (this.promoteOldest(0, o.l1Chunk, now).length === 0) break;
+    }
+    for (let round = 0; this.short > o.shortTermShare * w && round < MAX_FLOW_ROUNDS; round++) {
+      if (this.promoteOldest(1, o.l2Chunk, now).length === 0) break;
+    }
+    this.relayout(now);
+    const longBudget = Math.round(o.longTermShare * w);
+    for (let round = 0; this.layoutLong > longBudget && round < MAX_FLOW_ROUNDS; round++) {
+      if (this.promoteOldest(2, o.l3Chunk, now).length === 0 && this.promoteOldest(3, o.l4Chunk, now).length === 0) break;
+      this.relayout(now);
+    }
+  }
+
+  private blockLong(block: FoldedBlock): number {
+    if (block.level < 2) return 0;
+    let system = 0;
+    for (let i = block.from; i <= block.to; i++) system += this.infos[i]!.systemTokens;
+    return block.tokens.folded - system;
+  }
+
+  /** The layout of 0..now repaired around the iterations whose level rose (the committed one is not changed). */
+  private repaired(now: number) {
+    const changed = [...new Set(this.changedSince)].sort((x, y) => x - y);
+    return repairLayout(this.layout, changed, now, this.rules, (from, to, previous) => {
+      const level = this.levels[from]! as Level;
+      return previous?.level === level && previous.to === to ? previous : this.builder.make(from, to, level, now, true, previous);
+    });
+  }
+
+  /** Commits the repaired layout: zone totals and the recall index follow the blocks that changed. */
+  private relayout(now: number): void {
+    const { edits, removed, added } = this.repaired(now);
+    for (const block of removed) {
+      this.layoutTokens -= block.tokens.folded;
+      this.layoutLong -= this.blockLong(block);
+      if (block.level >= 2) this.index.remove(block);
+    }
+    for (const block of added) {
+      this.layoutTokens += block.tokens.folded;
+      this.layoutLong += this.blockLong(block);
+      if (block.level >= 2) this.index.add(block);
+    }
+    applyRepair(this.layout, edits);
+    for (const block of added) {
+      if (!this.access.has(block)) this.access.set(block, { count: block.retrievability.accessCount, last: block.retrievability.lastAccessed ?? -1, digest: this.builder.digestOf(block) });
+    }
+    this.pending = 0;
+    this.changedSince = [];
+  }
+
+  /** Importance of a block as of `now` (F8); O(1) for a committed block. */
+  private importanceOf(block: FoldedBlock, now: number): number {
+    const access = this.access.get(block);
+    const digest = access?.digest ?? this.builder.digestOf(block);
+    if (!digest) return block.retrievability.importance;
+    if (!access) return this.builder.importance(block.from, block.to, digest, now).value;
+    const f = importanceFactors(block.to, now, access.count, digest.errors, digest.changedFiles, this.o.stateScale);
+    return Math.round(importance(f, this.o) * 1000) / 1000;
+  }
+
+  /** Counts a recall of iterations from..to, and the committed blocks holding them see it. */
+  private touch(from: number, to: number, now: number): void {
+    let most = 0;
+    for (let i = from; i <= to; i++) {
+      this.lastAccess[i] = now;
+      most = Math.max(most, ++this.accessCount[i]!);
+    }
+    let lo = 0;
+    let hi = this.layout.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.layout[mid]!.to < from) lo = mid + 1;
+      else hi = mid;
+    }
+    for (let k = lo; k < this.layout.length && this.layout[k]!.from <= to; k++) {
+      const block = this.layout[k]!;
+      const access = this.access.get(block);
+      if (access) this.access.set(block, { count: Math.max(access.count, most), last: now, digest: access.digest });
+    }
+  }
+
+  /**
+   * Expands a folded block into the retrieved zone (at L0 if it fits the zone, else L1), or keeps
+   * it there longer when it already is. Only a recall that brings content back counts as an access.
+   */
+  private recall(block: FoldedBlock, now: number, trigger: FoldTrigger): void {
+    const existing = this.retrieved.find((r) => r.blockId === block.id);
+    const importanceNow = this.importanceOf(block, now);
+    if (existing) {
+      this.touch(block.from, block.to, now);
+      existing.until = now + this.o.fadeAfter;
+      return;
+    }
+    const budget = this.o.retrievedShare * this.window - this.retrievedTokens();
+    let elided = 0;
+    if (block.tokens.original > budget) for (let i = block.from; i <= block.to && elided <= budget; i++) elided += this.l1Tokens(i);
+    const level: Level | undefined = block.tokens.original <= budget ? 0 : elided <= budget ? 1 : undefined;
+    const numbers = { from: block.from, to: block.to, importance: importanceNow, budget: Math.round(budget), tokens: level === 0 ? block.tokens.original : elided };
+    if (level === undefined) {
+      this.events.push({ iteration: now, trigger, action: 'recall-skipped', numbers: { ...numbers, tokens: block.tokens.original }, blockId: block.id });
+      return;
+    }
+    this.touch(block.from, block.to, now);
+    this.retrieved.push({ blockId: block.id, from: block.from, to: block.to, level, since: now, until: now + this.o.fadeAfter, tokens: numbers.tokens, trigger });
+    this.events.push({ iteration: now, trigger, action: 'recall', numbers: { ...numbers, level }, blockId: block.id });
+  }
+
+  private folded(): FoldedBlock[] {
+    return this.layout.filter((block) => block.level >= 2);
+  }
+
+  private recalls(now: number): void {
+    const info = this.infos[now]!;
+    for (const query of info.queries) {
+      const hit = searchBlocks(this.folded(), query)[0];
+      if (hit) this.recall(hit.block, now, 'recall-explicit');
+    }
+    for (const missing of info.missing) for (const block of this.index.missing(missing)) this.recall(block, now, 'recall-error');
+    const mentioned = this.index.mentioned(info.files, info.text, mentionWords(info.text));
+    for (const block of mentioned) {
+      if (this.retrieved.some((r) => r.blockId === block.id)) {
+        this.recall(block, now, 'recall-implicit');
+        continue;
+      }
+      if (this.importanceOf(block, now) > this.o.recallImportance) this.recall(block, now, 'recall-implicit');
+    }
+  }
+
+  /**
+   * Recalls a folded block into the retrieved zone at the latest iteration, as an explicit
+   * `query_history` would (the user expanding a search hit). Returns false when no top-level
+   * folded block has that id.
+   */
+  recallBlock(blockId: string): boolean {
+    const now = this.its.length - 1;
+    if (now < 0) return false;
+    const find = (blocks: readonly FoldedBlock[]): FoldedBlock | undefined => {
+      for (const block of blocks) {
+        if (block.id === blockId && block.level >= 2) return block;
+        const inner = find(block.children);
+        if (inner) return inner;
+      }
+      return undefined;
+    };
+    const block = find(this.snapshotLayout(now));
+    if (!block) return false;
+    this.recall(block, now, 'recall-explicit');
+    return true;
+  }
+
+  /** The layout as of `now` without committing it, every block's importance as of `now`. */
+  private snapshotLayout(now: number): FoldedBlock[] {
+    return applyRepair([...this.layout], this.repaired(now).edits).map((block) => this.builder.refreshed(block, now));
+  }
+
+  private zones(blocks: readonly FoldedBlock[], now: number): ZoneUsage[] {
+    const w = this.window;
+    const t = { static: 0, working: 0, short: 0, long: 0 };
+    for (const block of blocks) {
+      let system = 0;
+      for (let i = block.from; i <= block.to; i++) system += this.infos[i]!.systemTokens;
+      t.static += system;
+      const own = block.tokens.folded - system;
+      if (block.level === 0) t.working += own;
+      else if (block.level === 1) t.short += own;
+      else t.long += own;
+    }
+    const o = this.o;
+    return [
+      { zone: 'static', tokens: t.static, budget: Math.round(o.staticShare * w) },
+      { zone: 'working', tokens: t.working, budget: Math.round(o.workingShare * w) },
+      { zone: 'short-term', tokens: t.short, budget: Math.round(o.shortTermShare * w) },
+      { zone: 'long-term', tokens: t.long, budget: Math.round(o.longTermShare * w) },
+      { zone: 'retrieved', tokens: this.retrievedTokens(), budget: Math.round(o.retrievedShare * w) },
+      { zone: 'dynamic', tokens: this.dynamicTokens(now), budget: Math.round(o.dynamicShare * w) },
+    ];
+  }
+
+  /**
+   * Non-key iterations folded less than their distance asked for at the last fold (a self-check
+   * of the lazy level pass: always empty unless the engine is wrong).
+   */
+  underFolded(): number[] {
+    const out: number[] = [];
+    const at = this.foldedAt;
+    for (let i = 0; i <= at; i++) {
+      if (!this.isKey(i) && levelFor(at - this.anchor(i), this.o) > this.levels[i]!) out.push(i);
+    }
+    return out;
+  }
+
+  /** The run as of the latest iteration (the session is not changed: pushing more continues it). */
+  snapshot(): FoldRun {
+    const n = this.its.length;
+    const blocks = n > 0 ? this.snapshotLayout(n - 1) : [];
+    let tokensBefore = 0;
+    for (const count of this.counts) tokensBefore += count;
+    const retrieved = this.retrieved.reduce((sum, r) => sum + r.tokens, 0);
+    return {
+      iterations: this.its.map((it) => ({ ...it })),
+      levels: Uint8Array.from(this.levels),
+      blocks,
+      events: [...this.events],
+      moments: this.moments.filter((m): m is KeyMoment => m !== undefined),
+      partitions: n > 0 ? this.zones(blocks, n - 1) : [],
+      retrieved: this.retrieved.map((r) => ({ ...r })),
+      tokensBefore,
+      tokensAfter: n > 0 ? blocks.reduce((sum, b) => sum + b.tokens.folded, 0) + retrieved + this.dynamicTokens(n - 1) : 0,
+      summariesMade: this.builder.made,
+      cache: this.cache,
+    };
+  }
+}
+
+/** Iterations per block at a level (re-exported for callers that lay out blocks themselves). */
+export { chunkOf };

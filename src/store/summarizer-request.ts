@@ -1,0 +1,31 @@
+/**
+ * The summarizer part of a worker request (compaction or folding) from Settings > Models: the
+ * API key is read from the key ring at the moment of the request and goes only into that request.
+ */
+import type { CompactRequest } from '../worker/protocol.ts';
+import { keyring } from './keyring.ts';
+import type { ModelsSlice } from './models-slice.ts';
+import { useAppStore } from './store.ts';
+
+export type SummarizerFields = Pick<CompactRequest, 'remote' | 'localModelId' | 'localAppConfig'> & { summarizer: 'offline' | 'remote' | 'webllm' };
+
+/** The summarizer chosen in Settings, ready to send: offline when no model is chosen. */
+export async function summarizerFields(): Promise<SummarizerFields> {
+  const { summarizerKind, remote, localModelId, localModelBaseUrl } = useAppStore.getState();
+  if (summarizerKind === 'remote') {
+    const apiKey = await keyring.get(remote.presetId);
+    return { summarizer: 'remote', remote: { ...remote, ...(apiKey ? { apiKey } : {}) } };
+  }
+  if (summarizerKind === 'local' && localModelId) {
+    const base = localModelBaseUrl.trim();
+    return { summarizer: 'webllm', localModelId, ...(base ? { localAppConfig: (await import('../llm/webllm-models.ts')).selfHostedConfig(base, localModelId) } : {}) };
+  }
+  return { summarizer: 'offline' };
+}
+
+/** "openai · gpt-4o-mini", "the local model X", or undefined when Settings has no model (offline). */
+export function modelLabel(state: Pick<ModelsSlice, 'summarizerKind' | 'remote' | 'localModelId'>): string | undefined {
+  if (state.summarizerKind === 'remote') return `${state.remote.presetId} · ${state.remote.model}`;
+  if (state.summarizerKind === 'local' && state.localModelId) return `the local model ${state.localModelId}`;
+  return undefined;
+}
