@@ -23,7 +23,7 @@ export function RetrievedZone({ view, recalls, onOpen }: { view: FoldView; recal
         {view.retrieved.map((r) => (
           <li key={r.blockId} data-testid="fold.retrieved.item" data-block-id={r.blockId}>
             <button type="button" className="link" onClick={() => onOpen(r.blockId)}>{titles.get(r.blockId)?.slice(0, 50) ?? r.blockId}</button>
-            {' '}· iterations {r.from + 1}–{r.to + 1} at L{r.level} · {r.tokens.toLocaleString('en-US')} tokens · {HOW[r.trigger] ?? r.trigger} at {r.since + 1}, fades after {r.until}
+            {' '}· iterations {r.from + 1}–{r.to + 1} at L{r.level} · {r.tokens.toLocaleString('en-US')} tokens · {HOW[r.trigger] ?? r.trigger} at {r.since + 1}, fades at {r.until + 1}
           </li>
         ))}
       </ul>
