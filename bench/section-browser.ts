@@ -3,10 +3,10 @@
  * through the page's file input in Chromium and records main-thread long tasks (> 50 ms) while the
  * worker imports and counts o200k. The preview server is always stopped, even on failure.
  */
-import { mkdirSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { exited, start, stop, waitForServer, withoutBasePath } from './processes.ts';
+import type { Page } from 'playwright-core';
+import { exited, start, withoutBasePath, withServedSite } from './processes.ts';
 import { duration, fmt, mb, printPairs, printTable } from './report.ts';
 import { OUT_DIR, sessionFile } from './session.ts';
 
@@ -20,11 +20,6 @@ export const IMPORT_TIMEOUT_MS = 120_000;
 export const SETTLE_MS = 2_000;
 
 const SITE_DIR = resolve(OUT_DIR, 'site');
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-  '--disable-sync', '--no-first-run', '--disable-quic',
-];
 
 async function build(): Promise<number> {
   const started = performance.now();
@@ -156,30 +151,9 @@ export async function browserSection(): Promise<void> {
   const file = sessionFile();
   printPairs([['vite build', `${duration(buildMs)} -> bench/out/site`]]);
 
-  const server = start(['vite', 'preview', '--outDir', SITE_DIR, '--port', String(PORT), '--strictPort', '--host', '127.0.0.1'], withoutBasePath());
-  const stopServer = () => stop(server);
-  // The server runs in its own process group, so Ctrl-C in the terminal does not reach it.
-  const onSignal = () => {
-    stopServer();
-    process.exit(130);
-  };
-  process.once('exit', stopServer);
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
-  let browser: Browser | undefined;
-  try {
-    await waitForServer(`http://127.0.0.1:${PORT}/`, server, 30_000);
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  await withServedSite(['vite', 'preview', '--outDir', SITE_DIR, '--port', String(PORT), '--strictPort', '--host', '127.0.0.1'], `http://127.0.0.1:${PORT}/`, SITE_DIR, async (browser) => {
     const page = await browser.newPage();
     await page.addInitScript(installProbes);
     await measure(page, file);
-  } finally {
-    await browser?.close().catch(() => undefined);
-    stopServer();
-    process.off('exit', stopServer);
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
-    // The built site is minified JavaScript that `eslint .` would lint; it is not kept.
-    if (process.env.BENCH_KEEP_SITE !== '1') rmSync(SITE_DIR, { recursive: true, force: true });
-  }
+  }, withoutBasePath());
 }

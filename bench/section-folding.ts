@@ -5,12 +5,12 @@
  * ~13 MB session in the app, and of 100k synthetic iterations on a bench page (timeline-browser.ts),
  * in Chromium. It only prints figures. The preview servers are always stopped.
  */
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { syntheticTimeline } from '../src/ui/timeline/bench-data.ts';
 import { fitViewport, planTimeline, zoomAt } from '../src/ui/timeline/geometry.ts';
-import { exited, start, stop, waitForServer } from './processes.ts';
+import { exited, start, withServedSite } from './processes.ts';
 import { planSection } from './fold-plan.ts';
 import { timelineBrowserPart } from './timeline-browser.ts';
 import { duration, fmt, median, printPairs, printTable } from './report.ts';
@@ -25,11 +25,6 @@ const FRAME_MS = 1000 / 60;
 const TIMEOUT_MS = 120_000;
 
 const SITE_DIR = resolve(OUT_DIR, 'fold-site');
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-  '--disable-sync', '--no-first-run', '--disable-quic',
-];
 // ---------------------------------------------------------------------------------------------
 // 2a. Timeline frame plan in Node (100k synthetic iterations)
 
@@ -169,31 +164,11 @@ async function browserPart(): Promise<void> {
   releaseSession();
   printPairs([['vite build', `${duration(buildMs)} -> bench/out/fold-site`]]);
 
-  const server = start(['vite', 'preview', '--outDir', SITE_DIR, '--port', String(PORT), '--strictPort', '--host', '127.0.0.1']);
-  const stopServer = () => stop(server);
-  const onSignal = () => {
-    stopServer();
-    process.exit(130);
-  };
-  process.once('exit', stopServer);
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
-  let browser: Browser | undefined;
-  try {
-    await waitForServer(`http://127.0.0.1:${PORT}/`, server, 30_000);
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  await withServedSite(['vite', 'preview', '--outDir', SITE_DIR, '--port', String(PORT), '--strictPort', '--host', '127.0.0.1'], `http://127.0.0.1:${PORT}/`, SITE_DIR, async (browser) => {
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     await page.addInitScript({ content: PROBES });
     await drive(page, file);
-  } finally {
-    await browser?.close().catch(() => undefined);
-    stopServer();
-    process.off('exit', stopServer);
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
-    // Minified JavaScript that `eslint .` would lint.
-    if (process.env.BENCH_KEEP_SITE !== '1') rmSync(SITE_DIR, { recursive: true, force: true });
-  }
+  });
 }
 
 export async function foldingSection(): Promise<void> {

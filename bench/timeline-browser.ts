@@ -6,13 +6,12 @@
  * canvas draw times per frame. The server is always stopped and the build removed (unless
  * BENCH_KEEP_SITE=1).
  */
-import { rmSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { resolve } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { WHEEL_ZOOM } from '../src/ui/timeline/useTimelineView.ts';
 import type { BenchRecord } from './timeline-page/main.tsx';
-import { exited, start, stop, waitForServer } from './processes.ts';
+import { exited, start, withServedSite } from './processes.ts';
 import { duration, fmt, median, printPairs, printTable } from './report.ts';
 import { OUT_DIR } from './session.ts';
 
@@ -30,11 +29,6 @@ const FRAME_SLACK_MS = 0.5;
 const CONFIG = 'bench/timeline-page/vite.config.ts';
 const SITE_DIR = resolve(OUT_DIR, 'timeline-site');
 const URL = `http://127.0.0.1:${TIMELINE_PORT}/?n=${TIMELINE_ITERATIONS}`;
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-  '--disable-sync', '--no-first-run', '--disable-quic',
-];
 const ZOOMS = [1, 8, 400] as const;
 /** Keys of one keyboard cycle; it ends where it started so the view never sticks at an end. */
 const PAN_KEYS = [...Array<string>(6).fill('ArrowRight'), 'Shift+ArrowRight', ...Array<string>(6).fill('ArrowLeft'), 'Shift+ArrowLeft'];
@@ -189,28 +183,7 @@ export async function timelineBrowserPart(): Promise<void> {
   if (code !== 0) throw new Error(`vite build of the timeline page failed (exit ${code}):\n${builder.output().trim().split('\n').slice(-15).join('\n')}`);
   printPairs([['vite build', `${duration(performance.now() - buildStart)} -> bench/out/timeline-site`]]);
 
-  const server = start(['vite', 'preview', '--config', CONFIG, '--port', String(TIMELINE_PORT), '--strictPort', '--host', '127.0.0.1']);
-  const stopServer = () => stop(server);
-  const onSignal = () => {
-    stopServer();
-    process.exit(130);
-  };
-  process.once('exit', stopServer);
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
-  let browser: Browser | undefined;
-  try {
-    await waitForServer(`http://127.0.0.1:${TIMELINE_PORT}/`, server, 30_000);
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-    await drive(page);
-  } finally {
-    await browser?.close().catch(() => undefined);
-    stopServer();
-    process.off('exit', stopServer);
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
-    // Minified JavaScript that `eslint .` would lint (bench/out is also in its ignores).
-    if (process.env.BENCH_KEEP_SITE !== '1') rmSync(SITE_DIR, { recursive: true, force: true });
-  }
+  await withServedSite(['vite', 'preview', '--config', CONFIG, '--port', String(TIMELINE_PORT), '--strictPort', '--host', '127.0.0.1'], `http://127.0.0.1:${TIMELINE_PORT}/`, SITE_DIR, async (browser) => {
+    await drive(await browser.newPage({ viewport: { width: 1400, height: 900 } }));
+  });
 }
