@@ -16,15 +16,15 @@ import { countEntry } from '../tokens/entry-tokens.ts';
 import { BlockBuilder, chunkOf } from './blocks.ts';
 import { applyRepair, repairLayout, type TileRules } from './layout.ts';
 import { fnv1a64 } from './hash.ts';
-import { foldEvery, importance, importanceFactors, levelFor } from './importance.ts';
+import { foldEvery, levelFor } from './importance.ts';
 import { MentionIndex, mentionWords } from './mentions.ts';
 import { iterationInfo, keyMomentOf, momentState, type IterationInfo } from './moments.ts';
 import type { FoldOptions } from './options.ts';
 import { searchBlocks } from './recall.ts';
-import type { BlockDigest, FoldedBlock, FoldEvent, FoldRun, FoldTrigger, Iteration, KeyMoment, Level, Retrieval, SummaryCache, ZoneUsage } from './types.ts';
+import { RetrievedZone } from './retrieval.ts';
+import { dynamicTokens, zoneUsage } from './zones.ts';
+import type { FoldedBlock, FoldEvent, FoldRun, FoldTrigger, Iteration, KeyMoment, Level, SummaryCache } from './types.ts';
 
-/** Files listed in the dynamic slot. */
-const DYNAMIC_FILES = 10;
 /** Budget-flow rounds per fold at most (each promotes one chunk). */
 const MAX_FLOW_ROUNDS = 10_000;
 
@@ -44,7 +44,6 @@ export class FoldSession {
   readonly accessCount: number[] = [];
   readonly phaseEnds = new Set<number>();
   readonly events: FoldEvent[] = [];
-  retrieved: Retrieval[] = [];
   /** Tool calls by id, first one wins (tool-output elision looks results' calls up here). */
   private readonly calls = new Map<string, ToolCallBlock>();
   /** Tool calls as iteration facts see them: the latest call of an id so far. */
@@ -59,8 +58,7 @@ export class FoldSession {
   private readonly keyOwn: number[] = [0];
   private readonly builder: BlockBuilder;
   private readonly index = new MentionIndex();
-  /** Most recalls of any iteration of a committed block, and its last recall (-1: none): its access factor without a scan. */
-  private readonly access = new WeakMap<FoldedBlock, { count: number; last: number; digest: BlockDigest | undefined }>();
+  private readonly zone: RetrievedZone;
   /** Committed top-level blocks, as of the last fold (later iterations are pending at L0). */
   private layout: FoldedBlock[] = [];
   private layoutTokens = 0;
@@ -87,6 +85,13 @@ export class FoldSession {
     readonly counter: TokenCounter,
   ) {
     this.builder = new BlockBuilder(this);
+    this.zone = new RetrievedZone({
+      o, lastAccess: this.lastAccess, accessCount: this.accessCount, events: this.events,
+      layoutBlocks: () => this.layout,
+      l1Tokens: (i) => this.l1Tokens(i),
+      digestOf: (block) => this.builder.digestOf(block),
+      rangeImportance: (from, to, digest, now) => this.builder.importance(from, to, digest, now).value,
+    });
     this.rules = { levels: this.levels, chunk: (level) => chunkOf(o, level as Level), phaseEnds: this.phaseEnds };
   }
 
@@ -218,11 +223,7 @@ export class FoldSession {
     if (info.phaseEnd) this.phaseEnds.add(now);
     this.schedule(now);
     this.recalls(now);
-    this.retrieved = this.retrieved.filter((r) => {
-      if (r.until > now) return true;
-      this.events.push({ iteration: now, trigger: 'fade', action: 'fade', numbers: { from: r.from, to: r.to, tokens: r.tokens, since: r.since }, blockId: r.blockId });
-      return false;
-    });
+    this.zone.fade(now);
     const before = this.usage(now);
     const pressure = before / this.window;
     const every = foldEvery(pressure, this.o);
@@ -250,23 +251,12 @@ export class FoldSession {
   }
 
   private dynamicTokens(now: number): number {
-    const files: string[] = [];
-    let errors = 0;
-    for (let i = now; i >= 0 && now - i <= this.o.l1Distance; i--) {
-      for (const file of this.infos[i]!.files) if (!files.includes(file) && files.length < DYNAMIC_FILES) files.push(file);
-      errors += this.infos[i]!.errors;
-    }
-    if (files.length === 0 && errors === 0) return 0;
-    return this.counter.count(`Recent files: ${files.join(', ')}\nRecent errors: ${errors}`);
-  }
-
-  private retrievedTokens(): number {
-    return this.retrieved.reduce((sum, r) => sum + r.tokens, 0);
+    return dynamicTokens(this.infos, now, this.o, this.counter);
   }
 
   /** Tokens of the context as of `now`: the layout, the iterations after it (L0), recalls and the dynamic slot. */
   usage(now: number): number {
-    return this.layoutTokens + this.pending + this.retrievedTokens() + this.dynamicTokens(now);
+    return this.layoutTokens + this.pending + this.zone.tokens() + this.dynamicTokens(now);
   }
 
   /** Raises the oldest non-key iterations at `level` (up to `size` of them, never `now`) one level. */
@@ -343,68 +333,9 @@ export class FoldSession {
       if (block.level >= 2) this.index.add(block);
     }
     applyRepair(this.layout, edits);
-    for (const block of added) {
-      if (!this.access.has(block)) this.access.set(block, { count: block.retrievability.accessCount, last: block.retrievability.lastAccessed ?? -1, digest: this.builder.digestOf(block) });
-    }
+    this.zone.track(added);
     this.pending = 0;
     this.changedSince = [];
-  }
-
-  /** Importance of a block as of `now` (F8); O(1) for a committed block. */
-  private importanceOf(block: FoldedBlock, now: number): number {
-    const access = this.access.get(block);
-    const digest = access?.digest ?? this.builder.digestOf(block);
-    if (!digest) return block.retrievability.importance;
-    if (!access) return this.builder.importance(block.from, block.to, digest, now).value;
-    const f = importanceFactors(block.to, now, access.count, digest.errors, digest.changedFiles, this.o.stateScale);
-    return Math.round(importance(f, this.o) * 1000) / 1000;
-  }
-
-  /** Counts a recall of iterations from..to, and the committed blocks holding them see it. */
-  private touch(from: number, to: number, now: number): void {
-    let most = 0;
-    for (let i = from; i <= to; i++) {
-      this.lastAccess[i] = now;
-      most = Math.max(most, ++this.accessCount[i]!);
-    }
-    let lo = 0;
-    let hi = this.layout.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (this.layout[mid]!.to < from) lo = mid + 1;
-      else hi = mid;
-    }
-    for (let k = lo; k < this.layout.length && this.layout[k]!.from <= to; k++) {
-      const block = this.layout[k]!;
-      const access = this.access.get(block);
-      if (access) this.access.set(block, { count: Math.max(access.count, most), last: now, digest: access.digest });
-    }
-  }
-
-  /**
-   * Expands a folded block into the retrieved zone (at L0 if it fits the zone, else L1), or keeps
-   * it there longer when it already is. Only a recall that brings content back counts as an access.
-   */
-  private recall(block: FoldedBlock, now: number, trigger: FoldTrigger): void {
-    const existing = this.retrieved.find((r) => r.blockId === block.id);
-    const importanceNow = this.importanceOf(block, now);
-    if (existing) {
-      this.touch(block.from, block.to, now);
-      existing.until = now + this.o.fadeAfter;
-      return;
-    }
-    const budget = this.o.retrievedShare * this.window - this.retrievedTokens();
-    let elided = 0;
-    if (block.tokens.original > budget) for (let i = block.from; i <= block.to && elided <= budget; i++) elided += this.l1Tokens(i);
-    const level: Level | undefined = block.tokens.original <= budget ? 0 : elided <= budget ? 1 : undefined;
-    const numbers = { from: block.from, to: block.to, importance: importanceNow, budget: Math.round(budget), tokens: level === 0 ? block.tokens.original : elided };
-    if (level === undefined) {
-      this.events.push({ iteration: now, trigger, action: 'recall-skipped', numbers: { ...numbers, tokens: block.tokens.original }, blockId: block.id });
-      return;
-    }
-    this.touch(block.from, block.to, now);
-    this.retrieved.push({ blockId: block.id, from: block.from, to: block.to, level, since: now, until: now + this.o.fadeAfter, tokens: numbers.tokens, trigger });
-    this.events.push({ iteration: now, trigger, action: 'recall', numbers: { ...numbers, level }, blockId: block.id });
   }
 
   private folded(): FoldedBlock[] {
@@ -415,16 +346,16 @@ export class FoldSession {
     const info = this.infos[now]!;
     for (const query of info.queries) {
       const hit = searchBlocks(this.folded(), query)[0];
-      if (hit) this.recall(hit.block, now, 'recall-explicit');
+      if (hit) this.zone.recall(hit.block, now, 'recall-explicit');
     }
-    for (const missing of info.missing) for (const block of this.index.missing(missing)) this.recall(block, now, 'recall-error');
+    for (const missing of info.missing) for (const block of this.index.missing(missing)) this.zone.recall(block, now, 'recall-error');
     const mentioned = this.index.mentioned(info.files, info.text, mentionWords(info.text));
     for (const block of mentioned) {
-      if (this.retrieved.some((r) => r.blockId === block.id)) {
-        this.recall(block, now, 'recall-implicit');
+      if (this.zone.has(block.id)) {
+        this.zone.recall(block, now, 'recall-implicit');
         continue;
       }
-      if (this.importanceOf(block, now) > this.o.recallImportance) this.recall(block, now, 'recall-implicit');
+      if (this.zone.importanceOf(block, now) > this.o.recallImportance) this.zone.recall(block, now, 'recall-implicit');
     }
   }
 
@@ -446,36 +377,13 @@ export class FoldSession {
     };
     const block = find(this.snapshotLayout(now));
     if (!block) return false;
-    this.recall(block, now, 'recall-explicit');
+    this.zone.recall(block, now, 'recall-explicit');
     return true;
   }
 
   /** The layout as of `now` without committing it, every block's importance as of `now`. */
   private snapshotLayout(now: number): FoldedBlock[] {
     return applyRepair([...this.layout], this.repaired(now).edits).map((block) => this.builder.refreshed(block, now));
-  }
-
-  private zones(blocks: readonly FoldedBlock[], now: number): ZoneUsage[] {
-    const w = this.window;
-    const t = { static: 0, working: 0, short: 0, long: 0 };
-    for (const block of blocks) {
-      let system = 0;
-      for (let i = block.from; i <= block.to; i++) system += this.infos[i]!.systemTokens;
-      t.static += system;
-      const own = block.tokens.folded - system;
-      if (block.level === 0) t.working += own;
-      else if (block.level === 1) t.short += own;
-      else t.long += own;
-    }
-    const o = this.o;
-    return [
-      { zone: 'static', tokens: t.static, budget: Math.round(o.staticShare * w) },
-      { zone: 'working', tokens: t.working, budget: Math.round(o.workingShare * w) },
-      { zone: 'short-term', tokens: t.short, budget: Math.round(o.shortTermShare * w) },
-      { zone: 'long-term', tokens: t.long, budget: Math.round(o.longTermShare * w) },
-      { zone: 'retrieved', tokens: this.retrievedTokens(), budget: Math.round(o.retrievedShare * w) },
-      { zone: 'dynamic', tokens: this.dynamicTokens(now), budget: Math.round(o.dynamicShare * w) },
-    ];
   }
 
   /**
@@ -497,15 +405,15 @@ export class FoldSession {
     const blocks = n > 0 ? this.snapshotLayout(n - 1) : [];
     let tokensBefore = 0;
     for (const count of this.counts) tokensBefore += count;
-    const retrieved = this.retrieved.reduce((sum, r) => sum + r.tokens, 0);
+    const retrieved = this.zone.tokens();
     return {
       iterations: this.its.map((it) => ({ ...it })),
       levels: Uint8Array.from(this.levels),
       blocks,
       events: [...this.events],
       moments: this.moments.filter((m): m is KeyMoment => m !== undefined),
-      partitions: n > 0 ? this.zones(blocks, n - 1) : [],
-      retrieved: this.retrieved.map((r) => ({ ...r })),
+      partitions: n > 0 ? zoneUsage(blocks, this.infos, this.o, this.zone.tokens(), this.dynamicTokens(n - 1)) : [],
+      retrieved: this.zone.retrieved.map((r) => ({ ...r })),
       tokensBefore,
       tokensAfter: n > 0 ? blocks.reduce((sum, b) => sum + b.tokens.folded, 0) + retrieved + this.dynamicTokens(n - 1) : 0,
       summariesMade: this.builder.made,
