@@ -6,7 +6,8 @@
  */
 import { importance, importanceFactors } from './importance.ts';
 import type { FoldOptions } from './options.ts';
-import type { BlockDigest, FoldedBlock, FoldEvent, FoldTrigger, Level, Retrieval } from './types.ts';
+import type { RecallTrigger } from './timeline-data.ts';
+import type { BlockDigest, FoldedBlock, FoldEvent, Level, Retrieval } from './types.ts';
 
 /** What the zone needs from its session. */
 export interface RecallHost {
@@ -86,7 +87,7 @@ export class RetrievedZone {
    * Expands a folded block into the zone (at L0 if it fits the zone, else L1), or keeps it there
    * longer when it already is. A recall the zone has no room for is logged and changes nothing.
    */
-  recall(block: FoldedBlock, now: number, trigger: FoldTrigger): void {
+  recall(block: FoldedBlock, now: number, trigger: RecallTrigger): void {
     const { o, events } = this.host;
     const existing = this.retrieved.find((r) => r.blockId === block.id);
     const importanceNow = this.importanceOf(block, now);

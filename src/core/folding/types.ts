@@ -2,6 +2,7 @@
  * The data of memory folding (seed 003): iterations of a run, folded blocks with the seed's index
  * fields, the events of a replay and the run it produces. Plain data, so a worker can post it.
  */
+import type { TimelineRetrieval } from './timeline-data.ts';
 
 /** L0 full … L4 one line (F1). */
 export type Level = 0 | 1 | 2 | 3 | 4;
@@ -87,16 +88,9 @@ export interface KeyMoment {
   label: string;
 }
 
-/** A folded block expanded into the retrieved zone until it fades (F7). */
-export interface Retrieval {
-  blockId: string;
-  from: number;
-  to: number;
-  level: Level;
-  since: number;
-  until: number;
+/** A folded block expanded into the retrieved zone until it fades (F7): what the timeline draws, plus its tokens. */
+export interface Retrieval extends TimelineRetrieval {
   tokens: number;
-  trigger: FoldTrigger;
 }
 
 /** The index part of a block, computed from its entries and cached by source hash (F12). */
