@@ -29,25 +29,9 @@ export interface FoldRequest extends FoldSummaryRequest {
 }
 
 /** A folded block without its nesting, for the detail panel; `journalFrom..journalTo` open its source. */
-export interface FoldBlockView {
-  id: string;
-  level: number;
-  from: number;
-  to: number;
-  depth: number;
-  title: string;
-  content: string;
-  outcome: string;
-  keywords: string[];
-  entities: string[];
-  stateChanges: string[];
-  importance: number;
-  tokens: { original: number; folded: number };
-  text: string;
-  sourceHash: string;
-  journalFrom: number;
-  journalTo: number;
-}
+export type FoldBlockView = Pick<FoldedBlock, 'id' | 'level' | 'from' | 'to' | 'keywords' | 'entities' | 'stateChanges' | 'tokens' | 'text' | 'sourceHash'>
+  & FoldedBlock['summary']
+  & { depth: number; importance: number; journalFrom: number; journalTo: number };
 
 export interface FoldView extends FoldSummaryView {
   timeline: TimelineData;

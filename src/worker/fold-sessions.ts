@@ -5,7 +5,7 @@
  * other options or a recall earlier than the position replays from the start (digests are reused
  * from the summary cache either way).
  */
-import { createFoldSession, toIterations, type FoldSession } from '../core/folding/index.ts';
+import { createFoldSession, pushIterations, type FoldSession } from '../core/folding/index.ts';
 import type { Entry } from '../core/journal/entry.ts';
 import type { SummaryCache } from '../core/folding/types.ts';
 import type { TokenCounter } from '../core/tokens/counters.ts';
@@ -58,12 +58,7 @@ export class FoldSessions {
       }
     };
     if (session.iterations > 0) recallAt(session.iterations - 1);
-    const its = toIterations(entries);
-    for (let k = session.iterations; k < iterations && k < its.length; k++) {
-      const it = its[k]!;
-      session.push(entries.slice(it.from, it.to + 1), Array.from({ length: it.to - it.from + 1 }, (_, j) => counts[it.from + j] ?? 0));
-      recallAt(k);
-    }
+    pushIterations(session, entries, counts, { until: iterations, after: recallAt });
     return { session, made: session.summariesMade - made, missed: [...kept.missed] };
   }
 

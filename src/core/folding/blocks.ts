@@ -57,7 +57,11 @@ export class BlockBuilder {
 
   constructor(private readonly s: BlockSource) {}
 
-  /** `rangeHash` of the entries, extending the last hash taken from the same first entry (blocks grow at their end). */
+  /**
+   * The source hash of entries entryFrom..entryTo: FNV-1a over their per-entry JSON hashes in order
+   * (the same bytes identify the same range, without re-reading megabytes at every fold), extending
+   * the last hash taken from the same first entry, since blocks grow at their end.
+   */
   sourceHash(entryFrom: number, entryTo: number): string {
     const key = `${entryFrom}:${entryTo}`;
     let hash = this.hashMemo.get(key);
@@ -213,19 +217,6 @@ export class BlockBuilder {
       }
     }
     return out;
-  }
-
-  /** Top-level blocks of iterations start..now: runs of one level, cut on that level's grid and at phase ends. */
-  tile(start: number, now: number, levels: ArrayLike<number>): FoldedBlock[] {
-    const blocks: FoldedBlock[] = [];
-    for (let i = start + 1; i <= now + 1; i++) {
-      const level = levels[start]! as Level;
-      if (i > now || levels[i] !== level || i % chunkOf(this.s.o, level) === 0 || this.s.phaseEnds.has(i - 1)) {
-        blocks.push(this.make(start, i - 1, level, now));
-        start = i;
-      }
-    }
-    return blocks;
   }
 
   /** The block with its importance (and children's) as of `now`; the text is redone only when it depends on it. */

@@ -2,7 +2,6 @@
  * FNV-1a (64-bit, in two 32-bit halves) over UTF-8: the source hash of a folded block, so a
  * summary made once for a range of entries is found again for the same entries (F12).
  */
-import type { Entry } from '../journal/entry.ts';
 
 const encoder = new TextEncoder();
 const OFFSET_HI = 0xcbf29ce4;
@@ -40,17 +39,4 @@ export function fnvHex(state: FnvState): string {
 /** FNV-1a 64 of a string's UTF-8 bytes, as 16 hex digits. */
 export function fnv1a64(text: string): string {
   return fnvHex(fnvFeed(fnvStart(), text));
-}
-
-/** Hash of each entry's JSON (computed once per run). */
-export function entryHashes(entries: readonly Entry[]): string[] {
-  return entries.map((entry) => fnv1a64(JSON.stringify(entry)));
-}
-
-/**
- * Hash of the entries from..to: FNV-1a over their per-entry JSON hashes in order, which identifies
- * the same bytes as hashing the JSON itself, without re-reading megabytes at every fold.
- */
-export function rangeHash(hashes: readonly string[], from: number, to: number): string {
-  return fnv1a64(`${from <= to ? hashes.slice(from, to + 1).join('') : ''}`);
 }

@@ -1,10 +1,10 @@
 /** Memory folding L0-L4 (seed 003): the public surface of src/core/folding. */
 export type * from './types.ts';
 export { toIterations, iterationOfEntry } from './iterations.ts';
-export { fnv1a64, entryHashes, rangeHash } from './hash.ts';
+export { fnv1a64 } from './hash.ts';
 export { digestEntries, levelText, storageRef } from './digest.ts';
 export { distance, foldEvery, importance, importanceFactors, levelFor, type ImportanceFactors } from './importance.ts';
-export { iterationInfos, keyMoments, PHASE_END, type IterationInfo } from './moments.ts';
+export { PHASE_END, type IterationInfo } from './moments.ts';
 export { DEFAULT_FOLD_OPTIONS, FOLD_OPTIONS, parseFoldOptions, type FoldOptions } from './options.ts';
 export { queryHistory, searchBlocks, unfold, UnfoldError, type QueryHit } from './recall.ts';
 export { createFoldSession, foldRun, FoldInputError, pushIterations } from './run.ts';

@@ -87,12 +87,6 @@ export function iterationInfo(entries: readonly Entry[], it: Iteration, counts: 
   return info;
 }
 
-/** Per-iteration facts, from the entries and their token counts. */
-export function iterationInfos(entries: readonly Entry[], iterations: readonly Iteration[], counts: ArrayLike<number>): IterationInfo[] {
-  const calls = new Map<string, ToolCallBlock>();
-  return iterations.map((it) => iterationInfo(entries, it, counts, calls));
-}
-
 /** What key-moment detection remembers between iterations: actions that failed, tool calls seen. */
 export interface MomentState {
   failed: Set<string>;
@@ -130,11 +124,4 @@ export function keyMomentOf(entries: readonly Entry[], it: Iteration, info: Iter
   if (firstSuccess !== undefined) return { iteration: it.index, kind: 'first-success', label: `first success: ${firstSuccess.slice(0, 60)}` };
   if (info.changed >= options.bigStateChange) return { iteration: it.index, kind: 'state-change', label: `${info.changed} files changed` };
   return undefined;
-}
-
-/** The key moment of each iteration (undefined for none); one per iteration, bookmarks first. */
-export function keyMoments(entries: readonly Entry[], iterations: readonly Iteration[], infos: readonly IterationInfo[], options: Pick<FoldOptions, 'bookmarks' | 'bigStateChange'> & Partial<Pick<FoldOptions, 'keyMoments'>>): Array<KeyMoment | undefined> {
-  const state = momentState();
-  const o = { keyMoments: true, ...options };
-  return iterations.map((it) => keyMomentOf(entries, it, infos[it.index]!, o, state));
 }

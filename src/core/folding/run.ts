@@ -30,21 +30,21 @@ export function createFoldSession(
 
 /**
  * Pushes the iterations of `entries` after the ones `session` already holds (`entries` extends the
- * entries it was given before). The last iteration is pushed only when `final`: until a next one
- * starts, more tool results may still join it.
+ * entries it was given before), up to `until` iterations in all when given, calling `after` with
+ * each iteration's number once it is pushed.
  */
-export function pushIterations(session: FoldSession, entries: readonly Entry[], counts: ArrayLike<number>, final = true): void {
+export function pushIterations(session: FoldSession, entries: readonly Entry[], counts: ArrayLike<number>, { until = Infinity, after }: { until?: number; after?: (iteration: number) => void } = {}): void {
   if (counts.length !== entries.length) throw new FoldInputError(`Token counts cover ${counts.length} entries but the run has ${entries.length}; count the same entries.`);
   const done = session.entries.length;
   if (entries.length < done || (done > 0 && entries[done - 1] !== session.entries[done - 1] && entries[done - 1]?.id !== session.entries[done - 1]?.id)) {
     throw new FoldInputError(`These entries do not continue the ${done} the session already folded; start a new session.`);
   }
-  const its = toIterations(entries.slice(done));
-  const last = final ? its.length : its.length - 1;
-  const slice = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, k) => counts[done + from + k] ?? 0);
-  for (let k = 0; k < last; k++) {
-    const it = its[k]!;
-    session.push(entries.slice(done + it.from, done + it.to + 1), slice(it.from, it.to));
+  for (const it of toIterations(entries.slice(done))) {
+    if (session.iterations >= until) return;
+    const from = done + it.from;
+    const to = done + it.to;
+    session.push(entries.slice(from, to + 1), Array.from({ length: to - from + 1 }, (_, k) => counts[from + k] ?? 0));
+    after?.(session.iterations - 1);
   }
 }
 

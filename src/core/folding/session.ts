@@ -421,6 +421,3 @@ export class FoldSession {
     };
   }
 }
-
-/** Iterations per block at a level (re-exported for callers that lay out blocks themselves). */
-export { chunkOf };
