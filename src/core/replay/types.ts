@@ -1,0 +1,128 @@
+/**
+ * The vocabulary of a replay: a recorded session driven call by call under one strategy
+ * configuration, as if the agent had run with it. What goes in (a configuration), what comes out
+ * (a series of context sizes, the compactions with their plans and summaries, totals and the
+ * retention probes' scores). Shared by the worker, the CLI `eval` and the compare view.
+ */
+import type { CompactionRecord } from '../compaction/run.ts';
+import type { ContextEntry, Plan, TriggerDecision } from '../compaction/types.ts';
+import type { Entry } from '../journal/entry.ts';
+import type { Probe, ProbeCategory } from '../probes/types.ts';
+
+/** One configuration to replay: a strategy, its raw options (UI strings, CLI k=v), a label. */
+export interface ReplayConfig {
+  /** Shown on the chart and in tables; defaults to `strategy` plus its non-default options. */
+  label?: string;
+  strategy: string;
+  options: Record<string, unknown>;
+}
+
+/** One model request of the source: an assistant response and the context it was sent. */
+export interface ReplayCall {
+  /** 0-based call number. */
+  call: number;
+  /** Index (in the replayed input) of the assistant entry that answered this call. */
+  entryIndex: number;
+  entryId: string;
+  /** Tokens of the context the model was sent for this call (counter units). */
+  contextTokens: number;
+  /** Of those, tokens a provider cache would serve (the unchanged prefix since the previous call). */
+  cachedTokens: number;
+  /** Tokens of the response (recorded usage when the source has it, else counted). */
+  outputTokens: number;
+  /** A compaction ran just before this call. */
+  compacted: boolean;
+  /** The context was over the window: the real agent would have failed this call. */
+  overflow: boolean;
+  /** Epoch ms of the response, when the source recorded it. */
+  at?: number;
+}
+
+/** Score of one probe category: how many probes there were and how many the context kept. */
+export interface ProbeScore {
+  total: number;
+  kept: number;
+}
+
+export type ProbeScores = Record<ProbeCategory, ProbeScore>;
+
+/** A probe and whether a context kept it. */
+export interface ProbeOutcome {
+  probe: Probe;
+  kept: boolean;
+  span?: string;
+}
+
+/**
+ * An entry of a replayed context, small enough to keep one list per compaction: a journal entry by
+ * id, or the entry the strategy made (summary, compressed output, fixed text) in full.
+ */
+export type ContextRef =
+  | { origin: 'journal'; entryId: string }
+  | { origin: Exclude<ContextEntry['origin'], 'journal'>; entry: Entry; replaces?: ContextEntry['replaces'] };
+
+/** One compaction the replay made. */
+export interface ReplayCompaction {
+  /** The call it ran before. */
+  call: number;
+  trigger: TriggerDecision;
+  plan: Plan;
+  /** Summary texts by task id. */
+  summaries: Record<string, string>;
+  record: CompactionRecord;
+  tokensBefore: number;
+  tokensAfter: number;
+  /**
+   * The context right after the compaction. The context of a later call (before the next
+   * compaction) is this plus the input's entries from `appendFrom` up to that call's entry.
+   */
+  context: ContextRef[];
+  appendFrom: number;
+  /** Journal entry ids that left the verbatim context at this compaction (summarized, compressed or dropped). */
+  removedIds: string[];
+  /** Probes read from the removed entries, checked against the context right after. */
+  probes: ProbeOutcome[];
+  scores: ProbeScores;
+}
+
+export interface ReplayTotals {
+  calls: number;
+  /** Sum of context tokens over all calls, plus summarizer input and output tokens. */
+  tokensPerTask: number;
+  /** Sum of context tokens over all calls alone. */
+  contextTokens: number;
+  peakTokens: number;
+  compactions: number;
+  overflowCalls: number;
+  summarizerTokens: { input: number; output: number };
+  /** USD at the price table's model, cache reads at the cached price when the model has one; null when no price is known. */
+  cost: number | null;
+  /** The model the cost is for. */
+  costModel: string | null;
+}
+
+export interface ReplayResult {
+  config: ReplayConfig;
+  /** The label the result is shown under. */
+  label: string;
+  counter: string;
+  contextWindow: number;
+  calls: ReplayCall[];
+  compactions: ReplayCompaction[];
+  totals: ReplayTotals;
+  /** Every probe whose source left the verbatim context, checked against the final context. */
+  probes: ProbeOutcome[];
+  scores: ProbeScores;
+  /** The context after the last recorded call: what the next call would be sent. */
+  finalContext: ContextRef[];
+  /** Why the replay stopped early (summarizer failure): the calls up to there are kept. */
+  error?: string;
+  notes: string[];
+}
+
+export interface ReplayProgress {
+  call: number;
+  calls: number;
+  compactions: number;
+  phase: 'replaying' | 'summarizing' | 'done';
+}

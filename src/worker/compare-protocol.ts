@@ -1,0 +1,55 @@
+/**
+ * What the page asks the engine worker when it replays or compares strategy configurations on one
+ * stored conversation, and what comes back. Kept apart from protocol.ts so the compare job, the
+ * store and the UI share these types without importing the rest of the engine.
+ */
+import type { ReplayConfig, ReplayProgress, ReplayResult } from '../core/replay/types.ts';
+import type { CounterId } from '../core/tokens/counters.ts';
+import type { RemoteConfig } from '../llm/remote.ts';
+import type { AppConfig } from '@mlc-ai/web-llm';
+
+/** Two to eight configurations in a compare; one in a plain replay. */
+export const MAX_COMPARE_CONFIGS = 8;
+
+export interface CompareRequest {
+  jobId: string;
+  conversationId: string;
+  /** Branch leaf (default: the active branch). */
+  leafId?: string;
+  counter: CounterId;
+  contextWindow: number;
+  /** Price table model id or window preset the cost is computed for (see src/core/pricing.ts). */
+  priceModel?: string;
+  configs: ReplayConfig[];
+  /** 'offline' (default), 'remote' (with `remote`), 'webllm' (with `localModelId`): makes every summary of every configuration. */
+  summarizer: string;
+  remote?: RemoteConfig;
+  localModelId?: string;
+  localAppConfig?: AppConfig;
+  /** Probe ids the user dismissed as wrong: left out of every score. */
+  dismissedProbes?: string[];
+  /** Per summary (default 120 s). */
+  timeoutMs?: number;
+}
+
+export interface CompareProgress extends ReplayProgress {
+  jobId: string;
+  /** Index of the configuration being replayed, and how many there are. */
+  config: number;
+  configs: number;
+}
+
+export interface CompareResult {
+  conversationId: string;
+  leafId?: string;
+  counter: CounterId;
+  counterLabel: string;
+  contextWindow: number;
+  priceModel?: string;
+  /** Ids of the replayed input's entries, in order: `ReplayCall.entryIndex` and `appendFrom` index this. */
+  entryIds: string[];
+  /** One per configuration, in request order; a configuration whose summarizer failed has `error` and the calls up to the failure. */
+  results: ReplayResult[];
+  /** Wall time of the whole compare, ms. */
+  durationMs: number;
+}
