@@ -8,7 +8,9 @@ import type { Entry, Role } from '../journal/entry.ts';
 import type { TokenCounter } from '../tokens/counters.ts';
 import type { TokenIndex } from '../tokens/prefix-sums.ts';
 
-export type StrategyId = 'augment' | 'pi' | 'layered' | 'budget' | 'sliding-window' | 'checkpoints' | 'two-layer' | 'query-on-demand' | 'custom';
+export type StrategyId =
+  | 'augment' | 'pi' | 'layered' | 'budget' | 'sliding-window' | 'checkpoints' | 'two-layer' | 'query-on-demand' | 'custom'
+  | 'observation-masking' | 'tool-result-clearing' | 'masking-then-summary';
 
 /** What a strategy is given. `entries` is one branch, root first, as the model saw it. */
 export interface CompactionInput {

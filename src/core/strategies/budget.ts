@@ -5,12 +5,12 @@
  * precheck's own error if it still does not fit. Optionally a short `[历史摘要记忆]` block stands in
  * for what was dropped.
  */
+import { contextTokens } from '../compaction/context-tokens.ts';
 import { parseOptions, type OptionSpec } from '../compaction/options.ts';
 import type { Strategy } from '../compaction/strategy.ts';
 import type {
   CompactedContext, CompactionInput, ContextEntry, Fate, Plan, SummaryTask, TriggerDecision,
 } from '../compaction/types.ts';
-import { countEntry } from '../tokens/entry-tokens.ts';
 import { capMemoryBlock, fitMemoryBlock, MEMORY_MARKER, memoryEntry, memoryReserveTokens } from './budget/memory-block.ts';
 import { BudgetExceededError, budgetNumbers, fmt, precheck, type BudgetNumbers } from './budget/precheck.ts';
 import { lastUserIndex, TIER_LABELS, trimUnits, type TrimUnit } from './budget/units.ts';
@@ -177,7 +177,7 @@ function memoryTask(input: CompactionInput, dropped: readonly number[], options:
 }
 
 function countAll(entries: readonly ContextEntry[], input: CompactionInput): number {
-  return entries.reduce((n, e) => n + countEntry(e.entry, input.counter).total, 0);
+  return contextTokens(input, entries);
 }
 
 function unchanged(input: CompactionInput, plan: Plan): CompactedContext {

@@ -10,6 +10,9 @@ import { queryOnDemandStrategy } from './query-on-demand.ts';
 import { slidingWindowStrategy } from './sliding-window.ts';
 import { twoLayerStrategy } from './two-layer.ts';
 import { customStrategy } from './custom-plugin.ts';
+import { maskingThenSummaryStrategy } from './masking-then-summary.ts';
+import { observationMaskingStrategy } from './observation-masking.ts';
+import { toolResultClearingStrategy } from './tool-result-clearing.ts';
 
 /** Every built-in strategy; `custom` runs the user's plugin first (src/worker/plugin-runner.ts). */
 export const STRATEGIES: Partial<Record<StrategyId, Strategy>> = {
@@ -21,6 +24,9 @@ export const STRATEGIES: Partial<Record<StrategyId, Strategy>> = {
   checkpoints: checkpointsStrategy as unknown as Strategy,
   'two-layer': twoLayerStrategy as unknown as Strategy,
   'query-on-demand': queryOnDemandStrategy as unknown as Strategy,
+  'observation-masking': observationMaskingStrategy as unknown as Strategy,
+  'tool-result-clearing': toolResultClearingStrategy as unknown as Strategy,
+  'masking-then-summary': maskingThenSummaryStrategy as unknown as Strategy,
   custom: customStrategy as unknown as Strategy,
 };
 

@@ -4,13 +4,13 @@
  * (they stay in the journal). Also exports the iteration view and the context builder the other
  * simple strategies (checkpoints, two-layer, query-on-demand) share.
  */
+import { contextTokens } from '../compaction/context-tokens.ts';
 import { parseOptions, type OptionSpec } from '../compaction/options.ts';
 import type { Strategy } from '../compaction/strategy.ts';
 import type {
   CompactedContext, CompactionInput, ContextEntry, Fate, Plan, PreviousCompaction, StrategyId, TriggerDecision,
 } from '../compaction/types.ts';
 import type { Entry } from '../journal/entry.ts';
-import { countEntry } from '../tokens/entry-tokens.ts';
 
 // StrategyId is a closed union the lead widens when registering this strategy: until then, a cast.
 export const SLIDING_WINDOW_ID = 'sliding-window' as StrategyId;
@@ -209,7 +209,7 @@ export interface Insert {
 }
 
 export function countContext(input: CompactionInput, entries: readonly ContextEntry[]): number {
-  return entries.reduce((n, e) => n + countEntry(e.entry, input.counter).total, 0);
+  return contextTokens(input, entries);
 }
 
 /** Kept journal entries in order, with the made entries inserted where the plan put them. */

@@ -4,9 +4,9 @@
  * entries from firstKeptEntryId on. The compaction entry pi would append is returned in the
  * state the next compaction reads.
  */
+import { contextTokens } from '../../compaction/context-tokens.ts';
 import type { CompactedContext, CompactionInput, ContextEntry, Plan, PreviousCompaction } from '../../compaction/types.ts';
 import type { Entry } from '../../journal/entry.ts';
-import { countEntry } from '../../tokens/entry-tokens.ts';
 import { isSystemMessage, resolveBoundary, type Boundary } from './boundary.ts';
 import type { PiCompactionEntry } from './compaction-entry.ts';
 import { cumulativeFileLists, formatFileSections, stripFileSections } from './file-lists.ts';
@@ -49,7 +49,7 @@ function journal(entry: Entry): ContextEntry {
 }
 
 function countContext(input: CompactionInput, entries: readonly ContextEntry[]): number {
-  return entries.reduce((sum, item) => sum + countEntry(item.entry, input.counter).total, 0);
+  return contextTokens(input, entries);
 }
 
 /** The context as it is now (nothing to compact): system, the previous summary if any, entries from the boundary. */

@@ -1,0 +1,244 @@
+/**
+ * The hybrid of "The Complexity Trap" (Lindenbauer et al. 2025, arXiv:2508.21433): observation
+ * masking first (tool outputs older than the last M = 10 turns become placeholders); the older turns
+ * are summarized into one rolling summary only when masking is not enough — every N turns since the
+ * last summary (the paper's hybrid: N = 43, keeping the last 10 turns) or when the masked context
+ * is still over a share of the window. A later run updates the summary with only the turns that
+ * newly left the window (pi's update prompt), from `previous.firstKeptEntryId` on.
+ */
+import { parseOptions, type OptionSpec } from '../compaction/options.ts';
+import type { Strategy } from '../compaction/strategy.ts';
+import type { CompactedContext, CompactionInput, Plan, PreviousCompaction, StrategyId, SummaryTask, TriggerDecision } from '../compaction/types.ts';
+import { buildContext, savedTokens, type Insert } from './masking/rewrite.ts';
+import { KEEP_TURNS_OPTION, maskTurns, WINDOW_STATE_KEY, type Masking } from './observation-masking.ts';
+import { isSystemMessage, resolveBoundary } from './pi/boundary.ts';
+import {
+  anchor, basePlan, countContext, fmt, iterationGroups, KEEP_TASK_OPTION, madeEntry, needSummary, oldHistory, totalIterations,
+  unchangedContext, windowNote, type IterationGroup, type SimpleOptions,
+} from './sliding-window.ts';
+import { capTokens } from './two-layer.ts';
+
+export const MASKING_THEN_SUMMARY_ID: StrategyId = 'masking-then-summary';
+export const HYBRID_TASK_ID = 'masking-summary';
+
+export interface MaskingThenSummaryOptions extends SimpleOptions {
+  /** Turns whose tool outputs stay verbatim, and turns kept verbatim after a summary. Default 10 turns (the paper's M). */
+  keepTurns: number;
+  /** Summarize once this many turns have passed since the last summary; 0 = never by count. Default 43 turns (the paper's hybrid N). */
+  summaryEveryTurns: number;
+  /** Also summarize when the masked context is over this share of the context window. Default 0.8. */
+  summaryTriggerRatio: number;
+  /** Upper bound on the rolling summary; a longer answer is cut to it. Default 2,000 tokens (not from the paper). */
+  summaryMaxTokens: number;
+}
+
+export const MASKING_THEN_SUMMARY_OPTIONS: readonly OptionSpec[] = [
+  KEEP_TURNS_OPTION,
+  {
+    name: 'summaryEveryTurns', alias: 'summary_every_turns', type: 'integer', default: 43, min: 0, max: 1_000_000, unit: 'turns',
+    description: 'Summarize the turns older than the last keepTurns once this many turns have passed since the last summary (the paper\'s hybrid: 43); 0 turns it off.',
+  },
+  {
+    name: 'summaryTriggerRatio', alias: 'summary_trigger_ratio', type: 'number', default: 0.8, min: 0.01, max: 1,
+    description: 'Also summarize when the context, after masking, is still over this share of the context window.',
+  },
+  {
+    name: 'summaryMaxTokens', alias: 'summary_max_tokens', type: 'integer', default: 2_000, min: 50, max: 1_000_000, unit: 'tokens',
+    description: 'Upper bound on the rolling summary (the paper gives no length; this is the estimate and the summarizer\'s limit).',
+  },
+  KEEP_TASK_OPTION,
+];
+
+/** Splits groups at input index `start`: the parts before it (already summarized) and from it on. */
+function splitGroups(groups: readonly IterationGroup[], start: number): { before: IterationGroup[]; after: IterationGroup[] } {
+  const before: IterationGroup[] = [];
+  const after: IterationGroup[] = [];
+  for (const g of groups) {
+    const lo = g.indices.filter((i) => i < start);
+    const hi = g.indices.filter((i) => i >= start);
+    // A group that straddles the boundary counts its turns after it: they are not in the summary yet.
+    if (lo.length > 0) before.push({ indices: lo, count: hi.length > 0 ? 0 : g.count, first: g.first });
+    if (hi.length > 0) after.push({ indices: hi, count: g.count, first: g.first });
+  }
+  return { before, after };
+}
+
+interface Layout {
+  start: number;
+  previousSummary?: string;
+  notes: string[];
+  masking: Masking;
+  /** Entries before `start` still in the context verbatim (task, pinned turns). */
+  keptBefore: Set<number>;
+  /** Tokens of the context now (earlier masking applied) and after masking everything older. */
+  contextTokens: number;
+  maskedTokens: number;
+  threshold: number;
+  turns: number;
+  /** Turns older than the last keepTurns (what a summary would cover). */
+  olderTurns: number;
+  /** Why a summary is due (undefined: not due), and the entries it newly covers. */
+  summaryReason?: string;
+  fresh: number[];
+  /** Why older entries stay verbatim under a summary (task, pinned turns). */
+  freshNotes: string[];
+}
+
+function layout(input: CompactionInput, options: MaskingThenSummaryOptions): Layout {
+  const prev = input.previous;
+  // Only this strategy's own summary is continued; runs that only masked have none to continue.
+  const boundary: { start: number; previousSummary?: string; notes: string[] } = prev === undefined || prev.summaries.length === 0
+    ? { start: 0, notes: [] }
+    : prev.strategy === MASKING_THEN_SUMMARY_ID
+      ? resolveBoundary(input)
+      : { start: 0, notes: [`The previous compaction is ${prev.strategy}'s, not this strategy's: its summary is not continued.`] };
+  const { start, previousSummary } = boundary;
+  const { before, after } = splitGroups(iterationGroups(input.entries), start);
+  const masking = maskTurns(input, after, options.keepTurns, MASKING_THEN_SUMMARY_ID);
+  const keptBefore = oldHistory(input, before, before.length, options.keepTask).kept;
+  let head = previousSummary !== undefined ? input.counter.count(previousSummary) : 0;
+  for (let i = 0; i < start; i++) if (isSystemMessage(input.entries[i]!) || keptBefore.has(i)) head += input.tokens.countAt(i);
+  const region = start < input.entries.length ? input.tokens.range(start, input.entries.length - 1) : 0;
+  const contextTokens = head + region - savedTokens(masking.masked.filter((r) => r.index < masking.previousFrom));
+  const maskedTokens = head + region - savedTokens(masking.masked);
+  const threshold = Math.floor(options.summaryTriggerRatio * input.contextWindow);
+  const turns = totalIterations(after);
+  const k = masking.windowGroup;
+  const l: Layout = {
+    start, ...(previousSummary !== undefined ? { previousSummary } : {}), notes: boundary.notes, masking, keptBefore,
+    contextTokens, maskedTokens, threshold, turns, olderTurns: totalIterations(after.slice(0, k)), fresh: [], freshNotes: [],
+  };
+  if (k === 0) return l;
+  const old = oldHistory(input, [...before, ...after.slice(0, k)], before.length + k, options.keepTask);
+  l.fresh = after.slice(0, k).flatMap((g) => g.indices).filter((i) => !old.kept.has(i));
+  l.freshNotes = old.notes;
+  if (l.fresh.length === 0) return l;
+  if (options.summaryEveryTurns > 0 && turns >= options.summaryEveryTurns) {
+    l.summaryReason = `turns since the last summary ${fmt(turns)} >= summaryEveryTurns ${fmt(options.summaryEveryTurns)}`;
+  } else if (maskedTokens > threshold) {
+    l.summaryReason = `masked context ${fmt(maskedTokens)} > ${options.summaryTriggerRatio} x window ${fmt(input.contextWindow)} = ${fmt(threshold)}`;
+  }
+  return l;
+}
+
+function decide(input: CompactionInput, options: MaskingThenSummaryOptions, l = layout(input, options)): TriggerDecision {
+  const m = l.masking;
+  const summary = l.summaryReason !== undefined;
+  const noSummary = `masked context ${fmt(l.maskedTokens)} <= ${fmt(l.threshold)}${
+    options.summaryEveryTurns > 0 ? ` and ${fmt(l.turns)} turns since the last summary < summaryEveryTurns ${fmt(options.summaryEveryTurns)}` : ''}`;
+  const detail = summary
+    ? `${l.summaryReason}: summarize the ${fmt(l.olderTurns)} older turns, keep the last ${fmt(l.turns - l.olderTurns)} verbatim`
+    : m.fresh > 0
+      ? `mask ${fmt(m.fresh)} tool outputs older than the last ${fmt(options.keepTurns)} turns (${fmt(m.freshTokens)} tokens); no summary yet: ${noSummary}`
+      : `nothing new to mask and no summary due: ${noSummary}${l.olderTurns === 0 && l.maskedTokens > l.threshold ? ` (only the last ${fmt(options.keepTurns)} turns are left to summarize from)` : ''}`;
+  return {
+    fire: summary || m.fresh > 0, rule: summary ? 'summary' : 'masking-window', detail,
+    numbers: {
+      turns: l.turns, keepTurns: options.keepTurns, summaryEveryTurns: options.summaryEveryTurns, toMask: m.fresh, toMaskTokens: m.freshTokens,
+      contextTokens: l.contextTokens, maskedTokens: l.maskedTokens, thresholdTokens: l.threshold, toSummarize: summary ? l.fresh.length : 0,
+    },
+  };
+}
+
+function planHybrid(input: CompactionInput, options: MaskingThenSummaryOptions): Plan {
+  const l = layout(input, options);
+  const trigger = decide(input, options, l);
+  const plan = basePlan(input, MASKING_THEN_SUMMARY_ID, options, trigger);
+  const m = l.masking;
+  plan.tokensBefore = l.contextTokens;
+  plan.tokensAfterEstimate = l.contextTokens;
+  plan.notes.push(`Trigger: ${trigger.detail}.`, ...l.notes, ...m.notes);
+  if (!trigger.fire) {
+    plan.nothingToDo = `Nothing to do: ${trigger.detail}.`;
+    return plan;
+  }
+  // Entries the previous summary covers stay under it; the task and pinned turns stay verbatim.
+  for (let i = 0; i < l.start; i++) {
+    if (!isSystemMessage(input.entries[i]!) && !l.keptBefore.has(i)) plan.fates[i] = 'summarize';
+  }
+  let summaryTokens = l.previousSummary !== undefined ? input.counter.count(l.previousSummary) : 0;
+  if (l.summaryReason !== undefined) {
+    for (const i of l.fresh) plan.fates[i] = 'summarize';
+    const from = l.fresh[0]!;
+    const to = l.fresh[l.fresh.length - 1]!;
+    const update = l.previousSummary !== undefined;
+    const task: SummaryTask = {
+      id: HYBRID_TASK_ID, prompt: update ? 'pi-update-summary' : 'pi-summary', from, to,
+      ...(to - from + 1 !== l.fresh.length ? { indices: [...l.fresh] } : {}),
+      ...(update ? { previousSummary: l.previousSummary } : {}),
+      vars: { focus: '' }, maxTokens: options.summaryMaxTokens,
+    };
+    plan.summaries.push(task);
+    summaryTokens = options.summaryMaxTokens;
+    plan.cut = { index: m.windowFrom, rule: `first entry of the last ${fmt(options.keepTurns)} turns (whole tool pairs), kept verbatim after the summary` };
+    plan.notes.push(
+      `${update ? 'Updating the previous summary (pi-update-summary)' : 'Writing a summary (pi-summary)'} with ${fmt(l.fresh.length)} entries of the ${fmt(l.olderTurns)} turns older than the last ${fmt(options.keepTurns)}, at most ${fmt(options.summaryMaxTokens)} tokens${update ? `; the ${fmt(l.start)} entries before ${input.entries[l.start]?.id ?? 'the boundary'} are in the previous summary and are not summarized again` : ''}.`,
+      ...l.freshNotes,
+    );
+  } else {
+    for (const r of m.masked) {
+      plan.fates[r.index] = 'compress';
+      plan.compressions.push({
+        index: r.index, text: r.texts.join('\n'), tokensBefore: r.tokensBefore, tokensAfter: r.tokensAfter,
+        rule: r.index < m.previousFrom ? 'observation masking (masked by the earlier run)' : `observation masking: older than the last ${fmt(options.keepTurns)} turns`,
+      });
+    }
+    plan.notes.push(`Masked ${fmt(m.fresh)} tool-output entries older than the last ${fmt(options.keepTurns)} turns (${fmt(m.freshTokens)} tokens saved); no summary this time.`);
+  }
+  if (m.pinned > 0) plan.notes.push(`${fmt(m.pinned)} older tool outputs are in pinned turns and stay verbatim.`);
+  let after = 0;
+  const compressed = new Map(plan.compressions.map((c) => [c.index, c.tokensAfter]));
+  plan.fates.forEach((fate, i) => {
+    if (fate === 'keep') after += input.tokens.countAt(i);
+    else if (fate === 'compress') after += compressed.get(i) ?? 0;
+  });
+  plan.tokensAfterEstimate = after + (plan.fates.includes('summarize') ? summaryTokens : 0);
+  windowNote(plan, input, 'keepTurns or summaryTriggerRatio');
+  return plan;
+}
+
+function assembleHybrid(input: CompactionInput, plan: Plan, summaries: ReadonlyMap<string, string>, options: MaskingThenSummaryOptions): CompactedContext {
+  if (plan.nothingToDo) return unchangedContext(input, plan, input.previous ?? { strategy: MASKING_THEN_SUMMARY_ID, summaries: [] });
+  const l = layout(input, options);
+  const notes: string[] = [];
+  const summarizing = plan.summaries.length > 0;
+  let text = l.previousSummary;
+  if (summarizing) {
+    const raw = needSummary(summaries, HYBRID_TASK_ID, 'masking-then-summary').trim();
+    text = capTokens(raw, options.summaryMaxTokens, input.counter);
+    if (text !== raw) notes.push(`The summary was longer than ${fmt(options.summaryMaxTokens)} tokens and was cut to fit.`);
+  }
+  const covered = plan.fates.flatMap((fate, i) => (fate === 'summarize' ? [i] : []));
+  const inserts: Insert[] = [];
+  if (text !== undefined && covered.length > 0) {
+    const from = input.entries[covered[0]!]!;
+    const to = input.entries[covered[covered.length - 1]!]!;
+    const entry = madeEntry(input, `masking-summary:${to.id}`, text, from, to);
+    inserts.push({ at: anchor(covered, plan.fates), item: { role: 'user', entry, origin: 'summary', replaces: { fromId: from.id, toId: to.id, count: covered.length } } });
+  }
+  const rewrites = new Map(summarizing ? [] : l.masking.masked.map((r) => [r.index, r.entry]));
+  const entries = buildContext(input, plan.fates, rewrites, inserts);
+  const windowId = input.entries[l.masking.windowFrom]?.id;
+  const firstKept = summarizing ? windowId : l.previousSummary !== undefined ? input.entries[l.start]?.id : undefined;
+  const previous: PreviousCompaction = {
+    strategy: MASKING_THEN_SUMMARY_ID, summaries: text !== undefined && covered.length > 0 ? [text] : [],
+    ...(firstKept !== undefined && text !== undefined ? { firstKeptEntryId: firstKept } : {}),
+    ...(windowId !== undefined ? { state: { [WINDOW_STATE_KEY]: windowId } } : {}),
+  };
+  return {
+    entries, tokensAfter: countContext(input, entries), previous,
+    truncationApplied: false, summaryApplied: summarizing, notes,
+  };
+}
+
+export const maskingThenSummaryStrategy: Strategy<MaskingThenSummaryOptions> = {
+  id: MASKING_THEN_SUMMARY_ID,
+  label: 'Masking, then summary',
+  seed: 'arXiv:2508.21433 (The Complexity Trap, hybrid)',
+  description: 'Observation masking first; every 43 turns, or when still over 80% of the window, older turns go into one rolling summary (Lindenbauer et al. 2025 hybrid).',
+  options: MASKING_THEN_SUMMARY_OPTIONS,
+  parse: (raw) => parseOptions(MASKING_THEN_SUMMARY_OPTIONS, raw) as MaskingThenSummaryOptions,
+  trigger: (input, options) => decide(input, options),
+  plan: planHybrid,
+  assemble: assembleHybrid,
+};

@@ -1,0 +1,132 @@
+/**
+ * Rewriting tool blocks for the masking and clearing strategies: a tool result's content becomes a
+ * short placeholder, or a call's input a marker, in a NEW entry with the same id and pairing keys,
+ * so a call and its result always stay together and the journal is never touched. Also the
+ * context builder those strategies share (kept, rewritten and made entries in input order).
+ */
+import type { CompactionInput, ContextEntry, Fate } from '../../compaction/types.ts';
+import { blockImages, blockText, type Block, type Entry } from '../../journal/entry.ts';
+import type { TokenCounter } from '../../tokens/counters.ts';
+
+// The replay asks a trigger before every model call: counting the same (immutable) journal block
+// or the same short placeholder again each time would make a replay quadratic in text size.
+const blockMemo = new WeakMap<TokenCounter, WeakMap<Block, number>>();
+const textMemo = new WeakMap<TokenCounter, Map<string, number>>();
+const TEXT_MEMO_LIMIT = 20_000;
+
+/** Tokens of one block as `countEntry` counts it (text plus images), memoized per block object. */
+export function blockTokens(block: Block, counter: TokenCounter): number {
+  let memo = blockMemo.get(counter);
+  if (!memo) blockMemo.set(counter, (memo = new WeakMap()));
+  let n = memo.get(block);
+  if (n === undefined) {
+    const text = blockText(block);
+    n = (text.length > 0 ? counter.count(text) : 0) + blockImages(block) * counter.imageTokens;
+    memo.set(block, n);
+  }
+  return n;
+}
+
+/** Tokens of a short made text (a placeholder), memoized by its text. */
+export function textTokens(text: string, counter: TokenCounter): number {
+  let memo = textMemo.get(counter);
+  if (!memo) textMemo.set(counter, (memo = new Map()));
+  let n = memo.get(text);
+  if (n === undefined) {
+    if (memo.size >= TEXT_MEMO_LIMIT) memo.clear();
+    n = text.length > 0 ? counter.count(text) : 0;
+    memo.set(text, n);
+  }
+  return n;
+}
+
+/** Tokens of a block this module made (text-only placeholders: no images). */
+function madeTokens(block: Block, counter: TokenCounter): number {
+  return textTokens(blockText(block), counter) + blockImages(block) * counter.imageTokens;
+}
+
+/** One entry with some blocks replaced. */
+export interface Rewrite {
+  index: number;
+  entry: Entry;
+  tokensBefore: number;
+  tokensAfter: number;
+  /** The replacement blocks' text, as the model sees it. */
+  texts: string[];
+}
+
+/**
+ * Replaces the blocks `replace` answers for (given the block and a thunk for its own tokens) in a
+ * new entry; undefined when no block changes. The entry's own count comes from `input.tokens`, and
+ * a single-block entry's block tokens are that count, so the common case counts nothing big.
+ */
+export function rewriteEntry(
+  input: CompactionInput,
+  index: number,
+  replace: (block: Block, ownTokens: () => number) => Block | undefined,
+): Rewrite | undefined {
+  const entry = input.entries[index]!;
+  const before = input.tokens.countAt(index);
+  const single = entry.blocks.length === 1;
+  let delta = 0;
+  const texts: string[] = [];
+  let changed = false;
+  const blocks = entry.blocks.map((block) => {
+    const own = () => (single ? before : blockTokens(block, input.counter));
+    const next = replace(block, own);
+    if (next === undefined) return block;
+    changed = true;
+    delta += madeTokens(next, input.counter) - own();
+    texts.push(blockText(next));
+    return next;
+  });
+  if (!changed) return undefined;
+  return { index, entry: { ...entry, blocks }, tokensBefore: before, tokensAfter: before + delta, texts };
+}
+
+/** Tokens a set of rewrites saves against the journal entries they replace. */
+export function savedTokens(rewrites: Iterable<Rewrite>): number {
+  let n = 0;
+  for (const r of rewrites) n += r.tokensBefore - r.tokensAfter;
+  return n;
+}
+
+/** Whether the user pinned the entry (pinned entries are never masked, cleared or summarized). */
+export function isPinned(input: CompactionInput, entry: Entry): boolean {
+  return entry.flags?.pinned === true || input.pinned?.has(entry.id) === true;
+}
+
+/** A made entry placed before input index `at`. */
+export interface Insert {
+  at: number;
+  item: ContextEntry;
+}
+
+/** The context: kept journal entries, rewritten ones for `compress`, made entries where the plan put them. */
+export function buildContext(input: CompactionInput, fates: readonly Fate[], rewrites: ReadonlyMap<number, Entry>, inserts: readonly Insert[] = []): ContextEntry[] {
+  const out: ContextEntry[] = [];
+  const sorted = [...inserts].sort((a, b) => a.at - b.at);
+  let k = 0;
+  input.entries.forEach((entry, i) => {
+    while (k < sorted.length && sorted[k]!.at <= i) out.push(sorted[k++]!.item);
+    if (fates[i] === 'keep') out.push({ role: entry.role, entry, origin: 'journal' });
+    else if (fates[i] === 'compress') {
+      const rewritten = rewrites.get(i);
+      // A compress fate always has its rewrite; falling back to the journal entry keeps the pair whole.
+      out.push(rewritten ? { role: entry.role, entry: rewritten, origin: 'compressed' } : { role: entry.role, entry, origin: 'journal' });
+    }
+  });
+  while (k < sorted.length) out.push(sorted[k++]!.item);
+  return out;
+}
+
+/** Index of an entry id named in the previous run's state, when it came from `strategy` and is on this branch. */
+export function previousIndex(input: CompactionInput, strategy: string, key: string): { index: number; note?: string } {
+  const prev = input.previous;
+  if (!prev || prev.strategy !== strategy) return { index: 0 };
+  const id = prev.state?.[key];
+  if (typeof id !== 'string') return { index: 0 };
+  const index = input.entries.findIndex((e) => e.id === id);
+  if (index >= 0) return { index };
+  return { index: 0, note: `The previous run's window started at ${id}, which is not on this branch: every older tool output is treated as not yet masked.` };
+}
