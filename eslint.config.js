@@ -5,6 +5,14 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 
+// What src/core may not import (reused by stricter blocks below, since a later block's rule replaces it).
+const corePatterns = [
+  { group: ['react', 'react-dom', 'react/*', 'react-dom/*'], message: 'src/core is pure: no React.' },
+  { group: ['dexie', 'dexie-*'], message: 'src/core is pure: no Dexie.' },
+  { group: ['@mlc-ai/*', 'comlink', 'zustand', 'zustand/*'], message: 'src/core is pure.' },
+  { group: ['**/db/*', '**/ui/*', '**/store/*', '**/worker/*', '**/llm/*'], message: 'src/core imports nothing outside src/core.' },
+];
+
 export default tseslint.config(
   { ignores: ['dist', 'dist-e2e', 'node_modules', 'test-results', 'playwright-report', 'public', 'bench/out'] },
   js.configs.recommended,
@@ -30,12 +38,7 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
-          patterns: [
-            { group: ['react', 'react-dom', 'react/*', 'react-dom/*'], message: 'src/core is pure: no React.' },
-            { group: ['dexie', 'dexie-*'], message: 'src/core is pure: no Dexie.' },
-            { group: ['@mlc-ai/*', 'comlink', 'zustand', 'zustand/*'], message: 'src/core is pure.' },
-            { group: ['**/db/*', '**/ui/*', '**/store/*', '**/worker/*', '**/llm/*'], message: 'src/core imports nothing outside src/core.' },
-          ],
+          patterns: corePatterns,
         },
       ],
       'no-restricted-globals': [
@@ -45,6 +48,16 @@ export default tseslint.config(
         { name: 'localStorage', message: 'src/core is pure: no storage.' },
         { name: 'indexedDB', message: 'src/core is pure: no storage.' },
         { name: 'navigator', message: 'src/core is pure: no navigator.' },
+      ],
+    },
+  },
+  {
+    // Retention probes judge the summarizers and folding: they must not share their extraction.
+    files: ['src/core/probes/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [...corePatterns, { group: ['**/summarize/**', '**/folding/**'], message: 'Probes read the journal on their own: no summarize/ or folding/ imports.' }] },
       ],
     },
   },

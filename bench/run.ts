@@ -4,7 +4,7 @@
  * guarded, so one failing prints its error and the others still run.
  *
  * Environment:
- * - BENCH_ONLY=tokens,import,browser,strategies,summarizer,folding runs a subset (comma-separated section ids);
+ * - BENCH_ONLY=tokens,import,browser,strategies,summarizer,folding,replay runs a subset (comma-separated section ids);
  * - CHROMIUM_PATH: the browser for section 3 (default /usr/bin/chromium);
  * - BENCH_KEEP_SITE=1 keeps the build in bench/out/site (by default it is removed after section 3,
  *   because `eslint .` would lint its minified JavaScript); likewise bench/out/fold-site for section 6,
@@ -15,6 +15,7 @@ import { arch, cpus, loadavg, platform, release, totalmem } from 'node:os';
 import { browserSection } from './section-browser.ts';
 import { foldingSection } from './section-folding.ts';
 import { importSection } from './section-import.ts';
+import { replaySection } from './section-replay.ts';
 import { strategiesSection } from './section-strategies.ts';
 import { summarizerSection } from './section-summarizer.ts';
 import { tokensSection } from './section-tokens.ts';
@@ -33,6 +34,7 @@ const SECTIONS: readonly Section[] = [
   { id: 'strategies', title: '4. Strategy planning, and pi against LangChain trimMessages', run: strategiesSection },
   { id: 'summarizer', title: '5. Summarizer overhead without a model (100k-token head), WebLLM speed', run: summarizerSection },
   { id: 'folding', title: '6. Memory folding: plan at 1k/10k/100k iterations, incremental re-fold, timeline drawing', run: foldingSection },
+  { id: 'replay', title: '7. Replay and compare: 1k / 10k calls per strategy, eval over 50 real sessions', run: replaySection },
 ];
 
 function selected(): Section[] {

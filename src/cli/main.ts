@@ -3,6 +3,7 @@
  *   npm run cli -- inspect <file> [--format F] [--counter C] [--json]
  *   npm run cli -- compact <file> --strategy <id> [--option k=v ...] [--counter C] [--window N] [--upto I] [--json]
  *   npm run cli -- fold <file> [--option k=v ...] [--counter C] [--window N] [--json]
+ *   npm run cli -- eval <file|folder>... --strategies <id[:k=v,...]>,... [--window N] [--counter C] [--model M] [--jobs N] [--json|--csv|--md]
  */
 import { parseKeyValues } from '../core/compaction/options.ts';
 import { FORMAT_IDS, type FormatId } from '../core/import/types.ts';
@@ -10,12 +11,17 @@ import { STRATEGY_IDS } from '../core/strategies/index.ts';
 import { parseCounterId } from '../core/tokens/counters.ts';
 import { runCompact, type CompactReport } from './compact.ts';
 import { formatFold, runFold } from './fold.ts';
+import { runEval } from './eval.ts';
+import { parseEvalArgs } from './eval-args.ts';
+import { formatEvalCsv, formatEvalMarkdown, formatEvalText } from './eval-format.ts';
 import { formatInspect, runInspect } from './inspect.ts';
 
 const USAGE = `usage:
   npm run cli -- inspect <file> [--format ${FORMAT_IDS.join('|')}] [--counter o200k|cl100k|chars4|len3|chars] [--json]
   npm run cli -- compact <file> --strategy ${STRATEGY_IDS.join('|')} [--option key=value ...] [--counter C] [--window TOKENS] [--upto INDEX] [--json]
-  npm run cli -- fold <file> [--option key=value ...] [--counter C] [--window TOKENS] [--json]`;
+  npm run cli -- fold <file> [--option key=value ...] [--counter C] [--window TOKENS] [--json]
+  npm run cli -- eval <file|folder>... --strategies <id[:key=value,...]>,... [--window TOKENS] [--counter C]
+                      [--model PRICE_MODEL] [--summarizer offline] [--jobs N] [--json|--csv|--md]`;
 
 class UsageError extends Error {
   override name = 'UsageError';
@@ -84,7 +90,28 @@ function formatCompact(report: CompactReport): string {
   ].join('\n');
 }
 
+async function evalMain(argv: string[]): Promise<void> {
+  let args: ReturnType<typeof parseEvalArgs>;
+  try {
+    args = parseEvalArgs(argv);
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n${USAGE}\n`);
+    process.exitCode = 2;
+    return;
+  }
+  try {
+    const report = await runEval(args);
+    const text = args.output === 'json' ? JSON.stringify(report, null, 2) : args.output === 'csv' ? formatEvalCsv(report) : args.output === 'md' ? formatEvalMarkdown(report) : formatEvalText(report);
+    process.stdout.write(`${text}\n`);
+  } catch (error) {
+    const err = error as Error & { code?: string; path?: string };
+    process.stderr.write(`${err.code === 'ENOENT' ? `no such file or folder: ${err.path ?? ''}` : `${err.name}: ${err.message}`}\n`);
+    process.exitCode = 1;
+  }
+}
+
 async function main(): Promise<void> {
+  if (process.argv[2] === 'eval') return evalMain(process.argv.slice(3));
   let args: Args;
   try {
     args = parseArgs(process.argv.slice(2));

@@ -65,11 +65,13 @@ export async function renameConversation(db: FoldlabDatabase, id: string, title:
 }
 
 export async function deleteConversation(db: FoldlabDatabase, id: string): Promise<void> {
-  await db.transaction('rw', [db.conversations, db.entries, db.tokenCounts, db.compactions, db.pins], async () => {
+  await db.transaction('rw', [db.conversations, db.entries, db.tokenCounts, db.compactions, db.pins, db.comparisons, db.dismissedProbes], async () => {
     await db.entries.where('conversationId').equals(id).delete();
     await db.tokenCounts.where('conversationId').equals(id).delete();
     await db.compactions.where('conversationId').equals(id).delete();
     await db.pins.where('conversationId').equals(id).delete();
+    await db.comparisons.where('conversationId').equals(id).delete();
+    await db.dismissedProbes.where('conversationId').equals(id).delete();
     await db.conversations.delete(id);
   });
 }

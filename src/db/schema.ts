@@ -1,7 +1,8 @@
 /**
  * The IndexedDB schema, every version in one file. One row per journal entry (never rewritten);
  * token counts cached per conversation and counter; small settings; compaction runs and pins (v2),
- * which point at entries by id and never copy them.
+ * which point at entries by id and never copy them; saved strategy comparisons and the probes a
+ * user dismissed as wrong (v3).
  */
 import Dexie, { type EntityTable, type Table } from 'dexie';
 import type { Entry } from '../core/journal/entry.ts';
@@ -10,6 +11,8 @@ import type { CounterId } from '../core/tokens/counters.ts';
 import type { BlockType, Role } from '../core/journal/entry.ts';
 import type { CompactionRecord } from '../core/compaction/run.ts';
 import type { Plan, PreviousCompaction, StrategyId } from '../core/compaction/types.ts';
+import type { CompareRequest, CompareResult } from '../worker/compare-protocol.ts';
+import type { RemoteConfig } from '../llm/remote.ts';
 
 export interface ConversationRow {
   id: string;
@@ -87,6 +90,31 @@ export interface SettingRow {
   value: unknown;
 }
 
+/** A compare request as stored: no job id, no API key, no self-hosted model config. */
+export type StoredCompareRequest = Omit<CompareRequest, 'jobId' | 'remote' | 'localAppConfig'> & { remote?: Omit<RemoteConfig, 'apiKey'> };
+
+/** One finished replay or compare (v3), saved when it finishes; journal entries are referenced by id. */
+export interface ComparisonRow {
+  id: string;
+  conversationId: string;
+  /** The import it was run on: after a re-import its entry ids may no longer resolve. */
+  importId: string;
+  createdAt: number;
+  name: string;
+  request: StoredCompareRequest;
+  result: CompareResult;
+}
+
+/** A retention probe the user marked as wrong for one conversation (v3): left out of later scores. */
+export interface DismissedProbeRow {
+  conversationId: string;
+  probeId: string;
+  dismissedAt: number;
+  /** What the probe said, so the user can see what they are restoring. */
+  category: string;
+  text: string;
+}
+
 export class FoldlabDatabase extends Dexie {
   conversations!: EntityTable<ConversationRow, 'id'>;
   entries!: Table<EntryRow, [string, number]>;
@@ -94,6 +122,8 @@ export class FoldlabDatabase extends Dexie {
   settings!: EntityTable<SettingRow, 'key'>;
   compactions!: EntityTable<CompactionRow, 'id'>;
   pins!: Table<PinRow, [string, string]>;
+  comparisons!: EntityTable<ComparisonRow, 'id'>;
+  dismissedProbes!: Table<DismissedProbeRow, [string, string]>;
 
   constructor(name = 'foldlab') {
     super(name);
@@ -107,6 +137,11 @@ export class FoldlabDatabase extends Dexie {
     this.version(2).stores({
       compactions: 'id, conversationId, [conversationId+createdAt]',
       pins: '[conversationId+entryId], conversationId',
+    });
+    // v3: saved comparisons (results point at journal entries by id) and dismissed probes.
+    this.version(3).stores({
+      comparisons: 'id, conversationId, [conversationId+createdAt]',
+      dismissedProbes: '[conversationId+probeId], conversationId',
     });
   }
 }

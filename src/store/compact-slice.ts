@@ -3,7 +3,7 @@ import type { StateCreator } from 'zustand';
 import type { StrategyId } from '../core/compaction/types.ts';
 import type { AppState } from './store.ts';
 
-export type ConversationTab = 'transcript' | 'compact' | 'runs' | 'fold';
+export type ConversationTab = 'transcript' | 'compact' | 'runs' | 'fold' | 'compare';
 
 export interface CompactSlice {
   tab: ConversationTab;

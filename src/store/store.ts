@@ -9,12 +9,13 @@ import { createViewSlice, type ViewSlice } from './view-slice.ts';
 import { createCountsSlice, type CountsSlice } from './counts-slice.ts';
 import { createCompactSlice, type CompactSlice } from './compact-slice.ts';
 import { createModelsSlice, type ModelsSlice } from './models-slice.ts';
+import { createCompareSlice, type CompareSlice } from './compare-slice.ts';
 
-export type AppState = LibrarySlice & ViewSlice & CountsSlice & CompactSlice & ModelsSlice;
+export type AppState = LibrarySlice & ViewSlice & CountsSlice & CompactSlice & ModelsSlice & CompareSlice;
 
 export const useAppStore = create<AppState>()(
   persist(
-    (...a) => ({ ...createLibrarySlice(...a), ...createViewSlice(...a), ...createCountsSlice(...a), ...createCompactSlice(...a), ...createModelsSlice(...a) }),
+    (...a) => ({ ...createLibrarySlice(...a), ...createViewSlice(...a), ...createCountsSlice(...a), ...createCompactSlice(...a), ...createModelsSlice(...a), ...createCompareSlice(...a) }),
     {
       name: 'foldlab.preferences',
       version: 1,
@@ -31,6 +32,8 @@ export const useAppStore = create<AppState>()(
         remote: state.remote,
         localModelId: state.localModelId,
         localModelBaseUrl: state.localModelBaseUrl,
+        compareConfigs: state.compareConfigs,
+        comparePriceModel: state.comparePriceModel,
       }),
     },
   ),

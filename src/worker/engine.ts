@@ -14,6 +14,8 @@ import type { FoldlabDatabase } from '../db/schema.ts';
 import { cachedCounts, storeCounts } from '../db/token-counts.ts';
 import type { CompactionRow } from '../db/schema.ts';
 import { CompactionJobs } from './compaction-jobs.ts';
+import { CompareJobs } from './compare-jobs.ts';
+import type { CompareProgress, CompareRequest, CompareResult } from './compare-protocol.ts';
 import { FoldJobs, type FoldRequest, type FoldView } from './fold-jobs.ts';
 import {
   JobCancelledError, type CompactRequest, type EngineApi, type PlanPreview, type ImportOutcome, type ImportRequest, type ProgressCallback, type TokenCounts,
@@ -26,12 +28,19 @@ export class Engine implements EngineApi {
   private readonly jobs = new Map<string, AbortController>();
   private readonly compactions: CompactionJobs;
   private readonly folds: FoldJobs;
+  private readonly comparisons: CompareJobs;
 
   constructor(private readonly db: FoldlabDatabase) {
     const totals = async (conversationId: string, counter: CounterId) =>
       (await this.countTokens(`count-${conversationId}-${counter}`, conversationId, counter, () => undefined)).totals;
     this.compactions = new CompactionJobs(db, totals);
     this.folds = new FoldJobs(db, totals);
+    this.comparisons = new CompareJobs(db, totals);
+  }
+
+  /** Replays the configurations on one conversation (a compare of two to eight, or one replay). */
+  compare(request: CompareRequest, onProgress: (progress: CompareProgress) => void): Promise<CompareResult> {
+    return this.job(request.jobId, (signal) => this.comparisons.compare(request, signal, onProgress));
   }
 
   /** With a job id the model summaries can be cancelled and report their progress (unit: blocks, as 'summaries'). */

@@ -11,6 +11,7 @@ import type { RemoteConfig } from '../llm/remote.ts';
 import type { AppConfig } from '@mlc-ai/web-llm';
 import type { CompactionRow, ConversationRow } from '../db/schema.ts';
 import type { FoldRequest, FoldView } from './fold-jobs.ts';
+import type { CompareProgress, CompareRequest, CompareResult } from './compare-protocol.ts';
 
 export type JobPhase = 'reading' | 'saving' | 'counting' | 'generating' | 'planning' | 'summarizing' | 'assembling' | 'done';
 
@@ -104,6 +105,7 @@ export interface EngineApi {
   planCompaction(request: CompactRequest): Promise<PlanPreview>;
   compact(request: CompactRequest, onProgress: ProgressCallback): Promise<CompactionRow>;
   fold(request: FoldRequest, onProgress?: ProgressCallback): Promise<FoldView>;
+  compare(request: CompareRequest, onProgress: (progress: CompareProgress) => void): Promise<CompareResult>;
   cancel(jobId: string): void;
 }
 

@@ -34,6 +34,8 @@ export interface ReplayCall {
   compacted: boolean;
   /** The context was over the window: the real agent would have failed this call. */
   overflow: boolean;
+  /** Why an overflowing call was sent as it was (the trigger's answer, or what the compaction left). */
+  note?: string;
   /** Epoch ms of the response, when the source recorded it. */
   at?: number;
 }

@@ -9,6 +9,8 @@ export class TokenIndex {
   /** prefix[k] = tokens in entries 0..k-1; slots past `size` are spare capacity. */
   private prefix: Float64Array;
   private size: number;
+  /** The sums are shared with a prefix view: copy before writing. */
+  private shared = false;
 
   constructor(counts: ArrayLike<number> = []) {
     this.size = 0;
@@ -26,8 +28,26 @@ export class TokenIndex {
     return this.prefix[this.size]!;
   }
 
+  /**
+   * The index of the first `n` entries, in O(1): it shares this index's sums (a replay asks for
+   * thousands of prefixes). Appending to either copies the sums first, so neither sees the other's.
+   */
+  prefixOf(n: number): TokenIndex {
+    if (!Number.isInteger(n) || n < 0 || n > this.size) throw new RangeError(`Prefix of ${n} entries is outside the ${this.size} counted entries.`);
+    const view = Object.create(TokenIndex.prototype) as TokenIndex;
+    view.prefix = this.prefix;
+    view.size = n;
+    view.shared = true;
+    this.shared = true;
+    return view;
+  }
+
   /** Adds one entry's count (a non-negative integer) at the end. */
   append(count: number): void {
+    if (this.shared) {
+      this.prefix = this.prefix.slice();
+      this.shared = false;
+    }
     if (this.size + 1 >= this.prefix.length) {
       const grown = new Float64Array(this.prefix.length * 2);
       grown.set(this.prefix);

@@ -7,7 +7,8 @@ function formatAmount(done: number, unit: 'bytes' | 'entries' | 'summaries'): st
   return `${done.toLocaleString('en-US')} entries`;
 }
 
-export function ProgressBar({ job, onCancel }: { job: JobState; onCancel?: () => void }) {
+/** `detail` replaces the phase and amount text when the job's unit does not describe it (a compare counts calls). */
+export function ProgressBar({ job, onCancel, detail }: { job: JobState; onCancel?: () => void; detail?: string }) {
   const progress = job.progress;
   const fraction = progress && progress.total > 0 ? Math.min(1, progress.done / progress.total) : undefined;
   return (
@@ -16,7 +17,7 @@ export function ProgressBar({ job, onCancel }: { job: JobState; onCancel?: () =>
         <span>{job.label}</span>
         {progress && (
           <span className="muted">
-            {progress.phase} · {formatAmount(progress.done, progress.unit)}
+            {detail ?? `${progress.phase} · ${formatAmount(progress.done, progress.unit)}`}
             {fraction !== undefined && ` (${Math.round(fraction * 100)}%)`}
           </span>
         )}

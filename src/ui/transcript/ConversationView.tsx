@@ -23,6 +23,9 @@ import { VerbosityToggle } from './VerbosityToggle.tsx';
 const CompactPanel = lazy(() => import('../strategies/CompactPanel.tsx').then((m) => ({ default: m.CompactPanel })));
 const FoldPanel = lazy(() => import('../folding/FoldPanel.tsx').then((m) => ({ default: m.FoldPanel })));
 const RunsPanel = lazy(() => import('../strategies/RunsPanel.tsx').then((m) => ({ default: m.RunsPanel })));
+const ComparePanel = lazy(() => import('../compare/ComparePanel.tsx').then((m) => ({ default: m.ComparePanel })));
+
+const TAB_LABELS = { transcript: 'Transcript', compact: 'Compact', runs: 'Runs', fold: 'Fold L0–L4', compare: 'Compare' } as const;
 
 export function ConversationView({ conversationId }: { conversationId: string }) {
   const conversation = useLiveQuery(() => db.conversations.get(conversationId), [conversationId]);
@@ -114,9 +117,9 @@ function TranscriptSection({ conversation, entries, totals, counterLabel }: { co
       <WindowGauge tokens={contextTokens} label={branches.length > 1 ? `branch of ${path.length} entries, ${counterLabel}` : counterLabel} />
       <div className="toolbar">
         <div className="tabs" role="tablist" aria-label="View">
-          {(['transcript', 'compact', 'runs', 'fold'] as const).map((id) => (
+          {(['transcript', 'compact', 'runs', 'fold', 'compare'] as const).map((id) => (
             <button key={id} type="button" role="tab" aria-selected={tab === id} className={tab === id ? 'tab selected' : 'tab'} onClick={() => setTab(id)} data-testid={`tab.${id}`}>
-              {id === 'transcript' ? 'Transcript' : id === 'compact' ? 'Compact' : id === 'runs' ? 'Runs' : 'Fold L0–L4'}
+              {TAB_LABELS[id]}
             </button>
           ))}
         </div>
@@ -128,6 +131,7 @@ function TranscriptSection({ conversation, entries, totals, counterLabel }: { co
       <Suspense fallback={<p className="muted">Loading…</p>}>
         {tab === 'compact' && <CompactPanel conversation={conversation} leafId={branches.length > 1 ? leafId : undefined} entryCount={entries.length} />}
         {tab === 'runs' && <RunsPanel conversation={conversation} journal={entries} />}
+        {tab === 'compare' && <ComparePanel key={conversation.id} conversation={conversation} journal={entries} leafId={branches.length > 1 ? leafId : undefined} />}
         {tab === 'fold' && <FoldPanel key={conversation.id} conversation={conversation} journal={entries} leafId={branches.length > 1 ? leafId : undefined} />}
       </Suspense>
     </>

@@ -1,0 +1,169 @@
+/**
+ * The Compare tab on the real Claude Code session with chars/4 and a 50,000-token window: one curve
+ * per configuration, totals equal to `cli eval --json` for the same configurations, a compaction
+ * marker opens its summary, probes can be dismissed and restored; Cancel stores nothing; a
+ * configuration whose (remote) summarizer fails shows its error while the others still report.
+ */
+import { execFileSync } from 'node:child_process';
+import { resolve } from 'node:path';
+import type { BrowserContext, Page } from '@playwright/test';
+import { expect, ROOT, sample, test } from './fixtures/app.ts';
+
+const CLAUDE = sample('claude-code/37f83ec9-f2ea-42a9-925e-0d5c105cb6e8.jsonl');
+const STRATEGIES = ['pi', 'observation-masking', 'sliding-window'];
+const WINDOW = '50000';
+
+interface CliStrategy {
+  label: string;
+  compactions: number;
+  peakTokens: number;
+  overflowCalls: number;
+  tokensPerTask: number;
+  summarizerTokens: { input: number; output: number };
+  cost: number | null;
+  probes: Record<string, { kept: number; total: number }>;
+  summaries: string[];
+  series: Array<{ call: number; contextTokens: number; compacted: boolean }>;
+  probeList: Array<{ kept: boolean }>;
+  error?: string;
+}
+
+let cli: { calls: number; strategies: CliStrategy[] };
+
+test.beforeAll(() => {
+  const out = execFileSync(resolve(ROOT, 'node_modules/.bin/tsx'), [resolve(ROOT, 'src/cli/main.ts'), 'eval', CLAUDE, '--strategies', STRATEGIES.join(','), '--counter', 'chars4', '--window', WINDOW, '--json'], {
+    cwd: ROOT, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024,
+  });
+  const report = JSON.parse(out) as { files: Array<{ calls: number; strategies: CliStrategy[] }> };
+  expect(report.files).toHaveLength(1);
+  cli = report.files[0]!;
+});
+
+/** Opens the session with chars/4 and a 50,000 window, and the Compare tab with these strategies. */
+async function openCompare(page: Page, app: { importFile: (path: string) => Promise<void> }, strategies: readonly string[]) {
+  await app.importFile(CLAUDE);
+  await page.getByTestId('counter.select').selectOption('chars4');
+  await page.getByTestId('gauge.preset').selectOption('custom');
+  await page.getByTestId('gauge.custom').fill(WINDOW);
+  await page.getByTestId('tab.compare').click();
+  await expect(page.getByTestId('compare.window')).toHaveAttribute('data-value', WINDOW);
+  await expect(page.getByTestId('compare.counter')).toHaveText('chars/4');
+  const rows = page.getByTestId('compare.configs').locator('> ol > li');
+  while ((await rows.count()) < strategies.length) await page.getByTestId('compare.config.add').click();
+  while ((await rows.count()) > strategies.length) await page.getByTestId(`compare.config.${(await rows.count()) - 1}.remove`).click();
+  for (const [i, strategy] of strategies.entries()) await page.getByTestId(`compare.config.${i}.strategy`).selectOption(strategy);
+}
+
+/** Settings > Models: a remote OpenAI-compatible summarizer whose requests `reply` answers. */
+async function remoteSummarizer(page: Page, context: BrowserContext, reply: 'fail' | 'hang') {
+  await context.route('https://api.openai.com/**', async (route) => {
+    if (reply === 'hang') {
+      await new Promise((done) => setTimeout(done, 20_000));
+      await route.abort().catch(() => undefined);
+      return;
+    }
+    await route.fulfill({ status: 401, contentType: 'application/json', headers: { 'access-control-allow-origin': '*' }, body: JSON.stringify({ error: { message: 'Incorrect API key provided.', type: 'invalid_request_error', code: 'invalid_api_key' } }) });
+  });
+  await page.getByTestId('settings.open').click();
+  await page.getByTestId('settings.kind.remote').check();
+  await page.getByTestId('settings.remote.preset').selectOption('openai');
+  await page.getByTestId('settings.remote.model').fill('gpt-4o-mini');
+  await page.getByTestId('settings.remote.key').fill('sk-test-not-a-real-key');
+  await page.getByTestId('settings.close').click();
+}
+
+const value = async (page: Page, testId: string, attribute = 'data-value') => page.getByTestId(testId).getAttribute(attribute);
+
+test('three configurations: one curve each, totals equal the CLI, a marker opens its summary', async ({ app, page }) => {
+  await openCompare(page, app, STRATEGIES);
+  await page.getByTestId('compare.run').click();
+  const table = page.getByTestId('compare.totals');
+  await expect(table).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByTestId('compare.totals.2')).toBeVisible();
+
+  const chart = page.getByTestId('compare.chart');
+  await expect(chart).toHaveAttribute('data-series', '3');
+  await expect(chart.locator('.u-legend .u-series')).toHaveCount(1 + 3);
+
+  for (const [i, expected] of cli.strategies.entries()) {
+    expect(expected.error).toBeUndefined();
+    await expect(page.getByTestId(`compare.totals.${i}.label`)).toHaveText(expected.label);
+    expect(await value(page, `compare.totals.${i}.calls`)).toBe(String(cli.calls));
+    expect(await value(page, `compare.totals.${i}.compactions`)).toBe(String(expected.compactions));
+    expect(await value(page, `compare.totals.${i}.peakTokens`)).toBe(String(expected.peakTokens));
+    expect(await value(page, `compare.totals.${i}.overflowCalls`)).toBe(String(expected.overflowCalls));
+    expect(await value(page, `compare.totals.${i}.tokensPerTask`)).toBe(String(expected.tokensPerTask));
+    expect(await value(page, `compare.totals.${i}.summarizer`, 'data-input')).toBe(String(expected.summarizerTokens.input));
+    expect(await value(page, `compare.totals.${i}.summarizer`, 'data-output')).toBe(String(expected.summarizerTokens.output));
+    expect(await value(page, `compare.totals.${i}.cost`)).toBe(expected.cost === null ? '' : String(expected.cost));
+    for (const [category, score] of Object.entries(expected.probes)) {
+      expect(await value(page, `compare.totals.${i}.score.${category}`, 'data-kept'), `${expected.label} ${category} kept`).toBe(String(score.kept));
+      expect(await value(page, `compare.totals.${i}.score.${category}`, 'data-total'), `${expected.label} ${category} total`).toBe(String(score.total));
+    }
+  }
+
+  // Under each final context, what it lost: the probes the CLI reports as not kept.
+  for (const [i, expected] of cli.strategies.entries()) {
+    const lost = expected.probeList.filter((probe) => !probe.kept).length;
+    await expect(page.getByTestId(`compare.final.${i}.lost`).getByTestId('compare.probe-outcome')).toHaveCount(lost);
+  }
+
+  // One marker per compaction; pi's first one opens with the summary the CLI wrote for it.
+  const total = cli.strategies.reduce((sum, s) => sum + s.compactions, 0);
+  await expect(page.getByTestId('compare.marker')).toHaveCount(total);
+  const pi = cli.strategies[0]!;
+  expect(pi.compactions).toBeGreaterThan(0);
+  await page.locator('[data-testid="compare.marker"][data-config="0"][data-compaction="0"]').click();
+  const detail = page.getByTestId('compare.detail');
+  await expect(detail).toBeVisible();
+  await expect(detail.getByTestId('compare.detail.trigger')).not.toBeEmpty();
+  await expect(detail.getByTestId('compare.detail.summary').first()).toHaveText(pi.summaries[0]!);
+  await expect(detail.getByTestId('compare.detail.removed').locator('li').first()).toBeVisible();
+
+  // The context at a call, typed by number: its tokens are the CLI's series value for that call.
+  const series = cli.strategies[1]!.series;
+  await page.getByTestId('compare.call.config').selectOption('1');
+  await page.getByTestId('compare.call.input').fill('40');
+  await expect(page.getByTestId('compare.call.tokens')).toHaveText(series[39]!.contextTokens.toLocaleString('en-US'));
+  await expect(page.getByTestId('compare.call.entry').first()).toBeVisible();
+  // A click on a curve picks a call of the configuration nearest to it.
+  const over = await chart.locator('.u-over').boundingBox();
+  await page.mouse.click(over!.x + over!.width * 0.25, over!.y + over!.height - 2);
+  await expect(page.getByTestId('compare.call.input')).not.toHaveValue('40');
+
+  // The run was saved; a probe can be dismissed and restored.
+  await expect(page.getByTestId('compare.saved.item')).toHaveCount(1);
+  const group = page.locator('[data-testid^="compare.probes."] > summary').first();
+  await group.click();
+  await page.getByTestId('compare.probe.dismiss').first().click();
+  await expect(page.getByTestId('compare.probes.dismissed')).toHaveAttribute('data-value', '1');
+  await page.getByTestId('compare.probes.restore').click();
+  await expect(page.getByTestId('compare.probes.dismissed')).toHaveAttribute('data-value', '0');
+});
+
+test('Cancel stops a running compare and saves nothing', async ({ app, page, context }) => {
+  await remoteSummarizer(page, context, 'hang');
+  await openCompare(page, app, ['pi', 'sliding-window']);
+  await page.getByTestId('compare.run').click();
+  const progress = page.getByTestId('compare.progress');
+  await expect(progress).toBeVisible();
+  await expect(progress).toContainText('configuration 1 of 2', { timeout: 30_000 });
+  await progress.getByTestId('job.cancel').click();
+  await expect(page.getByTestId('compare.cancelled')).toBeVisible({ timeout: 15_000 });
+  await expect(progress).toBeHidden();
+  await expect(page.getByTestId('compare.saved.empty')).toBeVisible();
+  await expect(page.getByTestId('compare.run')).toBeEnabled();
+});
+
+test('a configuration whose summarizer fails shows its error; the others still report', async ({ app, page, context }) => {
+  await remoteSummarizer(page, context, 'fail');
+  await openCompare(page, app, ['pi', 'sliding-window']);
+  await page.getByTestId('compare.run').click();
+  await expect(page.getByTestId('compare.totals')).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByTestId('compare.totals.0.error')).toBeVisible();
+  await expect(page.getByTestId('compare.totals.0.error')).toContainText(/401|API key/i);
+  const window = cli.strategies.find((s) => s.label === 'sliding-window')!;
+  expect(await value(page, 'compare.totals.1.calls')).toBe(String(cli.calls));
+  expect(await value(page, 'compare.totals.1.tokensPerTask')).toBe(String(window.tokensPerTask));
+  await expect(page.getByTestId('compare.chart')).toHaveAttribute('data-series', '2');
+});

@@ -1,0 +1,64 @@
+/** Command-line arguments of `eval`: many paths, a list of configurations, the output format. */
+import { parseConfigList } from '../core/replay/label.ts';
+import type { ReplayConfig } from '../core/replay/types.ts';
+import { FORMAT_IDS, type FormatId } from '../core/import/types.ts';
+import { parseCounterId } from '../core/tokens/counters.ts';
+import type { EvalArgs } from './eval.ts';
+
+export type EvalOutput = 'text' | 'json' | 'csv' | 'md';
+
+export class EvalUsageError extends Error {
+  override name = 'UsageError';
+}
+
+export function parseEvalArgs(argv: readonly string[]): EvalArgs & { output: EvalOutput } {
+  const paths: string[] = [];
+  let configs: ReplayConfig[] | undefined;
+  let counter = 'o200k';
+  let contextWindow = 200_000;
+  let model: string | undefined;
+  let format: FormatId | undefined;
+  let jobs = 1;
+  let output: EvalOutput = 'text';
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const value = (): string => {
+      const next = argv[++i];
+      if (next === undefined) throw new EvalUsageError(`${arg} needs a value`);
+      return next;
+    };
+    const whole = (min: number): number => {
+      const raw = value();
+      const n = Number(raw.replace(/_/g, ''));
+      if (!Number.isInteger(n) || n < min) throw new EvalUsageError(`${arg} must be a whole number >= ${min}; got "${raw}"`);
+      return n;
+    };
+    if (arg === '--strategies') {
+      try {
+        configs = parseConfigList(value());
+      } catch (error) {
+        throw new EvalUsageError((error as Error).message);
+      }
+    } else if (arg === '--configs-json') configs = JSON.parse(value()) as ReplayConfig[];
+    else if (arg === '--window') contextWindow = whole(1);
+    else if (arg === '--counter') counter = value();
+    else if (arg === '--model') model = value();
+    else if (arg === '--jobs') jobs = whole(1);
+    else if (arg === '--summarizer') {
+      const name = value();
+      if (name !== 'offline') throw new EvalUsageError(`--summarizer: only "offline" runs in Node (models run in the app); got "${name}"`);
+    } else if (arg === '--format') {
+      const id = value();
+      if (!(FORMAT_IDS as string[]).includes(id)) throw new EvalUsageError(`--format must be one of ${FORMAT_IDS.join(', ')}; got "${id}"`);
+      format = id as FormatId;
+    } else if (arg === '--json') output = 'json';
+    else if (arg === '--csv') output = 'csv';
+    else if (arg === '--md') output = 'md';
+    else if (arg.startsWith('--')) throw new EvalUsageError(`unknown option ${arg}`);
+    else paths.push(arg);
+  }
+  if (paths.length === 0) throw new EvalUsageError('eval needs at least one <file|folder>');
+  if (!configs) throw new EvalUsageError('eval needs --strategies, e.g. --strategies pi,augment,observation-masking:keepTurns=5');
+  if (configs.length > 8) throw new EvalUsageError(`eval compares at most 8 configurations; got ${configs.length}`);
+  return { paths, configs, counter: parseCounterId(counter), contextWindow, ...(model ? { model } : {}), ...(format ? { format } : {}), jobs, output };
+}

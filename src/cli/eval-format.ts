@@ -1,0 +1,48 @@
+/** The `eval` report as a Markdown table a person can paste into an issue, or as CSV (one row per file and configuration). */
+import { PROBE_CATEGORIES } from '../core/probes/types.ts';
+import type { EvalReport, EvalStrategyReport } from './eval.ts';
+
+const COLUMNS = ['file', 'strategy', 'calls', 'compactions', 'peak', 'overflow calls', 'tokens per task', 'summarizer in', 'summarizer out', 'cost USD', ...PROBE_CATEGORIES];
+
+function rows(report: EvalReport): string[][] {
+  return report.files.flatMap((file) => {
+    const name = file.conversation !== undefined ? `${file.file}#${file.conversation}` : file.file;
+    if (file.error !== undefined) return [[name, `error: ${file.error}`, ...COLUMNS.slice(2).map(() => '')]];
+    return file.strategies.map((s) => [
+      name,
+      s.error !== undefined ? `${s.label} (stopped: ${s.error})` : s.label,
+      String(file.calls),
+      String(s.compactions),
+      String(s.peakTokens),
+      String(s.overflowCalls),
+      String(s.tokensPerTask),
+      String(s.summarizerTokens.input),
+      String(s.summarizerTokens.output),
+      s.cost === null ? '' : s.cost.toFixed(4),
+      ...PROBE_CATEGORIES.map((category) => score(s, category)),
+    ]);
+  });
+}
+
+function score(s: EvalStrategyReport, category: (typeof PROBE_CATEGORIES)[number]): string {
+  const { total, kept } = s.probes[category];
+  return total === 0 ? '–' : `${kept}/${total} (${Math.round((kept / total) * 100)}%)`;
+}
+
+export function formatEvalMarkdown(report: EvalReport): string {
+  const escape = (cell: string) => cell.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+  const head = `| ${COLUMNS.join(' | ')} |`;
+  const rule = `|${COLUMNS.map((_, i) => (i < 2 ? '---' : '--:')).join('|')}|`;
+  const counters = [...new Set(report.files.map((file) => `${file.counter}, window ${file.contextWindow.toLocaleString('en-US')}`))].join('; ');
+  return [`Tokens in ${counters}. Probes: kept / total, from entries that left the verbatim context, checked against the final context.`, '', head, rule, ...rows(report).map((row) => `| ${row.map(escape).join(' | ')} |`)].join('\n');
+}
+
+export function formatEvalCsv(report: EvalReport): string {
+  const cell = (value: string) => (/[",\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value);
+  return [COLUMNS, ...rows(report)].map((row) => row.map(cell).join(',')).join('\n');
+}
+
+/** The plain-text summary: one line per file and configuration. */
+export function formatEvalText(report: EvalReport): string {
+  return rows(report).map((row) => `${row[0]}  ${row[1]}: ${row[3]} compactions, peak ${row[4]}, ${row[5]} overflow, ${row[6]} tokens per task${row[9] ? `, $${row[9]}` : ''}; probes ${PROBE_CATEGORIES.map((c, i) => `${c} ${row[10 + i]}`).join(', ')}`).join('\n');
+}

@@ -1,0 +1,144 @@
+/**
+ * Constraint probes: the user's explicit instructions and prohibitions, one per sentence, from
+ * real user messages only (see `realUserText`).
+ *
+ * A sentence is a constraint when a keyword governs it, not when it merely contains one:
+ * - imperative keywords (don't / do not / never / always / only / avoid / make sure / ensure /
+ *   be sure to / remember to / stop) count at the start of a clause, after fillers ("ok",
+ *   "please", "and", "also", "so"), or after "you" / "we"; "I don't know why" is not a constraint;
+ * - "make sure" / "ensure" also count later in a clause, unless the speaker is the subject ("I
+ *   want to make sure") or it is a purpose clause ("to make sure");
+ * - modal keywords (must, must not, mustn't, should not, shouldn't, should never, shall not,
+ *   may not, is not allowed, are forbidden) count with any subject but "I", and never as an
+ *   inference ("it must be a bug", "that must have been"); "need to" / "have to" do not count
+ *   (they state the task, not a rule);
+ * - Chinese 不要 / 别 / 必须 / 务必 / 禁止 / 不得 / 一定要 / 只能 / 千万 / 切勿 / 不许 / 不准 count
+ *   anywhere, 请 only at the start (not 请问);
+ * - questions never count; code blocks are skipped. Plain "should" is not a keyword (too often a
+ *   description or a wish).
+ * Needles: the content words of the governed clause (stopwords dropped, stemmed), at most 6, as
+ * one group; the whole sentence's when the clause has fewer than two (first `NEEDLE_CHARS` only).
+ */
+import type { Entry } from '../journal/entry.ts';
+import { makeProbe } from './make.ts';
+import { contentNeedles, needleSource, normalizeForMatch } from './normalize.ts';
+import { isQuestion, realUserText, sentences, withoutCode } from './sources.ts';
+import type { Probe } from './types.ts';
+
+const FILLERS = new Set(['ok', 'okay', 'please', 'pls', 'and', 'but', 'also', 'so', 'then', 'now', 'just', 'yeah', 'yes', 'no', 'oh', 'hey', 'btw', 'again', 'remember', 'note', 'alright', 'right', 'well', 'hmm', 'important', 'and also', 'guys', 'dude', 'actually', 'seriously', 'really', 'but', 'thanks', 'first', 'finally', 'in', 'general', 'generally', 'from', 'here', 'on']);
+
+/** Keyword patterns (lowercase, apostrophes normalized to '), with the probe kind. */
+const IMPERATIVE: Array<[RegExp, string]> = [
+  [/^(?:don't|dont|do not|never ever|never)\b/, 'never'],
+  [/^(?:avoid|stop)\b/, 'never'],
+  [/^always\b/, 'always'],
+  [/^only\b(?! (?:if|when|because|after|before|then|thing|one|way|problem|issue|a|an|the)\b)/, 'only'],
+  [/^(?:make sure|ensure|be sure to|remember to|keep in mind)\b/, 'must'],
+];
+
+const MODAL: Array<[RegExp, string]> = [
+  [/\b(?:must not|mustn't|must never|should not|shouldn't|should never|shall not|may not|cannot ever|is not allowed|are not allowed|is forbidden|are forbidden|is prohibited|never allowed)\b/, 'never'],
+  [/\b(?:must|shall)\b/, 'must'],
+];
+
+const CJK_KEYWORDS: Array<[RegExp, string]> = [
+  [/不要|切勿|禁止|不得|不许|不准|千万别|千万不要|^别/, 'never'],
+  [/必须|务必|一定要/, 'must'],
+  [/只能|只用|只许/, 'only'],
+  [/^请(?!问)/, 'please'],
+];
+
+const FIRST_PERSON = /^(?:i|i'm|im|i've|ive|i'd|id|i'll|ill|me|my)$/;
+const GUESS_SUBJECT = /^(?:it|that|this|there|he|she|they|which|what|something|someone)$/;
+
+const GUESS_COMPLEMENT = /^be (?:a|an|the|some|something|because|due|related|caused|that|why|it|from|in|wrong|broken|missing|somewhere|coming)\b|^have been\b|^'ve\b/;
+
+/** "it must be a bug", "that must have been it": an inference, not an instruction. */
+function isGuess(after: string, subject: string | undefined): boolean {
+  return GUESS_COMPLEMENT.test(after) && (subject === undefined || GUESS_SUBJECT.test(subject));
+}
+
+interface Hit {
+  kind: string;
+  /** The clause the keyword governs (from the keyword to the end of the clause). */
+  clause: string;
+  keyword: string;
+}
+
+/** Splits a sentence into clauses at commas, colons and dashes (keeping each clause's text). */
+function clauses(sentence: string): string[] {
+  return sentence.split(/\s*(?:,|;|:\s|\s[-–—]\s|\(|\))\s*/).filter((clause) => clause.length > 0);
+}
+
+function words(clause: string): string[] {
+  return clause
+    .toLowerCase()
+    .replace(/[’‘]/g, "'")
+    .replace(/[^\p{L}\p{N}'\s-]/gu, ' ')
+    .split(/\s+/)
+    .filter((word) => word.length > 0);
+}
+
+/** The keyword governing a sentence, if it is an instruction (see the module comment). */
+export function constraintHit(sentence: string): Hit | undefined {
+  if (isQuestion(sentence)) return undefined;
+  for (const [pattern, kind] of CJK_KEYWORDS) {
+    const match = pattern.exec(sentence);
+    if (match) return { kind, clause: sentence, keyword: match[0] };
+  }
+  for (const clause of clauses(sentence)) {
+    const list = words(clause);
+    const lowerClause = clause.toLowerCase().replace(/[’‘]/g, "'");
+    // Imperative: after fillers only, or after "you" / "we" (and "you should").
+    let start = 0;
+    while (start < list.length && FILLERS.has(list[start]!)) start++;
+    const rest = list.slice(start).join(' ');
+    for (const [pattern, kind] of IMPERATIVE) {
+      const match = pattern.exec(rest) ?? pattern.exec(rest.replace(/^(?:you|we)(?: should| must| will)? /, ''));
+      if (match) return { kind, clause, keyword: match[0] };
+    }
+    // "make sure" later in the clause, unless the speaker is the subject or it is a purpose clause.
+    const sure = /\b(?:make sure|ensure)\b/.exec(rest);
+    if (sure) {
+      const before = rest.slice(0, sure.index).trim().split(' ').filter((word) => word.length > 0);
+      const at = lowerClause.search(/\b(?:make sure|ensure)\b/);
+      if (!before.some((word) => FIRST_PERSON.test(word)) && before[before.length - 1] !== 'to') return { kind: 'must', clause: clause.slice(Math.max(0, at)), keyword: sure[0] };
+    }
+    // Modal: any subject but the speaker, never as a guess.
+    for (const [pattern, kind] of MODAL) {
+      const match = pattern.exec(rest);
+      if (!match) continue;
+      const before = rest.slice(0, match.index).trim().split(' ').filter((word) => word.length > 0);
+      const subject = before[before.length - 1];
+      if (before.some((word) => FIRST_PERSON.test(word))) continue;
+      const after = rest.slice(match.index + match[0].length).trim();
+      if ((match[0] === 'must' || match[0] === 'shall') && isGuess(after, subject)) continue;
+      return { kind, clause, keyword: match[0] };
+    }
+  }
+  return undefined;
+}
+
+/** Constraint probes of real user messages (see the module comment), one per distinct sentence. */
+export function constraintProbes(entries: readonly Entry[]): Probe[] {
+  const probes: Probe[] = [];
+  const seen = new Set<string>();
+  entries.forEach((entry, index) => {
+    const text = realUserText(entry);
+    if (text === undefined) return;
+    for (const sentence of sentences(withoutCode(text))) {
+      const hit = constraintHit(sentence);
+      if (!hit) continue;
+      const key = normalizeForMatch(sentence);
+      if (seen.has(key)) continue;
+      const drop = new Set(normalizeForMatch(hit.keyword).split(' '));
+      let needles = contentNeedles(needleSource(normalizeForMatch(hit.clause)), 6, drop);
+      // "…, that should never happen": the clause alone says too little; take the whole sentence.
+      if (needles.length < 2) needles = contentNeedles(needleSource(normalizeForMatch(sentence)), 6, drop);
+      if (needles.length === 0) continue;
+      seen.add(key);
+      probes.push(makeProbe('constraint', hit.kind, sentence, { entry, index }, [needles]));
+    }
+  });
+  return probes;
+}

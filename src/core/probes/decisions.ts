@@ -1,0 +1,61 @@
+/**
+ * Decision probes: a choice the assistant stated between alternatives, from its own prose (text
+ * blocks, not thinking, code blocks skipped), one per distinct sentence.
+ *
+ * A sentence is a decision when it names the alternative it turned down or states a choice:
+ * - "instead of" / "rather than" / "in favor of", together with a first-person or volitional
+ *   marker (I'll, let's, we should, I should, switch to, go with, decided, prefer…); a bare
+ *   "instead of using" is a diagnosis ("it falls back to X instead of using Y"), not a choice;
+ * - "I chose / picked / opted for / decided / settled on", "let's / I'll go with", "I prefer X over Y";
+ * - "option B is better", "X is better / cleaner / simpler than / because…", "the better approach".
+ * Narration of the next step ("I'll examine the pending changes", "Let me read the file", "Now
+ * I'll run the tests") names no alternative and is not a decision; questions never are.
+ * Needles: the sentence's content words (markers dropped), most salient first, at most 4, as one group.
+ */
+import type { Entry } from '../journal/entry.ts';
+import { makeProbe } from './make.ts';
+import { contentNeedles, needleSource, normalizeForMatch } from './normalize.ts';
+import { assistantText, isQuestion, sentences, withoutCode } from './sources.ts';
+import type { Probe } from './types.ts';
+
+const ALTERNATIVE = /\b(?:instead of|rather than|in favou?r of)\b/;
+const VOLITION = /\b(?:i'll|i will|i'm going to|i am going to|let's|let us|let me|we'll|we will|we should|i should|we can|i can|i'd|i would|i've decided|i decided|decided to|i chose|i'm choosing|i opted|switch(?:ed|ing)? to|go with|going with|better to|prefer)\b/;
+const CHOICE: RegExp[] = [
+  /\b(?:i|we)(?:'ve| have)? (?:chose|chosen|picked|opted for|selected|decided|settled on)\b/,
+  /\b(?:let's|let us|i'll|we'll|i will|we will|i'd|i'm|we're) (?:go|going) with\b/,
+  /\b(?:i|we) (?:prefer|choose)\b.*\b(?:over|to|instead)\b/,
+  /\boption [a-z0-9]\b.*\b(?:is|seems|looks) (?:better|best|preferable|the way to go|the right)/,
+  /\b(?:is|would be|seems|looks) (?:much |far |a lot |clearly )?(?:better|cleaner|simpler|safer|preferable) (?:than|because|here|choice|option|approach)\b/,
+  /\bthe (?:better|best|right|simplest|cleanest) (?:approach|option|choice|solution|fix) (?:is|would be|here is)\b/,
+  /\b(?:decided to|the decision is|my decision)\b/,
+];
+
+const MARKERS = new Set(['instead', 'rather', 'favor', 'favour', 'chose', 'chosen', 'choose', 'picked', 'opted', 'selected', 'decided', 'decision', 'settled', 'prefer', 'better', 'cleaner', 'simpler', 'safer', 'preferable', 'best', 'option', 'approach', 'absolutely', 'right', 'correct', 'just', 'actually', 'simply', 'much']);
+
+/** Whether a sentence of the assistant states a choice (see the module comment). */
+export function isDecision(sentence: string): boolean {
+  if (isQuestion(sentence) || sentence.length > 400) return false;
+  const lower = sentence.toLowerCase().replace(/[’‘]/g, "'");
+  if (ALTERNATIVE.test(lower) && VOLITION.test(lower)) return true;
+  return CHOICE.some((pattern) => pattern.test(lower));
+}
+
+/** Decision probes of the entries (see the module comment). */
+export function decisionProbes(entries: readonly Entry[]): Probe[] {
+  const probes: Probe[] = [];
+  const seen = new Set<string>();
+  entries.forEach((entry, index) => {
+    const text = assistantText(entry);
+    if (text === undefined) return;
+    for (const sentence of sentences(withoutCode(text))) {
+      if (!isDecision(sentence)) continue;
+      const key = normalizeForMatch(sentence);
+      if (seen.has(key)) continue;
+      const needles = contentNeedles(needleSource(key), 4, MARKERS);
+      if (needles.length === 0) continue;
+      seen.add(key);
+      probes.push(makeProbe('decision', 'choice', sentence, { entry, index }, [needles]));
+    }
+  });
+  return probes;
+}

@@ -1,0 +1,147 @@
+/**
+ * Identifier probes: exact values a later call may need verbatim, one probe per distinct value
+ * (its first occurrence).
+ *
+ * Sources:
+ * - URLs, commit hashes, issue/PR numbers and versions: from the user's and the assistant's own
+ *   text, and URLs from a tool call's `url` input (a fetch the assistant chose). Tool results are
+ *   never scanned (bulky output is full of hashes and versions nobody asked for): a value from
+ *   them counts once the assistant repeats it in its own text, and then that message is the
+ *   source.
+ * - Exact values (kind 'value'): from real user messages only — quoted strings (`…`, "…", '…',
+ *   “…”, at most 120 characters, a single plain word only from 5 letters), numbers with units (5 seconds, 70%, 200ms, 10 MB), `--flag value`
+ *   (value with a digit or `./:@`, or `--flag=value`), hex colors (#b5bd68, and bare 6-digit hex
+ *   with a digit and a letter), `@path` mentions.
+ * Patterns: commits are 7–40 lowercase hex characters with a digit and a letter, not inside a
+ * longer word or a dashed id (UUIDs); issues are `#` plus 1–5 digits (6 digits read as a color);
+ * versions are `1.2.3` (no leading zeros, not a 4-digit year first, not part of an IP or a longer
+ * dotted run) or `v1.2[.3]`. At most 50 identifiers per entry.
+ */
+import type { Entry } from '../journal/entry.ts';
+import { capped, makeProbe } from './make.ts';
+import { normalizeForMatch } from './normalize.ts';
+import { assistantText, isConversation, realUserText } from './sources.ts';
+import { inputObject } from './tools.ts';
+import type { Probe } from './types.ts';
+
+const PER_ENTRY = 50;
+
+interface Found {
+  kind: 'url' | 'commit' | 'issue' | 'version' | 'value';
+  value: string;
+  needles: string[][];
+}
+
+const URL = /\bhttps?:\/\/[^\s<>"'`]+/g;
+const COMMIT = /(?<![\w-])[0-9a-f]{7,40}(?![\w-])/g;
+const ISSUE = /(?<![\w&#])#(\d{1,6})(?!\w)/g;
+const VERSION = /(?<![\w.])(v?)(\d+)\.(\d+)(?:\.(\d+))?(-[0-9a-z]+(?:\.[0-9a-z]+)*)?(?![\w]|\.\d)/gi;
+const HEX_COLOR = /(?<![\w&])#(?:[0-9a-f]{8}|[0-9a-f]{6}|[0-9a-f]{3})(?!\w)/gi;
+const BARE_HEX = /(?<![\w#-])[0-9a-f]{6}(?![\w-])/gi;
+const QUOTED = /`([^`\n]{1,120})`|"([^"\n]{1,120})"|“([^”\n]{1,120})”|(?<![\w])'([^'\n]{1,120})'(?!\w)/g;
+const UNIT = /(?<![\w.])\d+(?:\.\d+)?\s?(?:%|ms|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|days?|weeks?|px|em|rem|pt|[kmgt]i?b|k|tokens?|chars?|characters?|lines?|bytes?|x|fps|rpm)(?![\w%])/gi;
+const FLAG = /(?<![\w-])(--[a-z][\w-]*)(?:=(\S+)|\s+([\w./:@~%+-]+))/gi;
+const MENTION = /(?<![\w])@([\w.-]+\/[\w./-]+|[\w-]+\.[a-z]\w*)/gi;
+
+/** Removes trailing sentence punctuation (and a closing bracket without its opener) from a URL. */
+function trimUrl(url: string): string {
+  let end = url.length;
+  for (;;) {
+    const last = url[end - 1];
+    if (last === undefined) break;
+    if ('.,;:!?*'.includes(last)) end--;
+    else if (last === ')' && !url.slice(0, end).includes('(')) end--;
+    else if (last === ']' && !url.slice(0, end).includes('[')) end--;
+    else break;
+  }
+  return url.slice(0, end);
+}
+
+/** URLs, commits, issues and versions of a text (in that order of kinds, each in text order). */
+export function referenceIdentifiers(raw: string): Found[] {
+  const found: Found[] = [];
+  const capText = capped(raw);
+  for (const match of capText.matchAll(URL)) {
+    const url = trimUrl(match[0]).slice(0, 500);
+    if (url.length > 10) found.push({ kind: 'url', value: url, needles: [[normalizeForMatch(url)]] });
+  }
+  // URLs blanked out so their hex segments and version-like parts are not read again.
+  const text = capText.replace(URL, (url) => ' '.repeat(url.length));
+  for (const match of text.matchAll(COMMIT)) {
+    const hash = match[0];
+    if (!/\d/.test(hash) || !/[a-f]/.test(hash) || text[match.index - 1] === '#' || /0x$/i.test(text.slice(Math.max(0, match.index - 2), match.index))) continue;
+    found.push({ kind: 'commit', value: hash, needles: hash.length > 7 ? [[hash], [hash.slice(0, 7)]] : [[hash]] });
+  }
+  for (const match of text.matchAll(ISSUE)) {
+    if (match[1]!.length > 5) continue;
+    found.push({ kind: 'issue', value: match[0], needles: [[match[0]]] });
+  }
+  for (const match of text.matchAll(VERSION)) {
+    const [, v, major, minor, patch, pre] = match;
+    if (patch === undefined && !v) continue;
+    const parts = [major!, minor!, ...(patch === undefined ? [] : [patch])];
+    if (parts.some((part) => part.length > 1 && part.startsWith('0')) || (major!.length === 4 && Number(major) >= 1900)) continue;
+    const bare = `${parts.join('.')}${pre ?? ''}`.toLowerCase();
+    found.push({ kind: 'version', value: match[0], needles: [[bare], [`v${bare}`]] });
+  }
+  return found;
+}
+
+/** Exact values of a user's text (see the module comment). */
+export function userValues(raw: string): Found[] {
+  const text = capped(raw);
+  const found: Found[] = [];
+  const add = (value: string): void => {
+    const trimmed = value.trim();
+    const needle = normalizeForMatch(trimmed);
+    if (needle.length >= 2 && needle.length <= 200) found.push({ kind: 'value', value: trimmed, needles: [[needle]] });
+  };
+  for (const match of text.matchAll(QUOTED)) {
+    const value = match[1] ?? match[2] ?? match[3] ?? match[4] ?? '';
+    // A short plain word in quotes ("Text") is too common to check for.
+    if (value.trim().length > 0 && value.trim() === value && (value.length >= 5 || /[^\p{L}]/u.test(value))) add(value);
+  }
+  for (const match of text.matchAll(HEX_COLOR)) if (!/^#\d{1,5}$/.test(match[0])) add(match[0]);
+  for (const match of text.matchAll(BARE_HEX)) if (/\d/.test(match[0]) && /[a-f]/i.test(match[0])) add(match[0]);
+  for (const match of text.matchAll(UNIT)) add(match[0]);
+  for (const match of text.matchAll(FLAG)) {
+    const value = match[2] ?? match[3] ?? '';
+    if (match[2] !== undefined || /[\d./:@]/.test(value)) {
+      const flag = normalizeForMatch(match[1]!);
+      const normalizedValue = normalizeForMatch(value);
+      if (normalizedValue.length > 0) found.push({ kind: 'value', value: `${match[1]} ${value}`, needles: [[flag, normalizedValue]] });
+    }
+  }
+  for (const match of text.matchAll(MENTION)) add(match[1]!);
+  return found;
+}
+
+/** Identifier probes of the entries (see the module comment), one per distinct value. */
+export function identifierProbes(entries: readonly Entry[]): Probe[] {
+  const probes: Probe[] = [];
+  const seen = new Set<string>();
+  entries.forEach((entry, index) => {
+    const found: Found[] = [];
+    const user = realUserText(entry);
+    if (user !== undefined) found.push(...referenceIdentifiers(user), ...userValues(user));
+    const own = assistantText(entry);
+    if (own !== undefined) found.push(...referenceIdentifiers(own));
+    if (entry.role === 'assistant' && isConversation(entry)) {
+      for (const block of entry.blocks) {
+        if (block.type !== 'tool_call') continue;
+        const url = inputObject(block.input)?.url;
+        if (typeof url === 'string' && /^https?:\/\//.test(url)) found.push({ kind: 'url', value: url.slice(0, 500), needles: [[normalizeForMatch(url.slice(0, 500))]] });
+      }
+    }
+    let count = 0;
+    for (const item of found) {
+      if (count >= PER_ENTRY) break;
+      const key = item.needles[0]!.join(' ');
+      if (seen.has(key)) continue;
+      seen.add(key);
+      count++;
+      probes.push(makeProbe('identifier', item.kind, item.value, { entry, index }, item.needles));
+    }
+  });
+  return probes;
+}

@@ -1,0 +1,179 @@
+/**
+ * Just enough shell reading to see which files a command clearly touches: `rm`, `mv`, `cp`,
+ * `touch`, `tee`, `sed -i`, stdout redirects (`>`, `>>`) as writes; `cat`, `head`, `tail`, `nl`,
+ * `sed -n` as reads. Quotes are honoured, heredoc bodies skipped, anything unclear ignored.
+ */
+
+export interface ShellEffect {
+  path: string;
+  kind: 'created' | 'modified' | 'deleted' | 'read';
+}
+
+/** Words of each simple command (split at newlines, `;`, `|`, `&`), quotes removed, heredoc bodies skipped. */
+function tokenize(script: string): string[][] {
+  const commands: string[][] = [[]];
+  let word = '';
+  let inWord = false;
+  let quote: '"' | "'" | undefined;
+  let expectMarker = false;
+  let heredoc: string | undefined;
+  const current = (): string[] => commands[commands.length - 1]!;
+  const endWord = (): void => {
+    if (inWord) {
+      if (expectMarker) {
+        heredoc = word;
+        expectMarker = false;
+      }
+      current().push(word);
+    }
+    word = '';
+    inWord = false;
+  };
+  for (let i = 0; i < script.length; i++) {
+    const char = script[i]!;
+    if (quote) {
+      if (char === quote) quote = undefined;
+      else if (char === '\\' && quote === '"' && i + 1 < script.length) word += script[++i];
+      else word += char;
+      continue;
+    }
+    if (char === '"' || char === "'") {
+      quote = char;
+      inWord = true;
+      continue;
+    }
+    if (char === '\\' && i + 1 < script.length) {
+      if (script[i + 1] !== '\n') {
+        word += script[i + 1];
+        inWord = true;
+      }
+      i++;
+      continue;
+    }
+    if (char === '\n' || char === ';' || char === '|' || char === '&' || char === '(' || char === ')') {
+      endWord();
+      if (char === '\n' && heredoc !== undefined) {
+        const end = script.indexOf(`\n${heredoc}`, i);
+        i = end < 0 ? script.length : end + heredoc.length;
+        heredoc = undefined;
+      }
+      if (current().length > 0) commands.push([]);
+      continue;
+    }
+    if (char === ' ' || char === '\t') {
+      endWord();
+      continue;
+    }
+    if (char === '>' || char === '<') {
+      // Redirect operators become their own word: `2>&1`, `>`, `>>`, `<<-`; `>file` -> `>`, `file`.
+      let op = /^\d$/.test(word) ? word : '';
+      if (op) {
+        word = '';
+        inWord = false;
+      } else endWord();
+      op += char;
+      while (i + 1 < script.length && (script[i + 1] === '>' || script[i + 1] === '<' || script[i + 1] === '&' || script[i + 1] === '-' || script[i + 1] === '|')) op += script[++i];
+      if (op.endsWith('&')) while (i + 1 < script.length && /[\d-]/.test(script[i + 1]!)) op += script[++i];
+      current().push(op);
+      if (op === '<<' || op === '<<-') expectMarker = true;
+      continue;
+    }
+    word += char;
+    inWord = true;
+  }
+  endWord();
+  return commands.filter((command) => command.length > 0);
+}
+
+function looksLikePath(word: string): boolean {
+  if (word.length === 0 || word.length > 400 || word.startsWith('-') || !/^[\w@~./+,:=-]+$/.test(word)) return false;
+  if (word.startsWith('/dev/') || word === '.' || word === '..' || word === '~' || word === '/') return false;
+  return /[./]/.test(word) || /^[\w-]+$/.test(word);
+}
+
+/** The program of each simple command of a script (`cd x && npm test | tail` gives cd, npm, tail). */
+export function programs(script: string): string[] {
+  return tokenize(script)
+    .slice(0, 200)
+    .flatMap((words) => {
+      const plain = words.filter((word) => !/^\d?[<>]/.test(word));
+      let start = 0;
+      while (start < plain.length && (WRAPPERS.has(plain[start]!) || /^\w+=/.test(plain[start]!))) start++;
+      const program = plain[start];
+      return program === undefined ? [] : [program.split('/').pop()!];
+    });
+}
+
+const WRAPPERS = new Set(['sudo', 'command', 'time', 'nohup', 'env', 'xargs', 'exec']);
+
+/** Files a shell script clearly creates, modifies, deletes or reads, in order. */
+export function shellEffects(script: string): ShellEffect[] {
+  const effects: ShellEffect[] = [];
+  for (const words of tokenize(script).slice(0, 200)) {
+    // Redirects anywhere in the command.
+    for (let i = 0; i < words.length - 1; i++) {
+      const op = words[i]!;
+      if (op !== '>' && op !== '>>' && op !== '1>' && op !== '>|') continue;
+      const target = words[i + 1]!;
+      if (looksLikePath(target)) effects.push({ path: target, kind: op === '>>' ? 'modified' : 'created' });
+    }
+    const plain = words.filter((word, i) => !/^\d?[<>]/.test(word) && !(i > 0 && /^\d?[<>]+&?$/.test(words[i - 1]!)));
+    let start = 0;
+    while (start < plain.length && (WRAPPERS.has(plain[start]!) || /^\w+=/.test(plain[start]!))) start++;
+    const program = plain[start];
+    if (program === undefined) continue;
+    const name = program.split('/').pop()!;
+    const args = plain.slice(start + 1).filter((arg) => arg.length > 0);
+    const operands = args.filter((arg) => !arg.startsWith('-'));
+    const flags = args.filter((arg) => arg.startsWith('-'));
+    switch (name) {
+      case 'rm':
+      case 'unlink':
+        for (const path of operands) if (looksLikePath(path)) effects.push({ path, kind: 'deleted' });
+        break;
+      case 'mv':
+        if (operands.length === 2 && looksLikePath(operands[0]!) && looksLikePath(operands[1]!) && !operands[1]!.endsWith('/')) {
+          effects.push({ path: operands[0]!, kind: 'deleted' }, { path: operands[1]!, kind: 'created' });
+        }
+        break;
+      case 'cp':
+        if (operands.length === 2 && looksLikePath(operands[1]!) && !operands[1]!.endsWith('/') && !flags.some((flag) => /r|R/.test(flag))) {
+          effects.push({ path: operands[1]!, kind: 'created' });
+        }
+        break;
+      case 'touch':
+        for (const path of operands) if (looksLikePath(path)) effects.push({ path, kind: 'created' });
+        break;
+      case 'tee':
+        for (const path of operands) if (looksLikePath(path)) effects.push({ path, kind: flags.includes('-a') ? 'modified' : 'created' });
+        break;
+      case 'sed': {
+        const inPlace = flags.some((flag) => flag === '-i' || flag.startsWith('-i') || flag === '--in-place');
+        const quiet = flags.includes('-n');
+        // The first operand is the script (unless given with -e); the rest are files.
+        const files = args.some((arg) => arg === '-e') ? operands : operands.slice(1);
+        for (const path of files) if (looksLikePath(path) && /\.\w+$|\//.test(path) && path !== "''") {
+          if (inPlace) effects.push({ path, kind: 'modified' });
+          else if (quiet) effects.push({ path, kind: 'read' });
+        }
+        break;
+      }
+      case 'cat':
+      case 'head':
+      case 'tail':
+      case 'nl':
+      case 'less':
+      case 'more': {
+        const numeric = new Set<number>();
+        args.forEach((arg, i) => {
+          if (/^-[nc]$/.test(arg)) numeric.add(i + 1);
+        });
+        args.forEach((arg, i) => {
+          if (!arg.startsWith('-') && !numeric.has(i) && looksLikePath(arg) && /\.\w+$|\//.test(arg)) effects.push({ path: arg, kind: 'read' });
+        });
+        break;
+      }
+    }
+  }
+  return effects;
+}

@@ -1,0 +1,134 @@
+/**
+ * Runs several strategy configurations over one recorded branch, the same way in the worker (the
+ * compare view) and in Node (`cli eval`): the input is built once, probes are extracted once, and
+ * each configuration is replayed in turn. A configuration that fails (a bad option, a summarizer
+ * error) carries its reason and the others still run; a cancel stops everything.
+ */
+import { buildInput } from '../compaction/input.ts';
+import type { PromptLibrary } from '../compaction/prompts.ts';
+import { CompactionCancelledError, type Summarizer } from '../compaction/summarizer.ts';
+import type { Entry } from '../journal/entry.ts';
+import { branchLeaves } from '../journal/tree.ts';
+import { priceFor } from '../pricing.ts';
+import { extractProbes } from '../probes/index.ts';
+import type { TokenCounter } from '../tokens/counters.ts';
+import { configLabel } from './label.ts';
+import { emptyScores } from './scoring.ts';
+import { replaySession } from './replay.ts';
+import type { ReplayConfig, ReplayProgress, ReplayResult } from './types.ts';
+import { findCalls } from './calls.ts';
+
+export interface CompareArgs {
+  journal: readonly Entry[];
+  /** Per-entry token counts of `journal` with `counter`. */
+  totals: ArrayLike<number>;
+  counter: TokenCounter;
+  contextWindow: number;
+  configs: readonly ReplayConfig[];
+  summarizer: Summarizer;
+  prompts: PromptLibrary;
+  /** Branch leaf (default: the active branch). */
+  leafId?: string;
+  /** Price table model or window preset for the cost; default: the model the transcript recorded, when priced. */
+  priceModel?: string;
+  dismissed?: ReadonlySet<string>;
+  timeoutMs?: number;
+  signal?: AbortSignal;
+  onProgress?: (config: number, progress: ReplayProgress) => void;
+}
+
+export interface CompareOutput {
+  entryIds: string[];
+  calls: number;
+  priceModel?: string;
+  results: ReplayResult[];
+}
+
+export async function compareConfigs(args: CompareArgs): Promise<CompareOutput> {
+  const built = buildInput(args.journal, args.totals, args.counter, {
+    contextWindow: args.contextWindow,
+    now: 0,
+    ...(args.leafId ? { leafId: args.leafId } : {}),
+  });
+  const { input } = built;
+  const probes = extractProbes(input.entries);
+  const priceModel = args.priceModel ?? recordedModel(input.entries);
+  const price = priceModel ? priceFor(priceModel) : undefined;
+  const results: ReplayResult[] = [];
+  for (let i = 0; i < args.configs.length; i++) {
+    const config = args.configs[i]!;
+    if (args.signal?.aborted) throw new CompactionCancelledError();
+    try {
+      results.push(await replaySession({
+        input, config, summarizer: args.summarizer, prompts: args.prompts, probes,
+        ...(price ? { price } : {}),
+        ...(args.dismissed ? { dismissed: args.dismissed } : {}),
+        ...(args.timeoutMs ? { timeoutMs: args.timeoutMs } : {}),
+        ...(args.signal ? { signal: args.signal } : {}),
+        onProgress: (progress) => args.onProgress?.(i, progress),
+      }));
+    } catch (error) {
+      if (error instanceof CompactionCancelledError || args.signal?.aborted) throw new CompactionCancelledError();
+      results.push(failed(config, args, (error as Error).message));
+    }
+  }
+  return {
+    entryIds: input.entries.map((entry) => entry.id),
+    calls: findCalls(input.entries).length,
+    ...(price ? { priceModel: price.model } : {}),
+    results,
+  };
+}
+
+/** The first priced model the transcript's responses name (a session may switch models; the first is the one it started with). */
+export function recordedModel(entries: readonly Entry[]): string | undefined {
+  for (const entry of entries) if (entry.role === 'assistant' && entry.model && priceFor(entry.model)) return entry.model;
+  return undefined;
+}
+
+/** The root conversations of a journal (a file may hold several, like tau-bench's): the last leaf of each. */
+export function conversationLeaves(journal: readonly Entry[]): string[] {
+  const byId = new Map(journal.map((entry) => [entry.id, entry]));
+  const rootOf = new Map<string, string>();
+  const root = (entry: Entry): string => {
+    const path: Entry[] = [];
+    let current: Entry | undefined = entry;
+    let found: string | undefined;
+    while (current) {
+      const known = rootOf.get(current.id);
+      if (known !== undefined) {
+        found = known;
+        break;
+      }
+      path.push(current);
+      const parent: Entry | undefined = current.parentId === null ? undefined : byId.get(current.parentId);
+      if (!parent || path.length > journal.length) {
+        found = current.id;
+        break;
+      }
+      current = parent;
+    }
+    for (const step of path) rootOf.set(step.id, found!);
+    return found!;
+  };
+  const lastLeaf = new Map<string, string>();
+  for (const leaf of branchLeaves(journal)) lastLeaf.set(root(leaf), leaf.id);
+  return [...lastLeaf.values()];
+}
+
+function failed(config: ReplayConfig, args: CompareArgs, message: string): ReplayResult {
+  return {
+    config,
+    label: configLabel(config),
+    counter: args.counter.label,
+    contextWindow: args.contextWindow,
+    calls: [],
+    compactions: [],
+    totals: { calls: 0, tokensPerTask: 0, contextTokens: 0, peakTokens: 0, compactions: 0, overflowCalls: 0, summarizerTokens: { input: 0, output: 0 }, cost: null, costModel: null },
+    probes: [],
+    scores: emptyScores(),
+    finalContext: [],
+    error: message,
+    notes: [],
+  };
+}

@@ -1,0 +1,238 @@
+/**
+ * The replay driver: runs a recorded branch call by call under one strategy configuration, as if
+ * the agent had used it. Before each call it asks the strategy's own trigger (at the moment the
+ * session resumed after an idle gap, then at the call itself, with the transcript's timestamps as
+ * the clock); when it fires, the strategy compacts the history so far with the injected
+ * summarizer, and later calls are sent that context plus what was recorded since. Pure: the
+ * journal is never changed, and the same input gives the same series.
+ */
+import type { PromptLibrary } from '../compaction/prompts.ts';
+import { runCompaction, type CompactionOutcome } from '../compaction/run.ts';
+import type { Options, Strategy } from '../compaction/strategy.ts';
+import { CompactionCancelledError, type Summarizer } from '../compaction/summarizer.ts';
+import type { CompactionInput, TriggerDecision } from '../compaction/types.ts';
+import type { Price } from '../pricing.ts';
+import { extractProbes } from '../probes/index.ts';
+import type { Probe } from '../probes/types.ts';
+import { getStrategy } from '../strategies/index.ts';
+import { clockOf, findCalls, idleMoment } from './calls.ts';
+import { ReplayContext } from './context.ts';
+import { DEFAULT_CACHE_TTL_MS, replayCost } from './cost.ts';
+import { configLabel } from './label.ts';
+import { emptyScores, ProbeChecker, probesByEntry, probesOf, scoreOf } from './scoring.ts';
+import type { ProbeOutcome, ReplayCall, ReplayCompaction, ReplayConfig, ReplayProgress, ReplayResult } from './types.ts';
+
+export interface ReplayArgs {
+  /** The whole branch, counted (`buildInput`); `previous` is ignored: a replay starts with no compaction. */
+  input: CompactionInput;
+  config: ReplayConfig;
+  summarizer: Summarizer;
+  prompts: PromptLibrary;
+  /** Price for the cost column, with the model it is for; absent: cost is null. */
+  price?: { model: string; price: Price };
+  /** Probes of `input.entries` (`extractProbes`), computed once when several configurations share an input. */
+  probes?: readonly Probe[];
+  /** Probe ids the user dismissed: left out of every score. */
+  dismissed?: ReadonlySet<string>;
+  /** A call this long after the previous one reads nothing from the prompt cache (default 5 min). */
+  cacheTtlMs?: number;
+  /** Per summary (default: the orchestrator's 120 s). */
+  timeoutMs?: number;
+  signal?: AbortSignal;
+  onProgress?: (progress: ReplayProgress) => void;
+  /** Replay only the first `calls` calls (a prefix of the session). */
+  calls?: number;
+}
+
+/** Yield to the event loop after this much work, so a cancel or a progress message can get through. */
+const YIELD_EVERY_MS = 25;
+
+export async function replaySession(args: ReplayArgs): Promise<ReplayResult> {
+  const { config } = args;
+  const strategy = resolveStrategy(config);
+  const input: CompactionInput = { ...args.input };
+  const raw = withWindow(strategy, config.options, input.contextWindow);
+  const options = strategy.parse(raw) as Options;
+  delete input.previous;
+  const entries = input.entries;
+  const allCalls = findCalls(entries);
+  const callIndices = args.calls === undefined ? allCalls : allCalls.slice(0, args.calls);
+  const clock = clockOf(entries);
+  const byEntry = probesByEntry(args.probes ?? extractProbes(entries), args.dismissed ?? new Set());
+  const cacheTtl = args.cacheTtlMs ?? DEFAULT_CACHE_TTL_MS;
+  const context = new ReplayContext(input);
+  const checker = new ProbeChecker();
+  const calls: ReplayCall[] = [];
+  const compactions: ReplayCompaction[] = [];
+  const removedEver: string[] = [];
+  const notes: string[] = [];
+  let previous: CompactionInput['previous'];
+  let summarizerTokens = { input: 0, output: 0 };
+  let nothingToDo = 0;
+  let error: string | undefined;
+  let lastYield = Date.now();
+
+  const prefix = (end: number, now: number | undefined): CompactionInput => ({
+    ...input,
+    entries: entries.slice(0, end),
+    tokens: input.tokens.prefixOf(end),
+    ...(previous ? { previous } : {}),
+    now: now ?? input.now,
+  });
+
+  /** The last trigger answer before the current call (said when the call overflows). */
+  let lastDecision: TriggerDecision | undefined;
+
+  /** Asks the trigger with the first `end` entries recorded; compacts when it fires. Returns whether it compacted. */
+  const consider = async (end: number, now: number | undefined, call: number): Promise<boolean> => {
+    if (end <= context.appendFrom) return false;
+    const at = prefix(end, now);
+    const decision = strategy.trigger(at, options);
+    lastDecision = decision;
+    if (!decision.fire) return false;
+    args.onProgress?.({ call, calls: callIndices.length, compactions: compactions.length, phase: 'summarizing' });
+    const tokensBefore = context.tokensAt(end);
+    const outcome = await runCompaction({
+      strategy, input: at, rawOptions: raw, summarizer: args.summarizer, prompts: args.prompts,
+      ...(args.signal ? { signal: args.signal } : {}), ...(args.timeoutMs ? { timeoutMs: args.timeoutMs } : {}),
+    });
+    if (!changed(outcome)) {
+      nothingToDo++;
+      return false;
+    }
+    const removedIds = context.apply(outcome.context, end);
+    if (removedIds.length === 0 && context.tokensAt(end) >= tokensBefore) {
+      // Assembled to the same context (nothing left it, nothing got smaller): not a compaction.
+      nothingToDo++;
+      previous = outcome.context.previous;
+      return false;
+    }
+    removedEver.push(...removedIds);
+    previous = outcome.context.previous;
+    summarizerTokens = {
+      input: summarizerTokens.input + outcome.record.summary_usage.input,
+      output: summarizerTokens.output + outcome.record.summary_usage.output,
+    };
+    const probes = checker.check(probesOf(removedIds, byEntry), () => context.parts(context.refs));
+    compactions.push(compactionOf(call, decision, outcome, tokensBefore, context, end, removedIds, probes));
+    return true;
+  };
+
+  for (let k = 0; k < callIndices.length; k++) {
+    const c = callIndices[k]!;
+    if (args.signal?.aborted) throw new CompactionCancelledError();
+    let compacted = false;
+    try {
+      if (k > 0) {
+        const idle = idleMoment(entries, callIndices[k - 1]!, c);
+        if (idle) compacted = await consider(idle.after + 1, idle.at, k);
+      }
+      compacted = (await consider(c, clock[c - 1] ?? clock[c], k)) || compacted;
+    } catch (caught) {
+      if (caught instanceof CompactionCancelledError || args.signal?.aborted) throw new CompactionCancelledError();
+      error = `Call ${k + 1}: ${(caught as Error).message}`;
+      break;
+    }
+    const contextTokens = context.tokensAt(c);
+    const overflow = contextTokens > input.contextWindow;
+    const previousCall = calls[k - 1];
+    const requestAt = clock[c - 1] ?? clock[c];
+    const expired = previousCall?.at !== undefined && requestAt !== undefined && requestAt - previousCall.at > cacheTtl;
+    const entry = entries[c]!;
+    calls.push({
+      call: k,
+      entryIndex: c,
+      entryId: entry.id,
+      contextTokens,
+      cachedTokens: !previousCall || compacted || expired ? 0 : Math.min(previousCall.contextTokens, contextTokens),
+      outputTokens: entry.usage?.output ?? input.tokens.countAt(c),
+      compacted,
+      overflow,
+      ...(overflow ? { note: overflowNote(compacted, lastDecision, contextTokens, input.contextWindow) } : {}),
+      ...(entry.timestamp !== undefined ? { at: entry.timestamp } : {}),
+    });
+    if (Date.now() - lastYield > YIELD_EVERY_MS) {
+      args.onProgress?.({ call: k + 1, calls: callIndices.length, compactions: compactions.length, phase: 'replaying' });
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      lastYield = Date.now();
+    }
+  }
+
+  if (nothingToDo > 0) notes.push(`The trigger fired ${nothingToDo} time(s) with nothing to compact; the context was left as it was.`);
+  const end = error === undefined ? (callIndices.length === allCalls.length ? entries.length : callIndices.at(-1)! + 1) : (calls.at(-1)?.entryIndex ?? -1) + 1;
+  const finalContext = context.snapshot(Math.max(end, context.appendFrom));
+  const probes: ProbeOutcome[] = checker.check(probesOf([...new Set(removedEver)], byEntry), () => context.parts(finalContext));
+  const contextTokens = calls.reduce((sum, call) => sum + call.contextTokens, 0);
+  args.onProgress?.({ call: calls.length, calls: callIndices.length, compactions: compactions.length, phase: 'done' });
+  return {
+    config,
+    label: configLabel(config),
+    counter: input.counter.label,
+    contextWindow: input.contextWindow,
+    calls,
+    compactions,
+    totals: {
+      calls: calls.length,
+      tokensPerTask: contextTokens + summarizerTokens.input + summarizerTokens.output,
+      contextTokens,
+      peakTokens: calls.reduce((peak, call) => Math.max(peak, call.contextTokens), 0),
+      compactions: compactions.length,
+      overflowCalls: calls.filter((call) => call.overflow).length,
+      summarizerTokens,
+      cost: args.price ? replayCost(calls, summarizerTokens, args.price.price) : null,
+      costModel: args.price?.model ?? null,
+    },
+    probes,
+    scores: probes.length > 0 ? scoreOf(probes) : emptyScores(),
+    finalContext,
+    ...(error !== undefined ? { error } : {}),
+    notes,
+  };
+}
+
+function overflowNote(compacted: boolean, decision: TriggerDecision | undefined, tokens: number, window: number): string {
+  const over = `${tokens.toLocaleString('en-US')} tokens > window ${window.toLocaleString('en-US')}`;
+  if (compacted) return `${over} even after compacting: what the strategy keeps verbatim is larger than the window.`;
+  if (!decision) return `${over}: the strategy was not asked (no new entry since its last compaction).`;
+  return `${over}: the trigger did not fire (${decision.rule}: ${decision.detail})`;
+}
+
+/** A strategy with its own window option (layered) follows the replay's window unless the configuration sets it. */
+function withWindow(strategy: Strategy, options: Record<string, unknown>, window: number): Record<string, unknown> {
+  const spec = strategy.options.find((o) => o.name === 'contextWindow');
+  if (!spec || options.contextWindow !== undefined || (spec.alias !== undefined && options[spec.alias] !== undefined)) return options;
+  return { contextWindow: window, ...options };
+}
+
+function resolveStrategy(config: ReplayConfig): Strategy {
+  if (config.strategy === 'custom') {
+    throw new Error('The custom plugin strategy cannot be replayed: its plan comes from your plugin at one moment, not before every call.');
+  }
+  return getStrategy(config.strategy);
+}
+
+/** The plan found something to do, or the run changed the context anyway (a fallback truncation). */
+function changed(outcome: CompactionOutcome): boolean {
+  const { plan, context } = outcome;
+  return !plan.nothingToDo || context.summaryApplied || context.truncationApplied || plan.compressions.length > 0;
+}
+
+function compactionOf(
+  call: number, trigger: TriggerDecision, outcome: CompactionOutcome, tokensBefore: number,
+  context: ReplayContext, end: number, removedIds: string[], probes: ProbeOutcome[],
+): ReplayCompaction {
+  return {
+    call,
+    trigger,
+    plan: outcome.plan,
+    summaries: outcome.summaries,
+    record: outcome.record,
+    tokensBefore,
+    tokensAfter: context.tokensAt(end),
+    context: context.refs,
+    appendFrom: end,
+    removedIds,
+    probes,
+    scores: scoreOf(probes),
+  };
+}

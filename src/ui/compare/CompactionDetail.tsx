@@ -1,0 +1,124 @@
+/**
+ * The compactions of every configuration as buttons (the chart's diamonds, reachable by keyboard),
+ * and one compaction opened: why it fired, what the plan said, tokens before and after, the
+ * summaries it wrote, the entries it took out of the verbatim context and the probes it kept or lost.
+ */
+import { useState } from 'react';
+import type { Entry } from '../../core/journal/entry.ts';
+import type { ReplayResult } from '../../core/replay/types.ts';
+import { colorOf, preview } from './model.ts';
+import { ProbeOutcomeList } from './ProbeOutcomeList.tsx';
+
+const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+
+export function MarkerList({ results, selected, onPick }: { results: readonly ReplayResult[]; selected: { config: number; compaction?: number } | undefined; onPick: (config: number, compaction: number) => void }) {
+  const total = results.reduce((sum, result) => sum + result.compactions.length, 0);
+  if (total === 0) return <p className="muted small" data-testid="compare.markers.none">No configuration compacted: the session stayed under each trigger.</p>;
+  return (
+    <div className="marker-list" role="group" aria-label={`${total} compactions`} data-testid="compare.markers">
+      {results.map((result, i) =>
+        result.compactions.length === 0 ? null : (
+          <div key={i} className="marker-row">
+            <span className="marker-label" style={{ borderColor: colorOf(i) }}>{result.label}</span>
+            {result.compactions.map((compaction, c) => {
+              const picked = selected?.config === i && selected.compaction === c;
+              return (
+                <button
+                  key={c}
+                  type="button"
+                  className={picked ? 'marker selected' : 'marker'}
+                  aria-pressed={picked}
+                  onClick={() => onPick(i, c)}
+                  title={`${compaction.trigger.rule}: ${compaction.trigger.detail}`}
+                  data-testid="compare.marker"
+                  data-config={i}
+                  data-compaction={c}
+                >
+                  ◆ call {compaction.call + 1}: {fmt(compaction.tokensBefore)} → {fmt(compaction.tokensAfter)}
+                </button>
+              );
+            })}
+          </div>
+        ),
+      )}
+    </div>
+  );
+}
+
+export interface CompactionDetailProps {
+  result: ReplayResult;
+  config: number;
+  index: number;
+  byId: ReadonlyMap<string, Entry>;
+  counterLabel: string;
+  onShowContext: (call: number) => void;
+  onClose: () => void;
+}
+
+/** How many removed entries are listed before "show all". */
+const REMOVED_SHOWN = 60;
+
+export function CompactionDetail({ result, config, index, byId, counterLabel, onShowContext, onClose }: CompactionDetailProps) {
+  const compaction = result.compactions[index];
+  const [allRemoved, setAllRemoved] = useState(false);
+  if (!compaction) return null;
+  const summaries = Object.entries(compaction.summaries);
+  const removed = allRemoved ? compaction.removedIds : compaction.removedIds.slice(0, REMOVED_SHOWN);
+  const kept = compaction.probes.filter((outcome) => outcome.kept).length;
+
+  return (
+    <section className="compare-detail" data-testid="compare.detail" data-config={config} data-compaction={index} aria-label={`Compaction ${index + 1} of ${result.label}`} style={{ borderLeftColor: colorOf(config) }}>
+      <header className="detail-header">
+        <h4>
+          {result.label} · compaction {index + 1} of {result.compactions.length}, before call {compaction.call + 1}
+        </h4>
+        <button type="button" className="link" onClick={() => onShowContext(compaction.call)} data-testid="compare.detail.context">
+          Context of call {compaction.call + 1}
+        </button>
+        <button type="button" onClick={onClose} data-testid="compare.detail.close" aria-label="Close the compaction detail">
+          Close
+        </button>
+      </header>
+      <p data-testid="compare.detail.trigger">
+        <strong>Trigger</strong> <code>{compaction.trigger.rule}</code>: {compaction.trigger.detail}
+      </p>
+      <p data-testid="compare.detail.tokens">
+        <strong>{fmt(compaction.tokensBefore)}</strong> → <strong>{fmt(compaction.tokensAfter)}</strong> tokens ({counterLabel}) · {compaction.removedIds.length} entries left the verbatim context
+      </p>
+      {compaction.plan.notes.length > 0 && (
+        <ul className="small notes" data-testid="compare.detail.notes">
+          {compaction.plan.notes.map((note, i) => <li key={i}>{note}</li>)}
+        </ul>
+      )}
+      <h5>Summaries ({summaries.length})</h5>
+      {summaries.length === 0 ? (
+        <p className="muted small">This compaction wrote no summary (it dropped, masked or compressed instead).</p>
+      ) : (
+        summaries.map(([task, text]) => (
+          <details key={task} open={summaries.length === 1} className="detail-summary">
+            <summary>{task} · {text.length.toLocaleString('en-US')} characters</summary>
+            <pre data-testid="compare.detail.summary">{text}</pre>
+          </details>
+        ))
+      )}
+      <h5>What it replaced ({compaction.removedIds.length})</h5>
+      <ol className="removed small" data-testid="compare.detail.removed">
+        {removed.map((id) => {
+          const entry = byId.get(id);
+          return (
+            <li key={id}>
+              {entry ? <><span className={`role role-${entry.role}`}>{entry.role}</span> #{entry.index + 1} {preview(entry, 120)}</> : <span className="muted">{id} (not in the journal any more)</span>}
+            </li>
+          );
+        })}
+      </ol>
+      {compaction.removedIds.length > removed.length && (
+        <button type="button" className="link small" onClick={() => setAllRemoved(true)} data-testid="compare.detail.removed.all">
+          Show all {compaction.removedIds.length}
+        </button>
+      )}
+      <h5>Probes from the replaced entries: {kept} kept, {compaction.probes.length - kept} lost</h5>
+      <ProbeOutcomeList outcomes={compaction.probes} byId={byId} testId="compare.detail.probes" />
+    </section>
+  );
+}

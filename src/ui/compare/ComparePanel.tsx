@@ -1,0 +1,65 @@
+/**
+ * The Compare tab (X2 replay, X3 compare): replay the recorded session call by call under one to
+ * eight strategy configurations in the engine worker and compare what each would have sent, what
+ * it cost and what it forgot. Runs are saved to IndexedDB when they finish and listed here.
+ */
+import { useLiveQuery } from 'dexie-react-hooks';
+import { useMemo } from 'react';
+import type { Entry } from '../../core/journal/entry.ts';
+import { dismissProbe, listComparisons, listDismissedProbes, restoreProbes } from '../../db/comparisons.ts';
+import { db } from '../../db/db.ts';
+import type { ConversationRow } from '../../db/schema.ts';
+import { useAppStore } from '../../store/store.ts';
+import { ConfigRows } from './ConfigRows.tsx';
+import { ResultView } from './ResultView.tsx';
+import { RunBar } from './RunBar.tsx';
+import { SavedComparisons } from './SavedComparisons.tsx';
+import './compare.css';
+
+export interface ComparePanelProps {
+  conversation: ConversationRow;
+  journal: readonly Entry[];
+  leafId: string | undefined;
+}
+
+export function ComparePanel({ conversation, journal, leafId }: ComparePanelProps) {
+  const saved = useLiveQuery(() => listComparisons(db, conversation.id), [conversation.id]);
+  const dismissedRows = useLiveQuery(() => listDismissedProbes(db, conversation.id), [conversation.id]);
+  const dismissedIds = useMemo(() => (dismissedRows ?? []).map((row) => row.probeId).sort(), [dismissedRows]);
+  const dismissed = useMemo(() => new Set(dismissedIds), [dismissedIds]);
+  const chosenId = useAppStore((s) => s.compareOpen[conversation.id]);
+  const openComparison = useAppStore((s) => s.openComparison);
+  const running = useAppStore((s) => s.compareRun?.conversationId === conversation.id);
+  const error = useAppStore((s) => (s.compareError?.conversationId === conversation.id ? s.compareError : undefined));
+  const setError = useAppStore((s) => s.setCompareError);
+  const open = saved?.find((row) => row.id === chosenId) ?? saved?.[0];
+
+  return (
+    <section className="compare-panel" data-testid="compare">
+      <div className="compare-setup">
+        <ConfigRows disabled={running} />
+        <div>
+          <RunBar conversation={conversation} leafId={leafId} dismissed={dismissedIds} />
+          {error && (
+            <p className={error.cancelled ? 'warn' : 'error'} role="alert" data-testid={error.cancelled ? 'compare.cancelled' : 'compare.error'}>
+              {error.message}{' '}
+              <button type="button" className="link small" onClick={() => setError(undefined)} aria-label="Dismiss this message">Dismiss</button>
+            </p>
+          )}
+          {saved === undefined ? <p className="muted">Loading saved comparisons…</p> : <SavedComparisons rows={saved} openId={open?.id} importId={conversation.importId} onOpen={(id) => openComparison(conversation.id, id)} />}
+        </div>
+      </div>
+      {open && (
+        <ResultView
+          key={open.id}
+          row={open}
+          conversation={conversation}
+          journal={journal}
+          dismissed={dismissed}
+          onDismiss={(probe) => void dismissProbe(db, conversation.id, probe)}
+          onRestore={() => void restoreProbes(db, conversation.id)}
+        />
+      )}
+    </section>
+  );
+}

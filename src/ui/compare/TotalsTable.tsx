@@ -1,0 +1,86 @@
+/**
+ * One row per configuration: calls, compactions, peak, overflowing calls, tokens per task,
+ * summarizer tokens, cost and the retention scores. Each figure's cell holds the raw number in
+ * `data-value` (the e2e test compares them with `cli eval --json`). A failed configuration shows
+ * its reason in its row; the others are unaffected.
+ */
+import { memo } from 'react';
+import { PROBE_CATEGORIES } from '../../core/probes/types.ts';
+import type { ReplayResult } from '../../core/replay/types.ts';
+import { colorOf, overallScore, percent } from './model.ts';
+
+const fmt = (n: number) => n.toLocaleString('en-US');
+
+export const TotalsTable = memo(function TotalsTable({ results, counterLabel }: { results: readonly ReplayResult[]; counterLabel: string }) {
+  return (
+    <div className="table-scroll">
+      <table className="compare-table small" data-testid="compare.totals">
+        <caption className="muted">Totals per configuration ({counterLabel}); probe scores count what the final context still carries.</caption>
+        <thead>
+          <tr>
+            <th scope="col">Configuration</th>
+            <th scope="col">Calls</th>
+            <th scope="col">Compactions</th>
+            <th scope="col">Peak tokens</th>
+            <th scope="col" title="Calls whose context was over the window: the real agent would have failed them">Overflowed</th>
+            <th scope="col" title="Sum of context tokens over all calls, plus summarizer input and output">Tokens per task</th>
+            <th scope="col">Summarizer in / out</th>
+            <th scope="col">Cost</th>
+            {PROBE_CATEGORIES.map((category) => <th key={category} scope="col">{category}</th>)}
+            <th scope="col">All probes</th>
+          </tr>
+        </thead>
+        <tbody>
+          {results.map((result, i) => <TotalsRow key={i} result={result} index={i} />)}
+        </tbody>
+      </table>
+    </div>
+  );
+});
+
+function TotalsRow({ result, index }: { result: ReplayResult; index: number }) {
+  const t = result.totals;
+  const all = overallScore(result.scores);
+  const id = (name: string) => `compare.totals.${index}.${name}`;
+  const cell = (name: string, value: number, text = fmt(value)) => <td data-testid={id(name)} data-value={value}>{text}</td>;
+  return (
+    <>
+      <tr data-testid={`compare.totals.${index}`} className={result.error ? 'failed' : undefined}>
+        <th scope="row">
+          <span className="swatch" style={{ background: colorOf(index) }} aria-hidden /> <span data-testid={id('label')}>{result.label}</span>
+        </th>
+        {cell('calls', t.calls)}
+        {cell('compactions', t.compactions)}
+        {cell('peakTokens', t.peakTokens)}
+        {cell('overflowCalls', t.overflowCalls)}
+        {cell('tokensPerTask', t.tokensPerTask)}
+        <td data-testid={id('summarizer')} data-input={t.summarizerTokens.input} data-output={t.summarizerTokens.output}>
+          {fmt(t.summarizerTokens.input)} / {fmt(t.summarizerTokens.output)}
+        </td>
+        <td data-testid={id('cost')} data-value={t.cost ?? ''} title={t.costModel ? `at ${t.costModel} prices` : 'No price known for the chosen model'}>
+          {t.cost === null ? '—' : `$${t.cost.toFixed(4)}`}
+          {t.costModel && <span className="muted"> {t.costModel}</span>}
+        </td>
+        {PROBE_CATEGORIES.map((category) => {
+          const score = result.scores[category];
+          return (
+            <td key={category} data-testid={id(`score.${category}`)} data-kept={score.kept} data-total={score.total}>
+              {score.total === 0 ? <span className="muted">—</span> : `${score.kept}/${score.total} (${percent(score.kept, score.total)})`}
+            </td>
+          );
+        })}
+        <td data-testid={id('score')} data-kept={all.kept} data-total={all.total}>
+          <strong>{all.total === 0 ? '—' : `${all.kept}/${all.total} (${percent(all.kept, all.total)})`}</strong>
+        </td>
+      </tr>
+      {(result.error || result.notes.length > 0) && (
+        <tr className="row-notes">
+          <td colSpan={9 + PROBE_CATEGORIES.length}>
+            {result.error && <p className="error" role="alert" data-testid={id('error')}>{result.label} stopped: {result.error}{result.calls.length > 0 ? ` (the ${fmt(result.calls.length)} calls before it are kept)` : ''}</p>}
+            {result.notes.length > 0 && <ul className="muted notes">{result.notes.map((note, n) => <li key={n}>{note}</li>)}</ul>}
+          </td>
+        </tr>
+      )}
+    </>
+  );
+}

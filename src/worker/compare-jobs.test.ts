@@ -1,0 +1,78 @@
+import 'fake-indexeddb/auto';
+import { readFileSync } from 'node:fs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { failingSummarizer, hangingSummarizer } from '../core/compaction/testing.ts';
+import { SummarizerError } from '../core/compaction/summarizer.ts';
+import { createOfflineSummarizer } from '../core/summarize/offline.ts';
+import { FoldlabDatabase } from '../db/schema.ts';
+import { loadEntries } from '../db/conversations.ts';
+import { CompareJobs } from './compare-jobs.ts';
+import type { CompareProgress, CompareRequest } from './compare-protocol.ts';
+import { Engine } from './engine.ts';
+
+const CLAUDE = readFileSync('public/samples/claude-code/37f83ec9-f2ea-42a9-925e-0d5c105cb6e8.jsonl');
+
+let db: FoldlabDatabase;
+afterEach(async () => {
+  await db.delete();
+});
+
+async function setup() {
+  db = new FoldlabDatabase(`t-${Math.random()}`);
+  const engine = new Engine(db);
+  const outcome = await engine.importBlob(new Blob([CLAUDE]), { jobId: 'i', fileName: 'c.jsonl', origin: 'file' }, () => undefined);
+  const counts = async (id: string, counter: CompareRequest['counter']) => (await engine.countTokens('c', id, counter, () => undefined)).totals;
+  const request: CompareRequest = {
+    jobId: 'cmp', conversationId: outcome.conversation.id, counter: 'chars4', contextWindow: 50_000, summarizer: 'offline', priceModel: 'claude-sonnet-4-5',
+    configs: [{ strategy: 'pi', options: {} }, { strategy: 'sliding-window', options: { windowSize: 20 } }, { strategy: 'observation-masking', options: {} }],
+  };
+  return { engine, outcome, counts, request };
+}
+
+describe('compare in the worker', () => {
+  it('replays every configuration over the stored journal, reports progress, and changes nothing stored', async () => {
+    const { counts, request, outcome } = await setup();
+    const before = await loadEntries(db, outcome.conversation.id);
+    const progress: CompareProgress[] = [];
+    const result = await new CompareJobs(db, counts).compare(request, new AbortController().signal, (p) => progress.push(p));
+    expect(result.results.map((r) => r.label)).toEqual(['pi', 'sliding-window (windowSize=20)', 'observation-masking']);
+    for (const r of result.results) {
+      expect(r.error).toBeUndefined();
+      expect(r.calls).toHaveLength(105);
+      expect(r.totals.cost).toBeGreaterThan(0);
+      expect(r.totals.costModel).toBe('claude-sonnet-4-5');
+    }
+    expect(result.results[0]!.totals.compactions).toBeGreaterThan(0);
+    expect(result.entryIds.length).toBeGreaterThan(105);
+    expect(progress.at(-1)).toMatchObject({ jobId: 'cmp', config: 2, configs: 3, phase: 'done' });
+    expect(await loadEntries(db, outcome.conversation.id)).toEqual(before);
+    expect(await db.compactions.count()).toBe(0);
+  });
+
+  it('a failing summarizer stops the configurations that need a summary and leaves the others', async () => {
+    const { counts, request } = await setup();
+    const jobs = new CompareJobs(db, counts, { offline: () => failingSummarizer(new SummarizerError('Rate limited (429); try again in 20 s.')) });
+    const result = await jobs.compare(request, new AbortController().signal, () => undefined);
+    expect(result.results[0]!.error).toMatch(/Rate limited \(429\)/);
+    expect(result.results[1]!.error).toBeUndefined();
+    expect(result.results[2]!.error).toBeUndefined();
+    expect(result.results[2]!.calls).toHaveLength(105);
+  });
+
+  it('is cancelled through the engine’s job id', async () => {
+    const { engine, request } = await setup();
+    (engine as unknown as { comparisons: CompareJobs }).comparisons = new CompareJobs(db, async (id, counter) => (await engine.countTokens('c', id, counter, () => undefined)).totals, { offline: () => hangingSummarizer() });
+    const running = engine.compare(request, () => undefined);
+    setTimeout(() => engine.cancel('cmp'), 50);
+    await expect(running).rejects.toThrow(/cancelled/i);
+  });
+
+  it('refuses an empty or oversized compare and an unknown conversation', async () => {
+    const { counts, request } = await setup();
+    const jobs = new CompareJobs(db, counts, { offline: () => createOfflineSummarizer() });
+    const signal = new AbortController().signal;
+    await expect(jobs.compare({ ...request, configs: [] }, signal, () => undefined)).rejects.toThrow(/at least one/);
+    await expect(jobs.compare({ ...request, configs: Array.from({ length: 9 }, () => ({ strategy: 'pi', options: {} })) }, signal, () => undefined)).rejects.toThrow(/at most 8/);
+    await expect(jobs.compare({ ...request, conversationId: 'nope' }, signal, () => undefined)).rejects.toThrow(/No conversation nope/);
+  });
+});

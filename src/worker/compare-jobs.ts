@@ -1,0 +1,69 @@
+/**
+ * Replays and compares in the worker: load the stored journal and its cached counts, build one
+ * summarizer for every configuration, and run the core's compare. Nothing is written to the
+ * journal; the page saves the result it is given (src/db/comparisons.ts).
+ */
+import { CompactionCancelledError } from '../core/compaction/summarizer.ts';
+import { compareConfigs } from '../core/replay/compare.ts';
+import { getCounter, type CounterId } from '../core/tokens/counters.ts';
+import { loadEntries } from '../db/conversations.ts';
+import type { FoldlabDatabase } from '../db/schema.ts';
+import { DEFAULT_SUMMARIZERS, type SummarizerFactory } from './compaction-jobs.ts';
+import { MAX_COMPARE_CONFIGS, type CompareProgress, type CompareRequest, type CompareResult } from './compare-protocol.ts';
+import { PROMPTS } from './prompts.ts';
+
+type CountTokens = (conversationId: string, counter: CounterId) => Promise<Uint32Array>;
+
+/** Progress is sent at most this often (ms). */
+const PROGRESS_INTERVAL_MS = 100;
+
+export class CompareJobs {
+  constructor(
+    private readonly db: FoldlabDatabase,
+    private readonly countTokens: CountTokens,
+    private readonly summarizers: Readonly<Record<string, SummarizerFactory>> = DEFAULT_SUMMARIZERS,
+  ) {}
+
+  async compare(request: CompareRequest, signal: AbortSignal, onProgress: (progress: CompareProgress) => void): Promise<CompareResult> {
+    const started = Date.now();
+    if (request.configs.length === 0) throw new Error('Choose at least one configuration to replay.');
+    if (request.configs.length > MAX_COMPARE_CONFIGS) throw new Error(`A compare holds at most ${MAX_COMPARE_CONFIGS} configurations; got ${request.configs.length}.`);
+    const conversation = await this.db.conversations.get(request.conversationId);
+    if (!conversation) throw new Error(`No conversation ${request.conversationId}: it may have been deleted.`);
+    const makeSummarizer = this.summarizers[request.summarizer];
+    if (!makeSummarizer) throw new Error(`Unknown summarizer "${request.summarizer}".`);
+    const [journal, totals, counter] = await Promise.all([
+      loadEntries(this.db, request.conversationId),
+      this.countTokens(request.conversationId, request.counter),
+      getCounter(request.counter),
+    ]);
+    let last = 0;
+    const output = await compareConfigs({
+      journal, totals, counter, contextWindow: request.contextWindow, configs: request.configs,
+      summarizer: makeSummarizer(request, () => undefined), prompts: PROMPTS,
+      ...(request.leafId ? { leafId: request.leafId } : {}),
+      ...(request.priceModel ? { priceModel: request.priceModel } : {}),
+      ...(request.dismissedProbes ? { dismissed: new Set(request.dismissedProbes) } : {}),
+      ...(request.timeoutMs ? { timeoutMs: request.timeoutMs } : {}),
+      signal,
+      onProgress: (config, progress) => {
+        const now = Date.now();
+        if (now - last < PROGRESS_INTERVAL_MS && progress.phase === 'replaying') return;
+        last = now;
+        onProgress({ ...progress, jobId: request.jobId, config, configs: request.configs.length });
+      },
+    });
+    if (signal.aborted) throw new CompactionCancelledError();
+    return {
+      conversationId: request.conversationId,
+      ...(request.leafId ? { leafId: request.leafId } : {}),
+      counter: request.counter,
+      counterLabel: counter.label,
+      contextWindow: request.contextWindow,
+      ...(output.priceModel ? { priceModel: output.priceModel } : {}),
+      entryIds: output.entryIds,
+      results: output.results,
+      durationMs: Date.now() - started,
+    };
+  }
+}
