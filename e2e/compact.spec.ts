@@ -8,6 +8,7 @@ import { entryActions, fileLists } from '../src/core/compaction/tool-actions.ts'
 import { importText } from '../src/core/import/run.ts';
 import { expect, sample, test } from './fixtures/app.ts';
 import type { Page } from '@playwright/test';
+import type { Entry } from '../src/core/journal/entry.ts';
 
 const CLAUDE = sample('claude-code/37f83ec9-f2ea-42a9-925e-0d5c105cb6e8.jsonl');
 const JOURNAL = importText(readFileSync(CLAUDE, 'utf8')).entries;
@@ -20,7 +21,15 @@ async function modifiedInSummarized(page: Page): Promise<string[]> {
   });
   expect(run).toBeTruthy();
   const indices = run!.journalIndex.filter((_, i) => run!.fates[i] === 'summarize' || run!.fates[i] === 'drop');
-  return fileLists(entryActions(indices.map((i) => JOURNAL[i]!))).modified;
+  // A write the user declined changed nothing: it is not a modified file.
+  return fileLists(entryActions(indices.map((i) => JOURNAL[i]!).map(withoutDeclinedCalls))).modified;
+}
+
+const DECLINED = /^The user doesn't want to proceed with this tool use|\[Request interrupted by user for tool use\]/;
+const declinedCalls = new Set(JOURNAL.flatMap((entry) => entry.blocks.flatMap((block) => (block.type === 'tool_result' && block.content.some((part) => part.type === 'text' && DECLINED.test(part.text)) ? [block.callId] : []))));
+
+function withoutDeclinedCalls(entry: Entry): Entry {
+  return { ...entry, blocks: entry.blocks.filter((block) => block.type !== 'tool_call' || !declinedCalls.has(block.callId)) };
 }
 
 const CASES: Array<{ strategy: string; options?: Record<string, string>; window?: string }> = [

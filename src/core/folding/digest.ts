@@ -5,11 +5,12 @@
  */
 import { entryActions } from '../compaction/tool-actions.ts';
 import type { Entry } from '../journal/entry.ts';
-import { clipLine, extractFacts, oneLine, splitSentences } from '../summarize/extract.ts';
+import { clipLine, clipWords, errorKeys, extractFacts, oneLine, splitSentences } from '../summarize/extract.ts';
+import { basename, goalPhrase, phaseLine, plural, TITLE_MAX_CHARS } from './phase-line.ts';
 import type { BlockDigest, DigestBasis, Level } from './types.ts';
 
-/** Longest title, characters (the seed: a 5-8 word chapter title). */
-export const TITLE_MAX_CHARS = 60;
+export { TITLE_MAX_CHARS } from './phase-line.ts';
+
 /** Longest content / outcome sentence, characters. */
 export const SENTENCE_MAX_CHARS = 160;
 export const MAX_KEYWORDS = 8;
@@ -20,11 +21,6 @@ export const KEY_ACTIONS_IMPORTANT = 10;
 
 const STOP = new Set(('the and for with that this from have what into your about then them they were been will would could should there their which when where while also just only some more than like make sure does done need want please can you let check file files code look using used use here it\'s i\'ll i\'m let\'s now').split(' '));
 const SYMBOL = /`([A-Za-z_$][\w$.]*(?:\(\))?)`/g;
-
-function basename(path: string): string {
-  const parts = path.split(/[\\/]/);
-  return parts[parts.length - 1] || path;
-}
 
 function commandHead(command: string): string {
   return oneLine(command).split(' ').slice(0, 2).join(' ');
@@ -49,12 +45,15 @@ function uniq(items: Iterable<string>, max = Infinity): string[] {
   return [...seen];
 }
 
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
-}
-
+/**
+ * The first sentence of a reply that says something: interjections ("Perfect!", "That's strange.")
+ * and lead-ins to code ("Let me look at it:") are skipped when a later sentence says more.
+ */
 function firstSentence(text: string | undefined): string {
-  return text ? clipLine(splitSentences(text)[0] ?? text, SENTENCE_MAX_CHARS) : '';
+  if (!text) return '';
+  const sentences = splitSentences(text);
+  const telling = sentences.find((sentence) => sentence.split(/\s+/).length >= 4 && !/[:!]$/.test(sentence)) ?? sentences[0] ?? text;
+  return clipLine(telling, SENTENCE_MAX_CHARS);
 }
 
 /** Longest command list a digest keeps for merging. */
@@ -62,12 +61,7 @@ const MAX_COMMANDS = 50;
 /** Key actions a merged digest keeps (the oldest first). */
 const MAX_KEY_ACTIONS = 40;
 
-function errorKey(tool: string, target: string | undefined): string[] {
-  if (!target) return tool === 'API' ? ['api\u0000'] : [];
-  return [`cmd\u0000${target}`, `${tool.toLowerCase()}\u0000${target}`];
-}
-
-/** Title, content, outcome and state changes from the mergeable facts. */
+/** Title, content (the phase line), outcome and state changes from the mergeable facts. */
 function render(basis: DigestBasis): Pick<BlockDigest, 'title' | 'content' | 'outcome' | 'stateChanges'> {
   const { created, deleted, read, commands, request } = basis;
   const changed = basis.modified.length;
@@ -76,27 +70,34 @@ function render(basis: DigestBasis): Pick<BlockDigest, 'title' | 'content' | 'ou
   if (created.length) stateChanges.push(`created: ${created.map(basename).join(', ')}`);
   if (edited.length) stateChanges.push(`modified: ${edited.map(basename).join(', ')}`);
   if (deleted.length) stateChanges.push(`deleted: ${deleted.map(basename).join(', ')}`);
-  const title = request
-    ? clipLine(request, TITLE_MAX_CHARS)
-    : changed > 0
-      ? clipLine(`Changed ${changed === 1 ? basename(basis.modified[0]!) : plural(changed, 'file')}`, TITLE_MAX_CHARS)
+  const goal = request !== undefined ? goalPhrase(request, TITLE_MAX_CHARS) : undefined;
+  const title = goal
+    ?? (changed > 0
+      ? clipWords(`Changed ${changed === 1 ? basename(basis.modified[0]!) : plural(changed, 'file')}`, TITLE_MAX_CHARS)
       : commands.length > 0
-        ? clipLine(`Ran ${commandHead(commands[0]!)}${commands.length > 1 ? ` and ${commands.length - 1} more` : ''}`, TITLE_MAX_CHARS)
+        ? clipWords(`Ran ${commandHead(commands[0]!)}${commands.length > 1 ? ` and ${commands.length - 1} more` : ''}`, TITLE_MAX_CHARS)
         : read.length > 0
-          ? clipLine(`Read ${read.length === 1 ? basename(read[0]!) : plural(read.length, 'file')}`, TITLE_MAX_CHARS)
-          : clipLine(firstSentence(basis.lastReply) || 'Conversation', TITLE_MAX_CHARS);
-  const sentences: string[] = [];
-  if (request) sentences.push(`Asked: ${clipLine(request, SENTENCE_MAX_CHARS)}.`);
-  const did: string[] = [];
-  if (changed) did.push(`changed ${plural(changed, 'file')}`);
-  if (read.length) did.push(`read ${plural(read.length, 'file')}`);
-  if (commands.length) did.push(`ran ${plural(commands.length, 'command')}`);
-  if (did.length) sentences.push(`${did.join(', ').replace(/^./, (c) => c.toUpperCase())}.`);
-  if (basis.errors) sentences.push(`${plural(basis.errors, 'error')}, ${basis.errors - basis.open.length} resolved.`);
-  const content = sentences.join(' ') || 'No tool activity.';
+          ? clipWords(`Read ${read.length === 1 ? basename(read[0]!) : plural(read.length, 'file')}`, TITLE_MAX_CHARS)
+          : clipWords(firstSentence(basis.lastReply) || 'Conversation', TITLE_MAX_CHARS));
+  const content = phaseLine(basis, goal, firstSentence(basis.lastReply) || 'No tool activity.');
   const open = basis.open[basis.open.length - 1];
   const outcome = open ? `Unresolved: ${clipLine(open.message, SENTENCE_MAX_CHARS)}` : firstSentence(basis.lastReply) || (stateChanges[0] ?? 'No state change.');
   return { title, content, outcome, stateChanges };
+}
+
+/** Failed runs of each command (an error whose target is the command line). */
+function commandFailures(commands: readonly string[], errors: ReadonlyArray<{ target?: string }>): DigestBasis['failures'] {
+  const listed = new Set(commands);
+  const counts = new Map<string, number>();
+  for (const error of errors) if (error.target !== undefined && listed.has(error.target)) counts.set(error.target, (counts.get(error.target) ?? 0) + 1);
+  return [...counts].map(([command, count]) => ({ command, count }));
+}
+
+/** Failure counts of consecutive parts added up per command, in order of first failure. */
+function mergeFailures(items: DigestBasis['failures']): DigestBasis['failures'] {
+  const counts = new Map<string, number>();
+  for (const item of items) counts.set(item.command, (counts.get(item.command) ?? 0) + item.count);
+  return [...counts].map(([command, count]) => ({ command, count }));
 }
 
 /** The digest of a run of entries (the entries of a block, in order). */
@@ -112,6 +113,7 @@ export function digestEntries(entries: readonly Entry[]): BlockDigest {
   }
   for (const command of facts.commands) keyActions.push(`ran \`${clipLine(command, 80)}\``);
   for (const error of facts.errors) keyActions.push(`${error.resolved ? 'fixed' : 'error'}: ${error.tool}${error.target ? ` ${basename(error.target)}` : ''}: ${clipLine(error.message, 80)}`);
+  for (const call of facts.declined) keyActions.push(`user declined ${call.tool}${call.target ? ` ${clipWords(basename(call.target), 80)}` : ''}`);
 
   const texts: string[] = [...facts.requests, ...facts.decisions];
   for (const entry of entries) {
@@ -139,8 +141,9 @@ export function digestEntries(entries: readonly Entry[]): BlockDigest {
     ...(facts.lastReply !== undefined ? { lastReply: facts.lastReply } : {}),
     created, modified, deleted, read,
     commands: facts.commands.slice(0, MAX_COMMANDS),
+    failures: commandFailures(facts.commands, facts.errors),
     errors: facts.errors.length,
-    open: facts.errors.filter((error) => !error.resolved).map((error) => ({ keys: errorKey(error.tool, error.target), message: error.message })),
+    open: facts.errors.filter((error) => !error.resolved).map((error) => ({ keys: errorKeys(error.tool, error.target), message: error.message })),
     succeeded: facts.succeeded,
   };
   return { ...render(basis), keywords, entities, keyActions, errors: facts.errors.length, changedFiles: modified.length, basis };
@@ -192,16 +195,18 @@ export function mergeBlockDigests(parts: readonly BlockDigest[]): BlockDigest {
   const request = parts.find((p) => p.basis?.request !== undefined)?.basis?.request;
   let lastReply: string | undefined;
   for (let k = parts.length - 1; k >= 0 && lastReply === undefined; k--) lastReply = parts[k]!.basis?.lastReply;
-  const modified = union((b) => b.modified);
+  const modified = union((b) => b.modified).sort();
   const changed = new Set(modified);
   const basis: DigestBasis = {
     ...(request !== undefined ? { request } : {}),
     ...(lastReply !== undefined ? { lastReply } : {}),
-    created: union((b) => b.created),
+    // Sorted as extractFacts sorts them, so a merged digest reads like the digest of all its entries.
+    created: union((b) => b.created).sort(),
     modified,
-    deleted: union((b) => b.deleted),
-    read: union((b) => b.read).filter((path) => !changed.has(path)),
+    deleted: union((b) => b.deleted).sort(),
+    read: union((b) => b.read).filter((path) => !changed.has(path)).sort(),
     commands: union((b) => b.commands).slice(0, MAX_COMMANDS),
+    failures: mergeFailures(parts.flatMap((part) => part.basis?.failures ?? [])),
     errors: parts.reduce((sum, p) => sum + p.errors, 0),
     open,
     succeeded: [...later],
@@ -224,15 +229,16 @@ export function storageRef(entryFrom: number, entryTo: number): string {
 
 /**
  * What a folded block shows at L2-L4 (L0 and L1 show entries, see `levelEntries`): L2 summary +
- * key actions, L3 chapter index with the recall reference, L4 one line.
+ * key actions, L3 chapter index with the recall reference, L4 the phase line (the content).
  */
 export function levelText(level: Level, digest: BlockDigest, range: { from: number; to: number; entryFrom: number; entryTo: number }, important = false): string {
   const span = range.from === range.to ? `iteration ${range.from}` : `iterations ${range.from}-${range.to}`;
-  if (level === 4) return `[${span}] ${digest.title}`;
+  // The phase line: what the block did (a model's digest holds its own line there).
+  if (level === 4) return `[${span}] ${digest.content}`;
   if (level === 3) {
     return [
       `Chapter (${span}): ${digest.title}`,
-      `Outcomes: ${[digest.outcome, ...digest.stateChanges].join('; ')}`,
+      `Outcomes: ${[...new Set([digest.outcome, ...digest.stateChanges])].join('; ')}`,
       `Keywords: ${digest.keywords.join(', ')}`,
       `Entities: ${digest.entities.join(', ')}`,
       `[recall: ${storageRef(range.entryFrom, range.entryTo)}]`,

@@ -5,8 +5,9 @@
  */
 import { toolActions, type ToolAction } from '../compaction/tool-actions.ts';
 import type { Entry, ToolCallBlock } from '../journal/entry.ts';
-import { entryText } from '../journal/entry.ts';
-import { todosFromCall } from '../summarize/extract.ts';
+import { blockText, entryText } from '../journal/entry.ts';
+import { clipWords, commandKey, todosFromCall } from '../summarize/extract.ts';
+import { isDeclined } from '../summarize/harness.ts';
 import type { FoldOptions } from './options.ts';
 import type { Iteration, KeyMoment } from './types.ts';
 
@@ -36,7 +37,7 @@ const NOT_FOUND = /(not found|no such file|does not exist|enoent|cannot find)/i;
 const QUERY_TOOL = /^(query_history|queryhistory)$/i;
 
 function actionKey(action: ToolAction | undefined, name: string): string {
-  if (action?.category === 'command') return `cmd\u0000${action.command ?? ''}`;
+  if (action?.category === 'command') return commandKey(action.command ?? '');
   return `${name.toLowerCase()}\u0000${action?.path ?? ''}`;
 }
 
@@ -70,7 +71,7 @@ export function iterationInfo(entries: readonly Entry[], it: Iteration, counts: 
           const query = (block.input as Record<string, unknown>).query;
           if (typeof query === 'string' && query.trim()) info.queries.push(query.trim());
         }
-      } else if (block.type === 'tool_result' && block.isError) {
+      } else if (block.type === 'tool_result' && block.isError && !isDeclined(blockText(block))) {
         info.errors++;
         const call = calls.get(block.callId);
         const path = call ? toolActions(call)[0]?.path : undefined;
@@ -111,6 +112,8 @@ export function keyMomentOf(entries: readonly Entry[], it: Iteration, info: Iter
       const call = calls.get(block.callId);
       const action = call ? toolActions(call)[0] : undefined;
       const key = actionKey(action, call?.name ?? block.toolName ?? 'tool');
+      // A call the user declined neither failed nor succeeded.
+      if (block.isError && isDeclined(blockText(block))) continue;
       if (block.isError) failed.add(key);
       else if (failed.has(key)) {
         failed.delete(key);
@@ -121,7 +124,7 @@ export function keyMomentOf(entries: readonly Entry[], it: Iteration, info: Iter
   if (!options.keyMoments) return options.bookmarks.includes(it.index) ? { iteration: it.index, kind: 'bookmark', label: 'bookmark' } : undefined;
   if (options.bookmarks.includes(it.index) || pinned) return { iteration: it.index, kind: 'bookmark', label: pinned ? 'pinned' : 'bookmark' };
   if (info.errors > 0) return { iteration: it.index, kind: 'error', label: `${info.errors} error${info.errors === 1 ? '' : 's'}` };
-  if (firstSuccess !== undefined) return { iteration: it.index, kind: 'first-success', label: `first success: ${firstSuccess.slice(0, 60)}` };
+  if (firstSuccess !== undefined) return { iteration: it.index, kind: 'first-success', label: `first success: ${clipWords(firstSuccess, 60)}` };
   if (info.changed >= options.bigStateChange) return { iteration: it.index, kind: 'state-change', label: `${info.changed} files changed` };
   return undefined;
 }

@@ -126,7 +126,7 @@ describe('mergeBlockDigests', () => {
     expect(merged.stateChanges).toEqual(whole.stateChanges);
     expect(merged.changedFiles).toBe(1);
     expect(merged.errors).toBe(1);
-    expect(merged.content).toContain('1 error, 1 resolved');
+    expect(merged.content).toBe('Fix the build: edited a.ts, ran `npm test` (1 failure, then passing)');
     expect(merged.entities).toEqual(expect.arrayContaining(['src/a.ts']));
     // Without the fixing part, the error stays open.
     expect(mergeBlockDigests([digestEntries(entries.slice(0, 3)), digestEntries(entries.slice(3, 5))]).outcome).toMatch(/^Unresolved/);

@@ -119,6 +119,8 @@ export interface DigestBasis {
   deleted: string[];
   read: string[];
   commands: string[];
+  /** Failed runs per command (commands that never failed are not listed). */
+  failures: Array<{ command: string; count: number }>;
   errors: number;
   /** Unresolved errors: the keys a later success would match, and the message. */
   open: Array<{ keys: string[]; message: string }>;

@@ -3,7 +3,10 @@
  * earlier summary's text (any of our templates, loosely from a model's), and merged so that an
  * update keeps every request, constraint and file the earlier summary held.
  */
-import { clipLine, itemKey, oneLine, unionInto, type SessionFacts } from './extract.ts';
+import { inferEnvironment, inferStack, mergeEnvironment } from './environment.ts';
+import { clipHead, clipLine, errorKeys, itemKey, oneLine, unionInto, type SessionFacts } from './extract.ts';
+
+export { commonRoot, inferEnvironment, inferStack } from './environment.ts';
 
 /** What the summarized entries did to one path. */
 export interface FileState {
@@ -81,6 +84,11 @@ export function errorText(error: ErrorItem): string {
   return `${error.tool}${error.target ? ` ${codeSpan(error.target)}` : ''} failed${error.resolved ? ', later fixed' : ''}: ${error.message}`;
 }
 
+/** `The user declined Edit `src/a.ts``: a refused call is the user's choice, not an error. */
+export function declinedNote(tool: string, target?: string): string {
+  return `The user declined ${tool}${target ? ` ${codeSpan(target)}` : ''}`;
+}
+
 /** `created, 3 edits` / `deleted` / `2 edits` / `read`. */
 export function fileNote(state: FileState): string {
   const parts: string[] = [];
@@ -101,72 +109,12 @@ export function splitFiles(files: ReadonlyMap<string, FileState>): { read: strin
   return { read: paths.filter((path) => !isChanged(files.get(path)!)), changed: paths.filter((path) => isChanged(files.get(path)!)) };
 }
 
-const EXTENSIONS: Record<string, string> = {
-  ts: 'TypeScript', tsx: 'TypeScript', mts: 'TypeScript', cts: 'TypeScript', js: 'JavaScript', jsx: 'JavaScript', mjs: 'JavaScript', cjs: 'JavaScript',
-  py: 'Python', rs: 'Rust', go: 'Go', java: 'Java', kt: 'Kotlin', rb: 'Ruby', php: 'PHP', cs: 'C#', cpp: 'C++', cc: 'C++', hpp: 'C++', c: 'C', h: 'C',
-  swift: 'Swift', html: 'HTML', css: 'CSS', scss: 'CSS', vue: 'Vue', svelte: 'Svelte', sql: 'SQL', sh: 'Shell', zig: 'Zig', dart: 'Dart', lua: 'Lua',
-};
-const COMMAND_TOOLS: Record<string, string> = {
-  npm: 'npm', npx: 'npm', pnpm: 'pnpm', yarn: 'yarn', bun: 'Bun', node: 'Node.js', deno: 'Deno', tsc: 'tsc', vitest: 'Vitest', jest: 'Jest',
-  python: 'Python', python3: 'Python', pytest: 'pytest', pip: 'pip', uv: 'uv', poetry: 'Poetry', ruff: 'Ruff', cargo: 'Cargo', go: 'Go toolchain',
-  mvn: 'Maven', gradle: 'Gradle', make: 'make', docker: 'Docker', git: 'git', kubectl: 'kubectl',
-};
-
-/** Languages from file extensions, then tools from the commands' first words, by frequency then name. */
-export function inferStack(paths: readonly string[], commands: readonly string[]): string[] {
-  const count = (names: string[]): string[] => {
-    const tally = new Map<string, number>();
-    for (const name of names) tally.set(name, (tally.get(name) ?? 0) + 1);
-    return [...tally.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([name]) => name);
-  };
-  const languages = count(paths.flatMap((path) => {
-    const ext = /\.([a-z0-9]+)$/i.exec(path)?.[1]?.toLowerCase();
-    const language = ext ? EXTENSIONS[ext] : undefined;
-    return language ? [language] : [];
-  }));
-  const tools = count(commands.flatMap((command) => {
-    const words = command.split(/\s*(?:&&|\|\||;|\|)\s*/).map((part) => part.trim().split(/\s+/)[0] ?? '');
-    return words.flatMap((word) => {
-      const tool = COMMAND_TOOLS[word.replace(/^.*\//, '')];
-      return tool ? [tool] : [];
-    });
-  }));
-  return [...languages, ...tools.filter((tool) => !languages.includes(tool))];
-}
-
-/** The longest directory shared by every absolute path (none when the paths share only `/`). */
-export function commonRoot(paths: readonly string[]): string | undefined {
-  const absolute = paths.filter((path) => path.startsWith('/') || /^[A-Za-z]:[\\/]/.test(path));
-  if (absolute.length === 0) return undefined;
-  const split = absolute.map((path) => path.split(/[\\/]/));
-  const first = split[0]!;
-  let length = 0;
-  // A file's root is its directory; a path without an extension may be a directory itself.
-  const limit = Math.min(...split.map((parts) => (/\.[^.]+$/.test(parts[parts.length - 1] ?? '') ? parts.length - 1 : parts.length)));
-  while (length < limit && split.every((parts) => parts[length] === first[length])) length++;
-  const root = first.slice(0, length).join('/');
-  return root.length > 1 && length > 1 ? root : undefined;
-}
-
-/** Operating system and project root as the paths show them, plus the tools the agent used. */
-export function inferEnvironment(paths: readonly string[], tools: readonly string[]): string[] {
-  const out: string[] = [];
-  if (paths.some((path) => path.startsWith('/Users/'))) out.push('macOS (paths under /Users)');
-  else if (paths.some((path) => path.startsWith('/home/'))) out.push('Linux (paths under /home)');
-  else if (paths.some((path) => /^[A-Za-z]:\\/.test(path))) out.push('Windows');
-  const root = commonRoot(paths);
-  if (root) out.push(`project root ${codeSpan(root)}`);
-  if (tools.length > 0) out.push(`tools used: ${tools.join(', ')}`);
-  return out;
-}
-
 function errorKeyOf(error: Pick<ErrorItem, 'tool' | 'target' | 'message'>): string {
   return error.target ? `${error.tool.toLowerCase()}\u0000${error.target}` : `${error.tool.toLowerCase()}\u0000\u0000${itemKey(error.message)}`;
 }
 
 function resolvedBy(error: ErrorItem, succeeded: ReadonlySet<string>): boolean {
-  if (!error.target) return error.tool === 'API' && succeeded.has('api\u0000');
-  return succeeded.has(`cmd\u0000${error.target}`) || succeeded.has(`${error.tool.toLowerCase()}\u0000${error.target}`);
+  return errorKeys(error.tool, error.target).some((key) => succeeded.has(key));
 }
 
 /** Errors grouped by tool + target (the latest occurrence decides message and status). */
@@ -186,7 +134,8 @@ export function digestFromFacts(facts: SessionFacts): Digest {
   digest.requests = unionInto([], facts.requests.map((request) => clipLine(request, MAX_REQUEST_CHARS)));
   digest.constraints = unionInto([], facts.constraints.map(oneLine));
   facts.requests.forEach((request, index) => {
-    if (facts.answered[index]) unionInto(digest.done, [`${clipLine(request, MAX_DONE_REQUEST_CHARS)} - answered`]);
+    // The request's start names it; the whole request is under Goal.
+    if (facts.answered[index]) unionInto(digest.done, [`${clipHead(request, MAX_DONE_REQUEST_CHARS)} - answered`]);
   });
   const last = facts.lastRequest;
   for (const todo of facts.todos ?? []) {
@@ -202,6 +151,7 @@ export function digestFromFacts(facts: SessionFacts): Digest {
   digest.commands = facts.commands.slice(-MAX_COMMANDS);
   if (last !== undefined) digest.context.push(`Last user request: ${clipLine(last, MAX_LAST_REQUEST_CHARS)}`);
   if (facts.lastReply !== undefined) digest.context.push(`Last assistant reply: ${clipLine(facts.lastReply, MAX_REPLY_CHARS)}`);
+  for (const call of facts.declined) digest.context.push(declinedNote(call.tool, call.target));
   digest.errors = groupErrors(facts.errors.map((error) => ({ tool: error.tool, ...(error.target ? { target: error.target } : {}), message: error.message, resolved: error.resolved, recent: true })));
   for (const path of facts.files.read) digest.files.set(path, { read: true, modified: false, created: false, deleted: false, edits: 0 });
   for (const path of facts.files.modified) digest.files.set(path, { read: false, modified: true, created: false, deleted: false, edits: 0 });
@@ -419,24 +369,6 @@ function earlier(a: string, b: string): string {
   const tb = Date.parse(b);
   if (Number.isFinite(ta) && Number.isFinite(tb)) return ta <= tb ? a : b;
   return a;
-}
-
-const TOOLS_USED = 'tools used: ';
-const PROJECT_ROOT = /^project root (`+)\s?(.+?)\s?\1$/;
-
-/** Environment notes merged: one tool list (union), one project root (the shared directory), others unioned. */
-function mergeEnvironment(older: readonly string[], newer: readonly string[]): string[] {
-  const tools: string[] = [];
-  const roots: string[] = [];
-  const rest: string[] = [];
-  for (const item of [...older, ...newer]) {
-    if (item.startsWith(TOOLS_USED)) unionInto(tools, item.slice(TOOLS_USED.length).split(/,\s*/).filter(Boolean));
-    else if (PROJECT_ROOT.test(item)) roots.push(PROJECT_ROOT.exec(item)?.[2] ?? '');
-    else unionInto(rest, [item]);
-  }
-  // Roots are directories: a trailing separator keeps commonRoot from taking the last one for a file.
-  const root = roots.length > 1 ? commonRoot(roots.map((path) => `${path}/x.x`)) : roots[0];
-  return [...rest, ...(root ? [`project root ${codeSpan(root)}`] : []), ...(tools.length > 0 ? [`${TOOLS_USED}${tools.sort().join(', ')}`] : [])];
 }
 
 /**

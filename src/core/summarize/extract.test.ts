@@ -67,11 +67,9 @@ describe('extractFacts', () => {
     expect(facts.errors[2]!.message).toBe('lint error: no-unused-vars');
   });
 
-  it('keeps decisions and the time range', () => {
-    expect(facts.decisions).toEqual([
-      "I'll read the file first because the bug is probably in the token check.",
-      'I decided to use a constant-time compare instead of ===.',
-    ]);
+  it('keeps decisions (a choice, not narration) and the time range', () => {
+    // "I'll read the file first because …" says what the assistant does next: narration, not a choice.
+    expect(facts.decisions).toEqual(['I decided to use a constant-time compare instead of ===.']);
     expect(facts.timeRange).toEqual({ start: new Date(1_700_000_000_000).toISOString(), end: new Date(1_700_000_017_000).toISOString() });
   });
 

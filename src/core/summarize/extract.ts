@@ -5,7 +5,13 @@
  * Pure and deterministic: the same entries always give the same facts.
  */
 import { blockText, type Entry, type ToolCallBlock } from '../journal/entry.ts';
-import { entryActions, fileLists, toolActions, type ToolAction } from '../compaction/tool-actions.ts';
+import { fileLists, toolActions, type ToolAction } from '../compaction/tool-actions.ts';
+import { clipLine, oneLine } from './clip.ts';
+import { isDeclined, userWords } from './harness.ts';
+import { extractConstraints, extractDecisions } from './sentences.ts';
+
+export { clipHead, clipLine, clipWords, oneLine } from './clip.ts';
+export { extractConstraints, extractDecisions, MAX_SENTENCE_CHARS, splitSentences } from './sentences.ts';
 
 /** An error a tool result or an entry reported, and whether a later call succeeded at the same thing. */
 export interface ErrorFact {
@@ -17,6 +23,13 @@ export interface ErrorFact {
   message: string;
   entryId: string;
   resolved: boolean;
+}
+
+/** A tool call the user declined (not an error: the call was refused, not failed). */
+export interface DeclinedCall {
+  tool: string;
+  /** File path or command line of the declined call, when known. */
+  target?: string;
 }
 
 export type TodoStatus = 'pending' | 'in_progress' | 'completed';
@@ -36,11 +49,11 @@ export interface FileChange {
 }
 
 export interface SessionFacts {
-  /** Non-injected user messages, trimmed, verbatim, oldest first. */
+  /** The person's words of each user message (harness text stripped; bare slash commands and injected messages skipped), oldest first. */
   requests: string[];
   /** Per request: the assistant replied with text before the next request. */
   answered: boolean[];
-  /** Sentences of the user's messages that state a rule (must, never, don't, 不要, 必须, ...), deduplicated. */
+  /** The user's explicit instructions and prohibitions ("Don't …", "Always …", "You must …", 不要 …), deduplicated. */
   constraints: string[];
   lastRequest?: string;
   /** True when the last assistant message after the last request is a plain answer (no pending tool call). */
@@ -54,11 +67,13 @@ export interface SessionFacts {
   /** Unique commands in order of first run, whitespace collapsed. */
   commands: string[];
   errors: ErrorFact[];
+  /** Tool calls the user declined, unique by tool and target, in order. */
+  declined: DeclinedCall[];
   /** Keys (`tool\u0000target`, `cmd\u0000command`) of calls that succeeded, so a later merge can resolve older errors. */
   succeeded: string[];
   /** The last todo list written (TodoWrite / update_plan); absent when none was. */
   todos?: TodoItem[];
-  /** Assistant sentences stating a decision ("I'll", "decided", "instead", "because", "chose"), the most recent ones. */
+  /** Assistant sentences stating a choice between alternatives ("use X instead of Y", "decided to … because …"), the most recent ones. */
   decisions: string[];
   /** First and last timestamps as ISO strings. */
   timeRange?: { start: string; end: string };
@@ -70,8 +85,6 @@ export interface SessionFacts {
 
 /** Most recent decision sentences kept. */
 export const MAX_DECISIONS = 8;
-/** Longest sentence taken as a constraint or decision, characters (longer ones are pasted content). */
-export const MAX_SENTENCE_CHARS = 500;
 /** Longest error message line kept, characters. */
 export const MAX_ERROR_CHARS = 200;
 /** Longest command kept, characters (long scripts keep their start and end). */
@@ -79,25 +92,8 @@ export const MAX_COMMAND_CHARS = 120;
 /** Longest path kept in an error target, characters. */
 export const MAX_PATH_CHARS = 300;
 
-const CONSTRAINT_EN = /\b(must|mustn't|never|always|only|keep|without|avoid|ensure|make sure|do not|don't|dont|doesn't|does not|shouldn't|should not|no need to|prefer|instead of)\b/i;
-const CONSTRAINT_ZH = /(不要|必须|禁止|务必|不能|不可|不得|只能|只用|仅|始终|总是|保持|避免|一定要|不允许)/;
-const DECISION = /\b(I'll|I will|I've decided|decided|decide to|instead|because|chose|choose to|opted|going with)\b/i;
 const TODO_TOOLS = /^(todowrite|todo_write|write_todos|update_plan|todo|update_todos)$/i;
 const ERROR_HINT = /(error|failed|failure|exception|traceback|not found|no such|denied|refused|rejected|invalid|cannot|can't|unable|fatal|panic|timed out|timeout)/i;
-
-/** One line: whitespace runs (newlines included) collapsed to single spaces. */
-export function oneLine(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
-}
-
-/** Clips a single line to `max` characters, keeping both ends around ` … `. */
-export function clipLine(text: string, max: number): string {
-  const line = oneLine(text);
-  if (line.length <= max) return line;
-  const keep = Math.max(2, max - 3);
-  const head = Math.ceil(keep * 0.7);
-  return `${line.slice(0, head).trimEnd()} … ${line.slice(line.length - (keep - head)).trimStart()}`;
-}
 
 /** Key under which two lines count as the same item: case, spacing, bullets and end punctuation ignored. */
 export function itemKey(text: string): string {
@@ -121,35 +117,6 @@ function plainText(entry: Entry): string {
 }
 
 /**
- * Sentences of prose: fenced code is removed first (pasted code is not a statement), then the text
- * is split at line breaks and at sentence ends (., !, ?, 。, ！, ？, ；). List markers are dropped.
- */
-export function splitSentences(text: string): string[] {
-  const prose = text.replace(/```[\s\S]*?(```|$)/g, '\n');
-  const out: string[] = [];
-  for (const line of prose.split(/\n+/)) {
-    for (const part of line.split(/(?<=[.!?])\s+(?=[^\s])|(?<=[。！？；])/u)) {
-      const sentence = part.replace(/^\s*(?:[-*+•]|\d+[.)])\s+/, '').trim();
-      if (sentence) out.push(sentence);
-    }
-  }
-  return out;
-}
-
-/** Sentences that state a rule the user wants followed (English and Chinese markers). */
-export function extractConstraints(text: string): string[] {
-  return splitSentences(text).filter((sentence) => {
-    if (sentence.length < 4 || sentence.length > MAX_SENTENCE_CHARS) return false;
-    return CONSTRAINT_EN.test(sentence.replace(/[’‘]/g, "'")) || CONSTRAINT_ZH.test(sentence);
-  });
-}
-
-/** Assistant sentences that state a choice and, often, its reason (prose only: list headings and emoji lines are skipped). */
-export function extractDecisions(text: string): string[] {
-  return splitSentences(text).filter((sentence) => /^[\p{L}"'(]/u.test(sentence) && sentence.length >= 20 && sentence.length <= MAX_SENTENCE_CHARS && DECISION.test(sentence.replace(/[’‘]/g, "'")));
-}
-
-/**
  * The most telling line of an error text: the last line naming a failure; else the first line,
  * unless it is a banner (`=== test session starts ===`), then the last line (tools print their
  * verdict last).
@@ -162,9 +129,24 @@ export function errorLine(text: string): string {
   return clipLine(best, MAX_ERROR_CHARS);
 }
 
-/** Key of what a call worked on: the same command, or the same tool on the same path. */
+/**
+ * Key of a command line: whitespace collapsed and each path argument reduced to its last part, so
+ * `ruff check src/a.py` and `ruff check /repo/src/a.py` are the same run on the same target.
+ */
+export function commandKey(command: string): string {
+  const words = oneLine(command).split(' ').map((word) => (/^[^-'"=$][^'"]*\/[^'"/]/.test(word) && !/^\w+:\/\//.test(word) ? word.replace(/\/+$/, '').replace(/^.*\//, '') : word));
+  return `cmd\u0000${clipLine(words.join(' '), MAX_COMMAND_CHARS)}`;
+}
+
+/** Keys a later success must have to fix an error of `tool` on `target` (a file path, or a command). */
+export function errorKeys(tool: string, target: string | undefined): string[] {
+  if (!target) return tool === 'API' ? ['api\u0000'] : [];
+  return [commandKey(target), `${tool.toLowerCase()}\u0000${target}`];
+}
+
+/** Key of what a call worked on: the same command (see commandKey), or the same tool on the same path. */
 function actionKey(tool: string, action: ToolAction | undefined): string {
-  if (action?.category === 'command' && action.command) return `cmd\u0000${clipLine(action.command, MAX_COMMAND_CHARS)}`;
+  if (action?.category === 'command' && action.command) return commandKey(action.command);
   return `${tool.toLowerCase()}\u0000${action?.path ?? ''}`;
 }
 
@@ -217,6 +199,8 @@ export function extractFacts(entries: readonly Entry[]): SessionFacts {
   const constraints: string[] = [];
   const decisions: string[] = [];
   const priorSummaries: string[] = [];
+  const declined: DeclinedCall[] = [];
+  const declinedCalls = new Set<string>();
   const tools = new Set<string>();
   const calls = new Map<string, ToolCallBlock>();
   const outcomes: Array<{ key: string; position: number; error?: ErrorFact }> = [];
@@ -243,7 +227,7 @@ export function extractFacts(entries: readonly Entry[]): SessionFacts {
       return;
     }
     if (entry.role === 'user' && !entry.flags?.injected) {
-      const text = plainText(entry);
+      const text = userWords(plainText(entry));
       if (text) {
         requests.push(text);
         answered.push(false);
@@ -282,9 +266,14 @@ export function extractFacts(entries: readonly Entry[]): SessionFacts {
         const tool = call ? shortToolName(call.name) : (block.toolName ?? 'tool');
         const action = call ? toolActions(call)[0] : undefined;
         const key = actionKey(tool, action);
-        if (block.isError) {
-          const target = action?.category === 'command' ? action.command : action?.path;
-          const error: ErrorFact = { tool, ...(target ? { target: clipLine(target, action?.category === 'command' ? MAX_COMMAND_CHARS : MAX_PATH_CHARS) } : {}), message: errorLine(blockText(block)), entryId: entry.id, resolved: false };
+        const target = action?.category === 'command' ? action.command : action?.path;
+        const shown = target ? clipLine(target, action?.category === 'command' ? MAX_COMMAND_CHARS : MAX_PATH_CHARS) : undefined;
+        if (block.isError && isDeclined(blockText(block))) {
+          // The user refused the call: nothing failed, and nothing succeeded either.
+          declinedCalls.add(block.callId);
+          if (!declined.some((item) => item.tool === tool && item.target === shown)) declined.push({ tool, ...(shown ? { target: shown } : {}) });
+        } else if (block.isError) {
+          const error: ErrorFact = { tool, ...(shown ? { target: shown } : {}), message: errorLine(blockText(block)), entryId: entry.id, resolved: false };
           outcomes.push({ key, position, error });
         } else {
           outcomes.push({ key, position });
@@ -303,7 +292,9 @@ export function extractFacts(entries: readonly Entry[]): SessionFacts {
     errors.push(outcome.error);
   }
 
-  const actions = entryActions(entries.filter((entry) => entry.kind !== 'event' && !entry.flags?.sidechain));
+  // A declined call did nothing: its file is not changed, its command not run.
+  const actions = entries.filter((entry) => entry.kind !== 'event' && !entry.flags?.sidechain)
+    .flatMap((entry) => entry.blocks.flatMap((block) => (block.type === 'tool_call' && !declinedCalls.has(block.callId) ? toolActions(block) : [])));
   const lists = fileLists(actions);
   const modified = [...new Set([...lists.modified, ...markerModified])].sort();
   const read = [...new Set([...lists.read, ...markerRead])].filter((path) => !modified.includes(path)).sort();
@@ -343,6 +334,7 @@ export function extractFacts(entries: readonly Entry[]): SessionFacts {
     changes,
     commands,
     errors,
+    declined,
     succeeded: [...lastSuccess.keys()].sort(),
     ...(todos ? { todos } : {}),
     decisions: decisions.slice(-MAX_DECISIONS),

@@ -1,11 +1,14 @@
 /**
  * One renderer per summary template (pi structured summary, pi turn prefix, Augment conversation
- * summary, the layered Archived Session Summary, the budget memory block, Augment memory
- * compression). Each renders a Digest into lines with priorities, so a length cap drops the least
+ * summary, the layered Archived Session Summary, the budget memory block; memory compression is in
+ * memories.ts). Each renders a Digest into lines with priorities, so a length cap drops the least
  * important lines first and never a file list.
  */
 import { type Digest, codeSpan, errorText, fileNote, splitFiles, type FileState } from './digest.ts';
-import { clipLine, itemKey, oneLine } from './extract.ts';
+import { clipLine } from './extract.ts';
+import { MEMORY_MARKER } from './memories.ts';
+
+export { compressMemories, MEMORY_MARKER, memoryLines } from './memories.ts';
 
 /** A line of a group; higher priority survives longer under a cap (Infinity = never dropped). */
 export interface Item {
@@ -110,6 +113,12 @@ function changedFiles(digest: Digest): Array<[string, FileState]> {
   return splitFiles(digest.files).changed.map((path) => [path, digest.files.get(path)!]);
 }
 
+/** Commands to list as run: one whose last run failed is listed as an open error instead. */
+function ranCommands(digest: Digest): string[] {
+  const failing = new Set(digest.errors.filter((error) => !error.resolved && error.target !== undefined).map((error) => error.target));
+  return digest.commands.filter((command) => !failing.has(command));
+}
+
 function blank(): Part {
   return { fixed: '' };
 }
@@ -141,7 +150,7 @@ export function piSummaryParts(digest: Digest): Part[] {
         ...digest.done.map((item, index) => ({ text: `- [x] ${item}`, priority: rank(45, index, digest.done.length) })),
         ...changedFiles(digest).map(([path, state], index, all) => ({ text: `- [x] Changed ${codeSpan(path)} (${fileNote(state)})`, priority: rank(40, index, all.length) })),
         ...resolved.map((error, index) => ({ text: `- [x] ${errorText(error)}`, priority: rank(36, index, resolved.length) })),
-        ...digest.commands.map((command, index) => ({ text: `- [x] Ran ${codeSpan(command)}`, priority: rank(26, index, digest.commands.length) })),
+        ...ranCommands(digest).map((command, index, all) => ({ text: `- [x] Ran ${codeSpan(command)}`, priority: rank(26, index, all.length) })),
       ],
       empty: '(none)',
     },
@@ -189,7 +198,7 @@ export function piTurnPrefixParts(digest: Digest): Part[] {
         ...changedFiles(digest).map(([path, state]) => ({ text: `- Changed ${codeSpan(path)} (${fileNote(state)})`, priority: FIXED })),
         ...resolved.map((error, index) => ({ text: `- ${errorText(error)}`, priority: rank(36, index, resolved.length) })),
         ...digest.decisions.map((decision, index) => ({ text: `- ${decision}`, priority: rank(46, index, digest.decisions.length) })),
-        ...digest.commands.map((command, index) => ({ text: `- Ran ${codeSpan(command)}`, priority: rank(26, index, digest.commands.length) })),
+        ...ranCommands(digest).map((command, index, all) => ({ text: `- Ran ${codeSpan(command)}`, priority: rank(26, index, all.length) })),
       ],
       empty: '(none)',
     },
@@ -245,7 +254,7 @@ export function augmentSummaryParts(digest: Digest): Part[] {
         ...digest.done.map((item, index) => ({ text: `- I completed: ${item}`, priority: rank(45, index, digest.done.length) })),
         ...resolved.map((error, index) => ({ text: `- ${errorText(error)}`, priority: rank(36, index, resolved.length) })),
         ...stale.map((error, index) => ({ text: `- ${errorText(error)}`, priority: rank(34, index, stale.length) })),
-        ...digest.commands.map((command, index) => ({ text: `- I ran ${codeSpan(command)}`, priority: rank(26, index, digest.commands.length) })),
+        ...ranCommands(digest).map((command, index, all) => ({ text: `- I ran ${codeSpan(command)}`, priority: rank(26, index, all.length) })),
       ],
       empty: '- (none)',
     },
@@ -309,8 +318,6 @@ export function layeredArchivedParts(digest: Digest): Part[] {
   ];
 }
 
-/** The marker line of the budget strategy's memory block. */
-export const MEMORY_MARKER = '[历史摘要记忆]';
 
 /** Memory-block lines (without the marker), in output order, with priorities. */
 export function memoryItems(digest: Digest): Item[] {
@@ -354,100 +361,6 @@ export function memoryBlock(digest: Digest, maxLines?: number, maxChars?: number
     if (length() > maxChars) items = [];
   }
   return [MEMORY_MARKER, ...items.map((item) => item.text)].join('\n');
-}
-
-// ---- Memory compression ----------------------------------------------------------------------
-
-const STOPWORDS = new Set('a an the and or of to in on at for with by is are was were be been it its this that as from user user\'s has have had i'.split(' '));
-
-function memoryTokens(line: string): Set<string> {
-  const tokens = new Set<string>();
-  for (const word of line.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) {
-    if (/\p{Script=Han}/u.test(word)) {
-      for (let i = 0; i + 1 < word.length; i++) tokens.add(word.slice(i, i + 2));
-      if (word.length === 1) tokens.add(word);
-    } else if (!STOPWORDS.has(word) && word.length > 1) {
-      tokens.add(word);
-    }
-  }
-  return tokens;
-}
-
-/** Memory lines: bullets and blank lines stripped, exact duplicates (by key) and lines contained in another removed. */
-export function memoryLines(text: string): string[] {
-  const lines = text.split('\n').map((line) => oneLine(line.replace(/^\s*(?:[-*+•]|\d+[.)])\s+/, ''))).filter((line) => line.length > 0 && line !== MEMORY_MARKER);
-  const unique: string[] = [];
-  const seen = new Set<string>();
-  for (const line of lines) {
-    const key = itemKey(line);
-    if (seen.has(key)) continue;
-    seen.add(key);
-    unique.push(line);
-  }
-  const keys = unique.map(itemKey);
-  return unique.filter((_, index) => !keys.some((other, j) => j !== index && other.length > keys[index]!.length && other.includes(keys[index]!)));
-}
-
-/** Lines sharing a token with more than this many others do not count it (too common to mean similar). */
-const COMMON_TOKEN_LINES = 50;
-
-/**
- * Augment memory compression, deterministically: duplicates removed, then the most similar lines
- * (word overlap, Jaccard) merged into one `a; b` line until at most `targetLines` remain; lines
- * with nothing in common are merged with their neighbour, oldest first. Order of first mention kept.
- */
-export function compressMemories(text: string, targetLines?: number): string[] {
-  const lines = memoryLines(text);
-  const target = targetLines !== undefined && Number.isFinite(targetLines) ? Math.max(1, Math.floor(targetLines)) : undefined;
-  if (target === undefined || lines.length <= target) return lines;
-  const tokens = lines.map(memoryTokens);
-  const byToken = new Map<string, number[]>();
-  tokens.forEach((set, index) => set.forEach((token) => byToken.set(token, [...(byToken.get(token) ?? []), index])));
-  const shared = new Map<number, number>();
-  for (const members of byToken.values()) {
-    if (members.length > COMMON_TOKEN_LINES) continue;
-    for (let a = 0; a < members.length; a++) {
-      for (let b = a + 1; b < members.length; b++) {
-        const key = members[a]! * lines.length + members[b]!;
-        shared.set(key, (shared.get(key) ?? 0) + 1);
-      }
-    }
-  }
-  const edges = [...shared.entries()].map(([key, common]) => {
-    const i = Math.floor(key / lines.length);
-    const j = key % lines.length;
-    return { i, j, similarity: common / (tokens[i]!.size + tokens[j]!.size - common) };
-  }).sort((x, y) => y.similarity - x.similarity || x.i - y.i || x.j - y.j);
-  const parent = lines.map((_, index) => index);
-  const find = (index: number): number => {
-    while (parent[index] !== index) index = parent[index] = parent[parent[index]!]!;
-    return index;
-  };
-  let groups = lines.length;
-  for (const edge of edges) {
-    if (groups <= target) break;
-    const a = find(edge.i);
-    const b = find(edge.j);
-    if (a === b) continue;
-    parent[Math.max(a, b)] = Math.min(a, b);
-    groups--;
-  }
-  const clusters = new Map<number, number[]>();
-  lines.forEach((_, index) => {
-    const root = find(index);
-    clusters.set(root, [...(clusters.get(root) ?? []), index]);
-  });
-  let ordered = [...clusters.values()].sort((a, b) => a[0]! - b[0]!);
-  // Nothing left in common: merge the shortest pair of neighbours (oldest first on ties).
-  const size = (members: number[]): number => members.reduce((sum, index) => sum + lines[index]!.length, 0);
-  while (ordered.length > target) {
-    let best = 0;
-    for (let k = 1; k + 1 < ordered.length; k++) {
-      if (size(ordered[k]!) + size(ordered[k + 1]!) < size(ordered[best]!) + size(ordered[best + 1]!)) best = k;
-    }
-    ordered = [...ordered.slice(0, best), [...ordered[best]!, ...ordered[best + 1]!], ...ordered.slice(best + 2)];
-  }
-  return ordered.map((members) => members.map((index) => lines[index]!).join('; '));
 }
 
 /** Renders `digest` as `template`; `budgetChars` caps the length (see `fit`). */

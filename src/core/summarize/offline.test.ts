@@ -16,20 +16,26 @@ const RAW = readFileSync(SAMPLE_PATH, 'utf8');
 const ENTRIES: readonly Entry[] = importText(RAW).entries.filter((entry) => entry.kind !== 'event' && !entry.flags?.sidechain);
 const TEMPLATES = ['pi-summary', 'pi-update-summary', 'pi-turn-prefix', 'augment-summary', 'augment-memories-compression', 'layered-archived-summary', 'budget-memory-block'];
 
-/** tool_use id -> file path, for every file-writing tool call in the raw JSONL (independent of tool-actions.ts). */
+/**
+ * tool_use id -> file path, for every file-writing tool call in the raw JSONL that the user did not
+ * decline (a declined write wrote nothing), independent of tool-actions.ts.
+ */
 function rawWrites(): Map<string, string> {
   const writes = new Map<string, string>();
+  const declined = new Set<string>();
   for (const line of RAW.split('\n')) {
     if (!line.trim()) continue;
     const record = JSON.parse(line) as { message?: { content?: unknown } };
     const content = record.message?.content;
     if (!Array.isArray(content)) continue;
-    for (const block of content as Array<{ type?: string; id?: string; name?: string; input?: Record<string, unknown> }>) {
+    for (const block of content as Array<{ type?: string; id?: string; tool_use_id?: string; name?: string; input?: Record<string, unknown>; content?: unknown }>) {
+      if (block.type === 'tool_result' && block.tool_use_id && typeof block.content === 'string' && block.content.startsWith("The user doesn't want to proceed")) declined.add(block.tool_use_id);
       if (block.type !== 'tool_use' || !block.id || !['Edit', 'MultiEdit', 'Write', 'NotebookEdit'].includes(block.name ?? '')) continue;
       const path = block.input?.file_path ?? block.input?.notebook_path;
       if (typeof path === 'string') writes.set(block.id, path);
     }
   }
+  for (const id of declined) writes.delete(id);
   return writes;
 }
 
@@ -80,7 +86,8 @@ describe('quality: three successive compactions of the real Claude Code sample',
   const requests = extractFacts(summarized).requests;
 
   it('the sample has what the check needs', () => {
-    expect(modified.length).toBeGreaterThanOrEqual(5);
+    // 5 paths are written to, one of them only by a Write the user declined.
+    expect(modified.length).toBeGreaterThanOrEqual(4);
     expect(constraints).toEqual([
       'Never edit files outside claude_code_log/ and test/.',
       'Always run the unit tests with uv before you say it works.',

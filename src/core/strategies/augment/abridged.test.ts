@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { linkEntries, makeEntries } from '../../compaction/testing.ts';
+import { readFileSync } from 'node:fs';
+import { CLAUDE_SAMPLE, claudeWithHarness } from '../../summarize/testing.ts';
 import { abridgedHistory, accumulateAbridged, clipInline, renderExchange, structureTurn, type StructuredExchange } from './abridged.ts';
 import { HandlebarsError, renderHandlebars } from './handlebars.ts';
 import { parseAugmentOptions } from './params.ts';
@@ -142,3 +144,16 @@ describe('structured exchanges from entries', () => {
     expect(structureTurn(interrupted, 0, 3, false).wasInterrupted).toBe(true);
   });
 });
+
+describe('a run of harness text alone (real Claude Code sample opened by a /clear echo)', () => {
+  it('gives no empty <user></user> block', () => {
+    const entries = claudeWithHarness(readFileSync(CLAUDE_SAMPLE, 'utf8'));
+    // The caveat, the /clear echo and its output come before the first prompt: a turn with nothing in it.
+    expect(entries.slice(0, 3).every((entry) => entry.flags?.injected)).toBe(true);
+    expect(structureTurn(entries, 0, 2, false).userMessage).toBe('');
+    const out = abridgedHistory(entries, entries.length, { ...limits, totalCharsLimit: 1_000_000 });
+    expect(out.text).not.toMatch(/<user>\s*<\/user>/);
+    expect(out.text.startsWith('<user>\n<ide_selection>')).toBe(true);
+  });
+});
+

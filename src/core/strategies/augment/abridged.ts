@@ -87,6 +87,12 @@ export function structureTurn(entries: readonly Entry[], start: number, end: num
   return out;
 }
 
+/** No words from the user, no actions, no answer, no interruption. */
+function isEmptyExchange(exchange: StructuredExchange): boolean {
+  return exchange.userMessage.trim() === '' && exchange.agentResponse.trim() === '' && !exchange.wasInterrupted
+    && [exchange.filesModified, exchange.filesCreated, exchange.filesDeleted, exchange.filesViewed, exchange.terminalCommands].every((list) => list.length === 0);
+}
+
 /** One line, at most `max` characters, both ends kept. */
 export function clipInline(text: string, max: number): string {
   const line = text.replace(/\s*\n\s*/g, ' ').trim();
@@ -137,7 +143,9 @@ export function abridgedHistory(entries: readonly Entry[], cut: number, limits: 
   const structured: StructuredExchange[] = [];
   for (const turn of turns) {
     if (turn.start >= cut) break;
-    structured.push(structureTurn(entries, turn.start, Math.min(turn.end, cut - 1), turn.end >= cut));
+    const exchange = structureTurn(entries, turn.start, Math.min(turn.end, cut - 1), turn.end >= cut);
+    // A run of harness text alone (slash-command echoes before the first prompt) says nothing: no empty <user></user>.
+    if (!isEmptyExchange(exchange)) structured.push(exchange);
   }
   return accumulateAbridged(structured, limits);
 }
