@@ -11,6 +11,7 @@ import { runCompaction, type CompactionOutcome } from '../compaction/run.ts';
 import type { Options, Strategy } from '../compaction/strategy.ts';
 import { CompactionCancelledError, type Summarizer } from '../compaction/summarizer.ts';
 import type { CompactionInput, TriggerDecision } from '../compaction/types.ts';
+import type { Entry } from '../journal/entry.ts';
 import type { Price } from '../pricing.ts';
 import { extractProbes } from '../probes/index.ts';
 import type { Probe } from '../probes/types.ts';
@@ -72,13 +73,23 @@ export async function replaySession(args: ReplayArgs): Promise<ReplayResult> {
   let error: string | undefined;
   let lastYield = Date.now();
 
-  const prefix = (end: number, now: number | undefined): CompactionInput => ({
+  const prefix = (end: number, now: number | undefined, list: readonly Entry[] = entries.slice(0, end)): CompactionInput => ({
     ...input,
-    entries: entries.slice(0, end),
+    entries: list,
     tokens: input.tokens.prefixOf(end),
     ...(previous ? { previous } : {}),
     now: now ?? input.now,
   });
+  /**
+   * The first `end` entries as one array that grows with the replay, for the trigger alone (a
+   * trigger only reads its input): no copy of the history per call. A compaction gets its own copy.
+   */
+  const live: Entry[] = [];
+  const liveView = (end: number): readonly Entry[] => {
+    if (live.length > end) live.length = end;
+    while (live.length < end) live.push(entries[live.length]!);
+    return live;
+  };
 
   /** The last trigger answer before the current call (said when the call overflows). */
   let lastDecision: TriggerDecision | undefined;
@@ -86,10 +97,10 @@ export async function replaySession(args: ReplayArgs): Promise<ReplayResult> {
   /** Asks the trigger with the first `end` entries recorded; compacts when it fires. Returns whether it compacted. */
   const consider = async (end: number, now: number | undefined, call: number): Promise<boolean> => {
     if (end <= context.appendFrom) return false;
-    const at = prefix(end, now);
-    const decision = strategy.trigger(at, options);
+    const decision = strategy.trigger(prefix(end, now, liveView(end)), options);
     lastDecision = decision;
     if (!decision.fire) return false;
+    const at = prefix(end, now);
     args.onProgress?.({ call, calls: callIndices.length, compactions: compactions.length, phase: 'summarizing' });
     const tokensBefore = context.tokensAt(end);
     const outcome = await runCompaction({

@@ -67,6 +67,22 @@ export function rewriteEntry(
 ): Rewrite | undefined {
   const entry = input.entries[index]!;
   const before = input.tokens.countAt(index);
+  // A replay re-plans at nearly every call: the same entry masked by the same rule gives the same rewrite.
+  let byCounter = rewriteMemo.get(replace);
+  if (!byCounter) rewriteMemo.set(replace, (byCounter = new WeakMap()));
+  let byEntry = byCounter.get(input.counter);
+  if (!byEntry) byCounter.set(input.counter, (byEntry = new WeakMap()));
+  const memo = byEntry.get(entry);
+  if (memo !== undefined && memo.tokensBefore === before) return memo.rewrite && { ...memo.rewrite, index };
+  const rewrite = rewriteUncached(input, index, entry, before, replace);
+  byEntry.set(entry, { tokensBefore: before, rewrite });
+  return rewrite;
+}
+
+type Replace = (block: Block, ownTokens: () => number) => Block | undefined;
+const rewriteMemo = new WeakMap<Replace, WeakMap<TokenCounter, WeakMap<Entry, { tokensBefore: number; rewrite: Rewrite | undefined }>>>();
+
+function rewriteUncached(input: CompactionInput, index: number, entry: Entry, before: number, replace: Replace): Rewrite | undefined {
   const single = entry.blocks.length === 1;
   let delta = 0;
   const texts: string[] = [];
