@@ -41,7 +41,10 @@ export interface EvalStrategyReport {
   summarizerTokens: { input: number; output: number };
   cost: number | null;
   costModel: string | null;
+  /** Probes whose source left the verbatim context, checked against the final context. */
   probes: ReplayResult['scores'];
+  /** The same probes checked right after the compaction that removed them, summed over compactions. */
+  probesAtCompaction: ReplayResult['scores'];
   probeList: Array<{ category: string; kind: string; text: string; kept: boolean; entryId: string }>;
   summaries: string[];
   error?: string;
@@ -142,6 +145,7 @@ export function strategyReport(result: ReplayResult): EvalStrategyReport {
     cost: result.totals.cost,
     costModel: result.totals.costModel,
     probes: result.scores,
+    probesAtCompaction: result.compactionScores,
     probeList: result.probes.map(({ probe, kept }) => ({ category: probe.category, kind: probe.kind, text: probe.text, kept, entryId: probe.entryId })),
     summaries: result.compactions.flatMap((compaction) => Object.values(compaction.summaries)),
     ...(result.error !== undefined ? { error: result.error } : {}),

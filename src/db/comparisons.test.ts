@@ -35,6 +35,7 @@ function replay(label: string): ReplayResult {
     totals: { calls: 1, tokensPerTask: 10, contextTokens: 10, peakTokens: 10, compactions: 0, overflowCalls: 0, summarizerTokens: { input: 0, output: 0 }, cost: null, costModel: null },
     probes: [],
     scores: { artifact: { total: 0, kept: 0 }, constraint: { total: 0, kept: 0 }, task: { total: 0, kept: 0 }, error: { total: 0, kept: 0 }, identifier: { total: 0, kept: 0 }, decision: { total: 0, kept: 0 } },
+    compactionScores: { artifact: { total: 0, kept: 0 }, constraint: { total: 0, kept: 0 }, task: { total: 0, kept: 0 }, error: { total: 0, kept: 0 }, identifier: { total: 0, kept: 0 }, decision: { total: 0, kept: 0 } },
     finalContext: [{ origin: 'journal', entryId: 'e0' }, { origin: 'journal', entryId: 'e1' }],
     notes: [],
   };

@@ -127,6 +127,7 @@ function failed(config: ReplayConfig, args: CompareArgs, message: string): Repla
     totals: { calls: 0, tokensPerTask: 0, contextTokens: 0, peakTokens: 0, compactions: 0, overflowCalls: 0, summarizerTokens: { input: 0, output: 0 }, cost: null, costModel: null },
     probes: [],
     scores: emptyScores(),
+    compactionScores: emptyScores(),
     finalContext: [],
     error: message,
     notes: [],

@@ -195,6 +195,7 @@ export async function replaySession(args: ReplayArgs): Promise<ReplayResult> {
     },
     probes,
     scores: probes.length > 0 ? scoreOf(probes) : emptyScores(),
+    compactionScores: scoreOf(compactions.flatMap((compaction) => compaction.probes)),
     finalContext,
     ...(error !== undefined ? { error } : {}),
     notes,

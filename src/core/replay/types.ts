@@ -115,6 +115,12 @@ export interface ReplayResult {
   /** Every probe whose source left the verbatim context, checked against the final context. */
   probes: ProbeOutcome[];
   scores: ProbeScores;
+  /**
+   * The probes of each compaction checked right after it, summed over compactions: what the
+   * summaries and placeholders carried at that moment (the summarizer's own retention), before any
+   * later compaction could lose it again.
+   */
+  compactionScores: ProbeScores;
   /** The context after the last recorded call: what the next call would be sent. */
   finalContext: ContextRef[];
   /** Why the replay stopped early (summarizer failure): the calls up to there are kept. */

@@ -15,7 +15,7 @@ export const TotalsTable = memo(function TotalsTable({ results, counterLabel }: 
   return (
     <div className="table-scroll">
       <table className="compare-table small" data-testid="compare.totals">
-        <caption className="muted">Totals per configuration ({counterLabel}); probe scores count what the final context still carries.</caption>
+        <caption className="muted">Totals per configuration ({counterLabel}); probe scores count what the final context still carries, and under them what the context carried right after each compaction.</caption>
         <thead>
           <tr>
             <th scope="col">Configuration</th>
@@ -63,9 +63,15 @@ function TotalsRow({ result, index }: { result: ReplayResult; index: number }) {
         </td>
         {PROBE_CATEGORIES.map((category) => {
           const score = result.scores[category];
+          const at = result.compactionScores[category];
           return (
             <td key={category} data-testid={id(`score.${category}`)} data-kept={score.kept} data-total={score.total}>
               {score.total === 0 ? <span className="muted">—</span> : `${score.kept}/${score.total} (${percent(score.kept, score.total)})`}
+              {at.total > 0 && (
+                <span className="muted block" data-testid={id(`at-compaction.${category}`)} data-kept={at.kept} data-total={at.total} title="Checked right after the compaction that removed them">
+                  at compaction {at.kept}/{at.total}
+                </span>
+              )}
             </td>
           );
         })}

@@ -15,7 +15,7 @@ function result(compactions: Array<Pick<ReplayCompaction, 'call' | 'context' | '
     calls: [call(0, 1), call(1, 3), call(2, 5), call(3, 7)],
     compactions: compactions as ReplayCompaction[],
     totals: { calls: 4, tokensPerTask: 60, contextTokens: 60, peakTokens: 30, compactions: compactions.length, overflowCalls: 0, summarizerTokens: { input: 0, output: 0 }, cost: 0.00123, costModel: 'claude-sonnet-4-5' },
-    probes: [], scores: scores(), finalContext: [], notes: [],
+    probes: [], scores: scores(), compactionScores: scores(), finalContext: [], notes: [],
   };
 }
 
