@@ -105,7 +105,8 @@ function rewrites(input: CompactionInput, uses: readonly ToolUse[], results: Rea
     if (block.type === 'tool_call' && inputs.has(block.callId)) return { ...block, input: CLEARED_INPUT };
     return undefined;
   };
-  return [...touched].sort((a, b) => a - b).flatMap((i) => rewriteEntry(input, i, replace) ?? []);
+  const key = (i: number) => `clear:${input.entries[i]!.blocks.map((b) => (b.type === 'tool_result' && results.has(b.callId) ? 'R' : b.type === 'tool_call' && inputs.has(b.callId) ? 'I' : '-')).join('')}`;
+  return [...touched].sort((a, b) => a - b).flatMap((i) => rewriteEntry(input, i, replace, key(i)) ?? []);
 }
 
 interface Layout {

@@ -64,23 +64,29 @@ export function rewriteEntry(
   input: CompactionInput,
   index: number,
   replace: (block: Block, ownTokens: () => number) => Block | undefined,
+  /**
+   * Names what `replace` does to this entry (a closure made per plan cannot be the memo key):
+   * with it, the same entry rewritten the same way is reused. Default: the function itself.
+   */
+  key: string | Replace = replace,
 ): Rewrite | undefined {
   const entry = input.entries[index]!;
   const before = input.tokens.countAt(index);
-  // A replay re-plans at nearly every call: the same entry masked by the same rule gives the same rewrite.
-  let byCounter = rewriteMemo.get(replace);
-  if (!byCounter) rewriteMemo.set(replace, (byCounter = new WeakMap()));
-  let byEntry = byCounter.get(input.counter);
-  if (!byEntry) byCounter.set(input.counter, (byEntry = new WeakMap()));
-  const memo = byEntry.get(entry);
+  // A replay re-plans at nearly every call: the same entry rewritten the same way gives the same rewrite.
+  let byEntry = rewriteMemo.get(input.counter);
+  if (!byEntry) rewriteMemo.set(input.counter, (byEntry = new WeakMap()));
+  let byKey = byEntry.get(entry);
+  if (!byKey) byEntry.set(entry, (byKey = new Map()));
+  const memo = byKey.get(key);
   if (memo !== undefined && memo.tokensBefore === before) return memo.rewrite && { ...memo.rewrite, index };
   const rewrite = rewriteUncached(input, index, entry, before, replace);
-  byEntry.set(entry, { tokensBefore: before, rewrite });
+  if (byKey.size > 8) byKey.clear();
+  byKey.set(key, { tokensBefore: before, rewrite });
   return rewrite;
 }
 
 type Replace = (block: Block, ownTokens: () => number) => Block | undefined;
-const rewriteMemo = new WeakMap<Replace, WeakMap<TokenCounter, WeakMap<Entry, { tokensBefore: number; rewrite: Rewrite | undefined }>>>();
+const rewriteMemo = new WeakMap<TokenCounter, WeakMap<Entry, Map<string | Replace, { tokensBefore: number; rewrite: Rewrite | undefined }>>>();
 
 function rewriteUncached(input: CompactionInput, index: number, entry: Entry, before: number, replace: Replace): Rewrite | undefined {
   const single = entry.blocks.length === 1;
