@@ -76,10 +76,19 @@ const value = async (page: Page, testId: string, attribute = 'data-value') => pa
 
 test('three configurations: one curve each, totals equal the CLI, a marker opens its summary', async ({ app, page }) => {
   await openCompare(page, app, STRATEGIES);
+  await page.evaluate(() => {
+    const w = window as unknown as { __longTasks: number[] };
+    w.__longTasks = [];
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) w.__longTasks.push(entry.duration);
+    }).observe({ type: 'longtask', buffered: false });
+  });
   await page.getByTestId('compare.run').click();
   const table = page.getByTestId('compare.totals');
   await expect(table).toBeVisible({ timeout: 60_000 });
   await expect(page.getByTestId('compare.totals.2')).toBeVisible();
+  const longTasks = await page.evaluate(() => (window as unknown as { __longTasks: number[] }).__longTasks);
+  console.log(`main-thread long tasks while comparing three configurations: ${longTasks.length}, longest ${Math.max(0, ...longTasks).toFixed(0)} ms`);
 
   const chart = page.getByTestId('compare.chart');
   await expect(chart).toHaveAttribute('data-series', '3');

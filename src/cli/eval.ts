@@ -159,7 +159,8 @@ async function runInChildren(files: string[], args: EvalArgs): Promise<EvalRepor
   files.forEach((file, i) => chunks[i % jobs]!.push(file));
   const main = resolve(import.meta.dirname, 'main.ts');
   const outputs = await Promise.all(chunks.map((chunk) => new Promise<EvalReport>((resolvePromise, reject) => {
-    const child = spawn(process.execPath, [...process.execArgv, main, 'eval', ...chunk, '--configs-json', JSON.stringify(args.configs), '--counter', args.counter, '--window', String(args.contextWindow), ...(args.model ? ['--model', args.model] : []), ...(args.format ? ['--format', args.format] : []), '--jobs', '1', '--json'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    // The CLI runs its TypeScript through tsx (npm run cli): the children load it the same way.
+    const child = spawn(process.execPath, ['--import', 'tsx', main, 'eval', ...chunk, '--configs-json', JSON.stringify(args.configs), '--counter', args.counter, '--window', String(args.contextWindow), ...(args.model ? ['--model', args.model] : []), ...(args.format ? ['--format', args.format] : []), '--jobs', '1', '--json'], { stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     child.stdout.setEncoding('utf8').on('data', (data: string) => (out += data));
     child.on('error', reject);

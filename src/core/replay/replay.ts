@@ -10,7 +10,7 @@ import type { PromptLibrary } from '../compaction/prompts.ts';
 import { runCompaction, type CompactionOutcome } from '../compaction/run.ts';
 import type { Options, Strategy } from '../compaction/strategy.ts';
 import { CompactionCancelledError, type Summarizer } from '../compaction/summarizer.ts';
-import type { CompactionInput, TriggerDecision } from '../compaction/types.ts';
+import type { CompactionInput, Fate, Plan, TriggerDecision } from '../compaction/types.ts';
 import type { Entry } from '../journal/entry.ts';
 import type { Price } from '../pricing.ts';
 import { extractProbes } from '../probes/index.ts';
@@ -21,7 +21,7 @@ import { ReplayContext } from './context.ts';
 import { DEFAULT_CACHE_TTL_MS, replayCost } from './cost.ts';
 import { configLabel } from './label.ts';
 import { emptyScores, ProbeChecker, probesByEntry, probesOf, scoreOf } from './scoring.ts';
-import type { ProbeOutcome, ReplayCall, ReplayCompaction, ReplayConfig, ReplayProgress, ReplayResult } from './types.ts';
+import type { ProbeOutcome, ReplayCall, ReplayCompaction, ReplayConfig, ReplayPlan, ReplayProgress, ReplayResult } from './types.ts';
 
 export interface ReplayArgs {
   /** The whole branch, counted (`buildInput`); `previous` is ignored: a replay starts with no compaction. */
@@ -229,6 +229,24 @@ function changed(outcome: CompactionOutcome): boolean {
   return !plan.nothingToDo || context.summaryApplied || context.truncationApplied || plan.compressions.length > 0;
 }
 
+function replayPlan(plan: Plan): ReplayPlan {
+  const fates: Record<Fate, number> = { keep: 0, summarize: 0, compress: 0, drop: 0 };
+  for (const fate of plan.fates) fates[fate]++;
+  return {
+    strategy: plan.strategy,
+    options: plan.options,
+    trigger: plan.trigger,
+    ...(plan.cut ? { cut: plan.cut } : {}),
+    notes: plan.notes,
+    tokensBefore: plan.tokensBefore,
+    tokensAfterEstimate: plan.tokensAfterEstimate,
+    ...(plan.nothingToDo !== undefined ? { nothingToDo: plan.nothingToDo } : {}),
+    summaries: plan.summaries.map((task) => ({ id: task.id, prompt: task.prompt, from: task.from, to: task.to, ...(task.maxTokens !== undefined ? { maxTokens: task.maxTokens } : {}) })),
+    fates,
+    compressions: { count: plan.compressions.length, tokensSaved: plan.compressions.reduce((sum, c) => sum + c.tokensBefore - c.tokensAfter, 0) },
+  };
+}
+
 function compactionOf(
   call: number, trigger: TriggerDecision, outcome: CompactionOutcome, tokensBefore: number,
   context: ReplayContext, end: number, removedIds: string[], probes: ProbeOutcome[],
@@ -236,7 +254,7 @@ function compactionOf(
   return {
     call,
     trigger,
-    plan: outcome.plan,
+    plan: replayPlan(outcome.plan),
     summaries: outcome.summaries,
     record: outcome.record,
     tokensBefore,

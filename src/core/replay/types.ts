@@ -5,7 +5,7 @@
  * retention probes' scores). Shared by the worker, the CLI `eval` and the compare view.
  */
 import type { CompactionRecord } from '../compaction/run.ts';
-import type { ContextEntry, Plan, TriggerDecision } from '../compaction/types.ts';
+import type { ContextEntry, Fate, Plan, SummaryTask, TriggerDecision } from '../compaction/types.ts';
 import type { Entry } from '../journal/entry.ts';
 import type { Probe, ProbeCategory } from '../probes/types.ts';
 
@@ -63,12 +63,25 @@ export type ContextRef =
   | { origin: 'journal'; entryId: string }
   | { origin: Exclude<ContextEntry['origin'], 'journal'>; entry: Entry; replaces?: ContextEntry['replaces'] };
 
+/**
+ * A compaction's plan as a replay keeps it: everything but the per-entry lists (fates, the
+ * compressed texts, a summary's source indices and prompt variables), which the context and
+ * `removedIds` already say and which would make a replay of hundreds of compactions weigh megabytes.
+ */
+export type ReplayPlan = Pick<Plan, 'strategy' | 'options' | 'trigger' | 'cut' | 'notes' | 'tokensBefore' | 'tokensAfterEstimate' | 'nothingToDo'> & {
+  summaries: Array<Pick<SummaryTask, 'id' | 'prompt' | 'from' | 'to' | 'maxTokens'>>;
+  /** How many input entries got each fate. */
+  fates: Record<Fate, number>;
+  /** How many entries were rewritten (compressed), with the tokens that saved. */
+  compressions: { count: number; tokensSaved: number };
+};
+
 /** One compaction the replay made. */
 export interface ReplayCompaction {
   /** The call it ran before. */
   call: number;
   trigger: TriggerDecision;
-  plan: Plan;
+  plan: ReplayPlan;
   /** Summary texts by task id. */
   summaries: Record<string, string>;
   record: CompactionRecord;

@@ -1,0 +1,77 @@
+import { copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseConfigList } from '../core/replay/label.ts';
+import { findTranscripts, runEval } from './eval.ts';
+import { parseEvalArgs } from './eval-args.ts';
+import { formatEvalCsv, formatEvalMarkdown } from './eval-format.ts';
+
+const CLAUDE = 'public/samples/claude-code/37f83ec9-f2ea-42a9-925e-0d5c105cb6e8.jsonl';
+const PI_SMALL = 'public/samples/pi/v3-small.jsonl';
+
+describe('eval arguments', () => {
+  it('commas separate configurations and their options', () => {
+    expect(parseConfigList('pi:keepRecentTokens=10000,reserveTokens=4096,augment,observation-masking:keepTurns=5')).toEqual([
+      { strategy: 'pi', options: { keepRecentTokens: '10000', reserveTokens: '4096' } },
+      { strategy: 'augment', options: {} },
+      { strategy: 'observation-masking', options: { keepTurns: '5' } },
+    ]);
+    expect(() => parseConfigList(' , ')).toThrow(/No strategy configuration/);
+    expect(() => parseConfigList('pi:keepRecentTokens')).toThrow(/not key=value/);
+  });
+
+  it('names what is wrong', () => {
+    expect(() => parseEvalArgs(['--strategies', 'pi'])).toThrow(/at least one <file\|folder>/);
+    expect(() => parseEvalArgs(['a.jsonl'])).toThrow(/needs --strategies/);
+    expect(() => parseEvalArgs(['a.jsonl', '--strategies', 'pi', '--jobs', '0'])).toThrow(/--jobs must be a whole number >= 1/);
+    expect(() => parseEvalArgs(['a.jsonl', '--strategies', 'pi', '--summarizer', 'webllm'])).toThrow(/only "offline" runs in Node/);
+    expect(() => parseEvalArgs(['a.jsonl', '--strategies', Array.from({ length: 9 }, () => 'pi').join(',')])).toThrow(/at most 8/);
+    expect(parseEvalArgs(['a.jsonl', 'b/', '--strategies', 'pi', '--md', '--window', '50_000'])).toMatchObject({ paths: ['a.jsonl', 'b/'], output: 'md', contextWindow: 50_000, counter: 'o200k', jobs: 1 });
+  });
+});
+
+describe('eval', () => {
+  it('searches folders (subagent files included), skips what is not a transcript, and reports each file', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'foldlab-eval-'));
+    mkdirSync(join(dir, 'session', 'subagents'), { recursive: true });
+    copyFileSync(PI_SMALL, join(dir, 'session', 'main.jsonl'));
+    copyFileSync(PI_SMALL, join(dir, 'session', 'subagents', 'agent-1.jsonl'));
+    writeFileSync(join(dir, 'notes.txt'), 'not a transcript');
+    expect(findTranscripts([dir]).map((f) => f.slice(dir.length))).toEqual(['/session/main.jsonl', '/session/subagents/agent-1.jsonl']);
+    const report = await runEval({ paths: [dir], configs: [{ strategy: 'pi', options: {} }], counter: 'chars4', contextWindow: 200_000, jobs: 1 });
+    expect(report.files).toHaveLength(2);
+    expect(report.files[0]!.strategies[0]).toMatchObject({ id: 'pi', compactions: 0, overflowCalls: 0 });
+  });
+
+  it('--jobs 2 splits the files over two processes and gives the same report', async () => {
+    const args = { paths: [PI_SMALL, 'public/samples/claude-code/dag_compact_after_rewind.jsonl'], configs: [{ strategy: 'sliding-window', options: { windowSize: 2 } }], counter: 'chars4' as const, contextWindow: 10_000 };
+    const one = await runEval({ ...args, jobs: 1 });
+    const two = await runEval({ ...args, jobs: 2 });
+    expect(two).toEqual(one);
+  }, 60_000);
+
+  it('refuses a bad option before reading any file', async () => {
+    await expect(runEval({ paths: ['/no/such/file.jsonl'], configs: [{ strategy: 'pi', options: { reserveTokens: 'x' } }], counter: 'chars4', contextWindow: 1000, jobs: 1 })).rejects.toThrow(/reserveTokens/);
+    await expect(runEval({ paths: ['/no/such/file.jsonl'], configs: [{ strategy: 'pi', options: {} }], counter: 'chars4', contextWindow: 1000, jobs: 1 })).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it('gives the series, totals, probes and summaries, as JSON, Markdown and CSV', async () => {
+    const report = await runEval({ paths: [CLAUDE], configs: [{ strategy: 'pi', options: {} }, { strategy: 'observation-masking', options: {} }], counter: 'chars4', contextWindow: 50_000, model: 'claude-sonnet-4-5', jobs: 1 });
+    const [file] = report.files;
+    expect(file).toMatchObject({ format: 'claude-code', calls: 105, contextWindow: 50_000 });
+    const [pi, masking] = file!.strategies;
+    expect(pi!.series).toHaveLength(105);
+    expect(pi!.compactions).toBeGreaterThan(0);
+    expect(pi!.summaries.length).toBeGreaterThanOrEqual(pi!.compactions);
+    expect(pi!.tokensPerTask).toBe(pi!.series.reduce((sum, s) => sum + s.contextTokens, 0) + pi!.summarizerTokens.input + pi!.summarizerTokens.output);
+    expect(pi!.cost).toBeGreaterThan(0);
+    expect(pi!.probeList.length).toBe(Object.values(pi!.probes).reduce((n, s) => n + s.total, 0));
+    expect(masking!.summarizerTokens).toEqual({ input: 0, output: 0 });
+    const md = formatEvalMarkdown(report);
+    expect(md.split('\n').filter((line) => line.startsWith('| public/samples'))).toHaveLength(2);
+    const csv = formatEvalCsv(report).split('\n');
+    expect(csv).toHaveLength(3);
+    expect(csv[1]).toContain(String(pi!.tokensPerTask));
+  }, 60_000);
+});
