@@ -2,7 +2,7 @@
  * The IndexedDB schema, every version in one file. One row per journal entry (never rewritten);
  * token counts cached per conversation and counter; small settings; compaction runs and pins (v2),
  * which point at entries by id and never copy them; saved strategy comparisons and the probes a
- * user dismissed as wrong (v3).
+ * user dismissed as wrong (v3); the judged mode's cached answers and grades (v4).
  */
 import Dexie, { type EntityTable, type Table } from 'dexie';
 import type { Entry } from '../core/journal/entry.ts';
@@ -11,6 +11,7 @@ import type { CounterId } from '../core/tokens/counters.ts';
 import type { BlockType, Role } from '../core/journal/entry.ts';
 import type { CompactionRecord } from '../core/compaction/run.ts';
 import type { Plan, PreviousCompaction, StrategyId } from '../core/compaction/types.ts';
+import type { JudgeCacheRow } from '../core/replay/judge.ts';
 import type { CompareRequest, CompareResult } from '../worker/compare-protocol.ts';
 import type { RemoteConfig } from '../llm/remote.ts';
 
@@ -115,6 +116,12 @@ export interface DismissedProbeRow {
   text: string;
 }
 
+/**
+ * A cached answer or grade of the probes' judged mode (v4), keyed by a hash of what it depends on
+ * (context text, question, reference, model, prompt versions): judging again costs nothing.
+ */
+export type JudgementRow = JudgeCacheRow & { createdAt: number };
+
 export class FoldlabDatabase extends Dexie {
   conversations!: EntityTable<ConversationRow, 'id'>;
   entries!: Table<EntryRow, [string, number]>;
@@ -124,6 +131,7 @@ export class FoldlabDatabase extends Dexie {
   pins!: Table<PinRow, [string, string]>;
   comparisons!: EntityTable<ComparisonRow, 'id'>;
   dismissedProbes!: Table<DismissedProbeRow, [string, string]>;
+  judgements!: EntityTable<JudgementRow, 'key'>;
 
   constructor(name = 'foldlab') {
     super(name);
@@ -142,6 +150,10 @@ export class FoldlabDatabase extends Dexie {
     this.version(3).stores({
       comparisons: 'id, conversationId, [conversationId+createdAt]',
       dismissedProbes: '[conversationId+probeId], conversationId',
+    });
+    // v4: the judged mode's cache of model answers and grades, looked up by key only.
+    this.version(4).stores({
+      judgements: 'key',
     });
   }
 }

@@ -10,12 +10,13 @@ import { createCountsSlice, type CountsSlice } from './counts-slice.ts';
 import { createCompactSlice, type CompactSlice } from './compact-slice.ts';
 import { createModelsSlice, type ModelsSlice } from './models-slice.ts';
 import { createCompareSlice, type CompareSlice } from './compare-slice.ts';
+import { createJudgeSlice, type JudgeSlice } from './judge-slice.ts';
 
-export type AppState = LibrarySlice & ViewSlice & CountsSlice & CompactSlice & ModelsSlice & CompareSlice;
+export type AppState = LibrarySlice & ViewSlice & CountsSlice & CompactSlice & ModelsSlice & CompareSlice & JudgeSlice;
 
 export const useAppStore = create<AppState>()(
   persist(
-    (...a) => ({ ...createLibrarySlice(...a), ...createViewSlice(...a), ...createCountsSlice(...a), ...createCompactSlice(...a), ...createModelsSlice(...a), ...createCompareSlice(...a) }),
+    (...a) => ({ ...createLibrarySlice(...a), ...createViewSlice(...a), ...createCountsSlice(...a), ...createCompactSlice(...a), ...createModelsSlice(...a), ...createCompareSlice(...a), ...createJudgeSlice(...a) }),
     {
       name: 'foldlab.preferences',
       version: 1,

@@ -17,6 +17,8 @@ import { CompactionJobs } from './compaction-jobs.ts';
 import { CompareJobs } from './compare-jobs.ts';
 import type { CompareProgress, CompareRequest, CompareResult } from './compare-protocol.ts';
 import { FoldJobs, type FoldRequest, type FoldView } from './fold-jobs.ts';
+import { JudgeJobs } from './judge-jobs.ts';
+import type { JudgeJobProgress, JudgeQuote, JudgeRequest, JudgeResult } from './judge-protocol.ts';
 import {
   JobCancelledError, type CompactRequest, type EngineApi, type PlanPreview, type ImportOutcome, type ImportRequest, type ProgressCallback, type TokenCounts,
 } from './protocol.ts';
@@ -29,6 +31,7 @@ export class Engine implements EngineApi {
   private readonly compactions: CompactionJobs;
   private readonly folds: FoldJobs;
   private readonly comparisons: CompareJobs;
+  private readonly judgements: JudgeJobs;
 
   constructor(private readonly db: FoldlabDatabase) {
     const totals = async (conversationId: string, counter: CounterId) =>
@@ -36,11 +39,22 @@ export class Engine implements EngineApi {
     this.compactions = new CompactionJobs(db, totals);
     this.folds = new FoldJobs(db, totals);
     this.comparisons = new CompareJobs(db, totals);
+    this.judgements = new JudgeJobs(db);
   }
 
   /** Replays the configurations on one conversation (a compare of two to eight, or one replay). */
   compare(request: CompareRequest, onProgress: (progress: CompareProgress) => void): Promise<CompareResult> {
     return this.job(request.jobId, (signal) => this.comparisons.compare(request, signal, onProgress));
+  }
+
+  /** What judging a saved comparison would send and cost; nothing is sent. */
+  estimateJudge(request: JudgeRequest): Promise<JudgeQuote> {
+    return this.judgements.estimate(request);
+  }
+
+  /** Judges a saved comparison's final contexts with a model (answers and grades, cached). */
+  judge(request: JudgeRequest, onProgress: (progress: JudgeJobProgress) => void): Promise<JudgeResult> {
+    return this.job(request.jobId, (signal) => this.judgements.judge(request, signal, onProgress));
   }
 
   /** With a job id the model summaries can be cancelled and report their progress (unit: blocks, as 'summaries'). */

@@ -13,6 +13,7 @@ import { CallContext } from './CallContext.tsx';
 import { CompactionDetail, MarkerList } from './CompactionDetail.tsx';
 import type { ChartSelection } from './CompareChart.tsx';
 import { FinalContexts } from './FinalContexts.tsx';
+import { JudgePanel } from './JudgePanel.tsx';
 import { ProbeList } from './ProbeList.tsx';
 import { exportComparison } from './SavedComparisons.tsx';
 import { TotalsTable } from './TotalsTable.tsx';
@@ -45,6 +46,7 @@ export function ResultView({ row, conversation, journal, dismissed, onDismiss, o
   const stale = row.importId !== conversation.importId;
   const newlyDismissed = [...dismissed].filter((id) => !(request.dismissedProbes ?? []).includes(id)).length;
   const openResult = marker ? results[marker.config] : undefined;
+  const dismissedIds = useMemo(() => [...dismissed].sort(), [dismissed]);
 
   return (
     <section className="compare-result" data-testid="compare.result" data-id={row.id} aria-label={row.name}>
@@ -85,6 +87,8 @@ export function ResultView({ row, conversation, journal, dismissed, onDismiss, o
       <FinalContexts results={results} byId={byId} dismissed={dismissed} />
       <h4>Probes</h4>
       <ProbeList results={results} byId={byId} dismissed={dismissed} onDismiss={onDismiss} onRestore={onRestore} />
+      <h4>Judged by a model</h4>
+      <JudgePanel row={row} dismissed={dismissedIds} />
     </section>
   );
 }

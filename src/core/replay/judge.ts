@@ -1,0 +1,552 @@
+/**
+ * The judged mode of the retention probes (X7), after Factory's probe-based evaluation of context
+ * compression: one question per probe category asked of each configuration's final context, a
+ * model answering from that context alone, and the same model grading the answer 0-5 against a
+ * reference built from the probes and their source text in the full transcript. Pure: the model
+ * comes in as a Summarizer, the cache as two lookups; the worker stores what this returns.
+ */
+import { getPrompt, renderTemplate, type PromptLibrary } from '../compaction/prompts.ts';
+import { promptVersion } from '../compaction/run.ts';
+import { serializeEntries, truncateMiddle, wrapTranscript } from '../compaction/serialize.ts';
+import { SummarizerError, type Summarizer, type SummaryRequest, type SummaryResponse } from '../compaction/summarizer.ts';
+import { fnv1a64 } from '../folding/hash.ts';
+import { ModelReplyError, parseJsonReply } from '../folding/model-digest.ts';
+import { entryText, type Entry } from '../journal/entry.ts';
+import type { Price } from '../pricing.ts';
+import { clip } from '../probes/make.ts';
+import { PROBE_CATEGORIES, type Probe, type ProbeCategory } from '../probes/types.ts';
+import type { TokenCounter } from '../tokens/counters.ts';
+import type { ContextRef, ReplayResult } from './types.ts';
+
+/** Prompt files (prompts/<id>.md): the answer from the compacted context, and the grade. */
+export const ANSWER_PROMPT = 'probe-answer';
+export const GRADE_PROMPT = 'probe-judge';
+
+/** A signal for requests only rendered (plans, estimates), never sent with it: a run adds its own. */
+const NEVER = new AbortController().signal;
+
+/**
+ * One question per category, asked the same way of every configuration. None names anything of
+ * the answer: the facts are in the reference only, which the answering model never sees.
+ */
+export const JUDGE_QUESTIONS: Readonly<Record<ProbeCategory, string>> = {
+  artifact: 'Which files did the agent modify, create, delete or read so far, and what happened to each?',
+  constraint: 'What instructions did the user give that the agent must keep following?',
+  task: 'What is the user currently asking for?',
+  error: 'What errors did the agent hit, and were they fixed?',
+  identifier: 'What exact values (URLs, commits, versions, issue numbers, numbers) did the user give?',
+  decision: 'What choices did the agent make between alternatives, and why?',
+};
+
+/** Probes listed in one question's reference, at most; past it they are sampled evenly over the session. Default 20. */
+export const MAX_REFERENCE_FACTS = 20;
+/** Characters of source text quoted under each reference fact. Default 300. */
+export const SOURCE_EXCERPT_CHARS = 300;
+/** Output cap of an answer, tokens. Default 600. */
+export const ANSWER_MAX_TOKENS = 600;
+/** Words an answer is asked to stay under. */
+const ANSWER_MAX_WORDS = 250;
+/** Output cap of a grade, tokens. Default 250. */
+export const GRADE_MAX_TOKENS = 250;
+/** Longest reason kept from a grade, characters. */
+export const REASON_MAX_CHARS = 400;
+/**
+ * Characters of a final context sent to the answering model, at most (both ends kept, the middle
+ * marked as omitted). Default 400,000 (about 100k tokens): a small local model needs less.
+ */
+export const DEFAULT_JUDGE_CONTEXT_CHARS = 400_000;
+/** Per request (answer or grade), ms. Default 120 s. */
+export const DEFAULT_JUDGE_TIMEOUT_MS = 120_000;
+
+/** One fact of a reference: a probe and the passage of the transcript it was read from. */
+export interface ReferenceFact {
+  probeId: string;
+  kind: string;
+  text: string;
+  /** The passage around the fact in its source entry, when the entry is known. */
+  source?: string;
+}
+
+/** A question asked of every configuration, with the reference its answers are graded against. */
+export interface JudgeQuestion {
+  category: ProbeCategory;
+  question: string;
+  facts: ReferenceFact[];
+  /** Probes of the category left out of the reference by `MAX_REFERENCE_FACTS`. */
+  omitted: number;
+}
+
+/**
+ * The questions of a comparison: one per category that has probes. The reference of a category is
+ * the union of every configuration's probes (every fact that left some configuration's verbatim
+ * context), so every configuration answers the same question against the same reference. The task
+ * reference is the latest requests only: the question is what the user asks for now.
+ */
+export function buildQuestions(results: readonly ReplayResult[], sourceOf: (entryId: string) => Entry | undefined, dismissed: ReadonlySet<string> = new Set()): JudgeQuestion[] {
+  const byCategory = new Map<ProbeCategory, Map<string, Probe>>();
+  for (const result of results) {
+    if (result.error) continue;
+    for (const { probe } of result.probes) {
+      if (dismissed.has(probe.id)) continue;
+      let probes = byCategory.get(probe.category);
+      if (!probes) byCategory.set(probe.category, (probes = new Map()));
+      probes.set(probe.id, probe);
+    }
+  }
+  const questions: JudgeQuestion[] = [];
+  for (const category of PROBE_CATEGORIES) {
+    const all = [...(byCategory.get(category)?.values() ?? [])].sort((a, b) => a.entryIndex - b.entryIndex || a.id.localeCompare(b.id));
+    if (all.length === 0) continue;
+    const chosen = category === 'task' ? all.slice(-3) : sample(all, MAX_REFERENCE_FACTS);
+    questions.push({
+      category,
+      question: JUDGE_QUESTIONS[category],
+      facts: chosen.map((probe) => {
+        const entry = sourceOf(probe.entryId);
+        const source = entry ? excerpt(entryText(entry), probe) : undefined;
+        return { probeId: probe.id, kind: probe.kind, text: probe.text, ...(source ? { source } : {}) };
+      }),
+      omitted: all.length - chosen.length,
+    });
+  }
+  return questions;
+}
+
+/** `max` items spread evenly over the list (first and last included), in order. */
+function sample<T>(items: readonly T[], max: number): T[] {
+  if (items.length <= max) return [...items];
+  if (max <= 1) return items.slice(-1);
+  const out: T[] = [];
+  for (let i = 0; i < max; i++) out.push(items[Math.round((i * (items.length - 1)) / (max - 1))]!);
+  return out;
+}
+
+/** The passage of `text` around the probe's text (or its first needle), one line, at most SOURCE_EXCERPT_CHARS. */
+export function excerpt(text: string, probe: Pick<Probe, 'text' | 'needles'>): string | undefined {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  if (!flat) return undefined;
+  const lower = flat.toLowerCase();
+  const shown = probe.text.replace(/…$/, '').toLowerCase().slice(0, 60);
+  let at = shown ? lower.indexOf(shown) : -1;
+  if (at < 0) {
+    const needle = probe.needles[0]?.[0];
+    at = needle ? lower.indexOf(needle) : -1;
+  }
+  const start = Math.max(0, (at < 0 ? 0 : at) - 100);
+  const end = Math.min(flat.length, start + SOURCE_EXCERPT_CHARS);
+  return `${start > 0 ? '…' : ''}${flat.slice(start, end)}${end < flat.length ? '…' : ''}`;
+}
+
+/** A reference as the grading model reads it: one fact per line, its kind, and its source passage. */
+export function referenceText(question: JudgeQuestion): string {
+  const lines = question.facts.map((fact, i) => `${i + 1}. [${fact.kind}] ${fact.text}${fact.source ? `\n   source: "${fact.source}"` : ''}`);
+  if (question.omitted > 0) lines.push(`(${question.omitted} more fact${question.omitted === 1 ? '' : 's'} of this kind not listed: do not count them as missing.)`);
+  if (question.category === 'task') lines.unshift('The user\'s requests, oldest first; the last one is the current request.');
+  return lines.join('\n');
+}
+
+/**
+ * A final context as the answering model reads it: every entry serialized (tool results in full),
+ * clipped to `maxChars` with both ends kept. `clipped` says whether it had to be.
+ */
+export function contextTranscript(refs: readonly ContextRef[], byId: ReadonlyMap<string, Entry>, maxChars = DEFAULT_JUDGE_CONTEXT_CHARS): { text: string; clipped: boolean; missing: number } {
+  const entries: Entry[] = [];
+  let missing = 0;
+  for (const ref of refs) {
+    const entry = ref.origin === 'journal' ? byId.get(ref.entryId) : ref.entry;
+    if (entry) entries.push(entry);
+    else missing++;
+  }
+  const full = serializeEntries(entries, Number.POSITIVE_INFINITY);
+  return { text: truncateMiddle(full, maxChars), clipped: full.length > maxChars, missing };
+}
+
+function answerVars(question: JudgeQuestion, context: string): Record<string, string> {
+  return { category: question.category, question: question.question, max_words: String(ANSWER_MAX_WORDS), context: wrapTranscript(context, 'context') };
+}
+
+/** The request asking the model to answer `question` from a compacted context. */
+export function answerRequest(question: JudgeQuestion, context: string, prompts: PromptLibrary, signal: AbortSignal, taskId = `answer:${question.category}`): SummaryRequest {
+  const vars = answerVars(question, context);
+  const prompt = renderTemplate(getPrompt(prompts, ANSWER_PROMPT), vars);
+  return { taskId, promptId: ANSWER_PROMPT, prompt, entries: [], serialized: context, vars, maxTokens: ANSWER_MAX_TOKENS, signal };
+}
+
+/** The request asking the model to grade `answer` against the question's reference. `retryNote` is added when asking again. */
+export function gradeRequest(question: JudgeQuestion, answer: string, prompts: PromptLibrary, signal: AbortSignal, options: { retryNote?: string; taskId?: string } = {}): SummaryRequest {
+  const reference = referenceText(question);
+  const vars: Record<string, string> = {
+    category: question.category,
+    question: question.question,
+    reason_chars: String(REASON_MAX_CHARS),
+    reference: wrapTranscript(reference, 'reference'),
+    answer: wrapTranscript(answer.trim() || '(no answer)', 'answer'),
+  };
+  let prompt = renderTemplate(getPrompt(prompts, GRADE_PROMPT), vars);
+  if (options.retryNote) prompt += `\n\nYour previous reply could not be used: ${options.retryNote}. Reply again with the JSON object only.`;
+  return { taskId: options.taskId ?? `grade:${question.category}`, promptId: GRADE_PROMPT, prompt, entries: [], serialized: reference, vars, maxTokens: GRADE_MAX_TOKENS, signal };
+}
+
+/** A validated grade. */
+export interface Grade {
+  /** 0-5, clamped, one decimal at most. */
+  score: number;
+  reason: string;
+}
+
+/**
+ * Validates a grading reply: `score` a number (or a numeric string) clamped to 0-5, `reason` a
+ * string clipped to REASON_MAX_CHARS (empty when absent). Throws ModelReplyError saying what is wrong.
+ */
+export function parseGrade(reply: string): Grade {
+  const object = parseJsonReply(reply);
+  const raw = object.score;
+  if (raw === undefined || raw === null) throw new ModelReplyError('"score" is missing');
+  const value = typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() !== '' ? Number(raw.trim()) : Number.NaN;
+  if (!Number.isFinite(value)) throw new ModelReplyError(`"score" is ${JSON.stringify(raw).slice(0, 40)}, expected a number from 0 to 5`);
+  const score = Math.round(Math.min(5, Math.max(0, value)) * 10) / 10;
+  const reason = typeof object.reason === 'string' ? clip(object.reason, REASON_MAX_CHARS) : '';
+  return { score, reason };
+}
+
+/** Cache key of an answer: the context text, the question, the model and the answer prompt's version. */
+export function answerKey(model: string, question: JudgeQuestion, context: string, prompts: PromptLibrary): string {
+  return `a:${fnv1a64([model, promptVersion(prompts[ANSWER_PROMPT] ?? ''), question.category, question.question, context].join('\u0000'))}`;
+}
+
+/** Cache key of a grade: the answer's key and text, the reference, the model and the grade prompt's version. */
+export function gradeKey(model: string, question: JudgeQuestion, answerCacheKey: string, answer: string, prompts: PromptLibrary): string {
+  return `g:${fnv1a64([model, promptVersion(prompts[GRADE_PROMPT] ?? ''), answerCacheKey, question.question, referenceText(question), answer].join('\u0000'))}`;
+}
+
+/** What the cache holds: an answer, or a grade (an unparseable grade is never cached). */
+export interface CachedAnswer {
+  text: string;
+  model: string;
+}
+export interface CachedGrade extends Grade {
+  model: string;
+}
+
+/** Lookups of earlier answers and grades (the worker reads them from IndexedDB). */
+export interface JudgeCache {
+  answer(key: string): Promise<CachedAnswer | undefined>;
+  grade(key: string): Promise<CachedGrade | undefined>;
+}
+
+/** One configuration's final context, ready to ask questions of. */
+export interface JudgeTarget {
+  config: number;
+  label: string;
+  context: string;
+  clipped: boolean;
+}
+
+/** One question asked of one configuration. */
+export interface JudgeItem {
+  config: number;
+  label: string;
+  question: JudgeQuestion;
+  answerKey: string;
+  answerPrompt: string;
+  cachedAnswer?: CachedAnswer;
+  /** Present only when the answer is cached (the grade key needs the answer). */
+  cachedGrade?: CachedGrade;
+}
+
+/** Configurations with nothing to judge, and why. */
+export interface JudgeSkip {
+  config: number;
+  label: string;
+  reason: string;
+}
+
+export interface JudgePlan {
+  model: string;
+  questions: JudgeQuestion[];
+  items: JudgeItem[];
+  targets: JudgeTarget[];
+  skipped: JudgeSkip[];
+}
+
+export interface PlanJudgeArgs {
+  results: readonly ReplayResult[];
+  /** Journal entries by id (final contexts and probe sources reference them). */
+  byId: ReadonlyMap<string, Entry>;
+  /** A stable name of the model that answers and grades (provider, base URL, model): part of every cache key. */
+  model: string;
+  prompts: PromptLibrary;
+  cache: JudgeCache;
+  dismissed?: ReadonlySet<string>;
+  maxContextChars?: number;
+}
+
+/** The questions and, per configuration, what is already cached. No model is called. */
+export async function planJudge(args: PlanJudgeArgs): Promise<JudgePlan> {
+  getPrompt(args.prompts, ANSWER_PROMPT);
+  getPrompt(args.prompts, GRADE_PROMPT);
+  const questions = buildQuestions(args.results, (id) => args.byId.get(id), args.dismissed);
+  const targets: JudgeTarget[] = [];
+  const skipped: JudgeSkip[] = [];
+  args.results.forEach((result, config) => {
+    if (result.error) skipped.push({ config, label: result.label, reason: `the replay stopped: ${result.error}` });
+    else if (result.finalContext.length === 0) skipped.push({ config, label: result.label, reason: 'its final context is empty' });
+    else {
+      const { text, clipped } = contextTranscript(result.finalContext, args.byId, args.maxContextChars);
+      targets.push({ config, label: result.label, context: text, clipped });
+    }
+  });
+  const items: JudgeItem[] = [];
+  for (const target of targets) {
+    for (const question of questions) {
+      const key = answerKey(args.model, question, target.context, args.prompts);
+      const cachedAnswer = await args.cache.answer(key);
+      const cachedGrade = cachedAnswer ? await args.cache.grade(gradeKey(args.model, question, key, cachedAnswer.text, args.prompts)) : undefined;
+      items.push({
+        config: target.config, label: target.label, question, answerKey: key,
+        answerPrompt: answerRequest(question, target.context, args.prompts, NEVER).prompt,
+        ...(cachedAnswer ? { cachedAnswer } : {}),
+        ...(cachedGrade ? { cachedGrade } : {}),
+      });
+    }
+  }
+  return { model: args.model, questions, items, targets, skipped };
+}
+
+/** What a judge run will cost at most, before it runs. */
+export interface JudgeEstimate {
+  questions: number;
+  /** Questions whose answer and grade are both cached: they cost nothing. */
+  cached: number;
+  /** Model requests to send (a malformed grade adds one more each). */
+  requests: number;
+  /** Input tokens of every prompt to send, in `counter` units (a grade's unknown answer counted at its cap). */
+  inputTokens: number;
+  /** Output tokens at most (the caps of the answers and grades to ask for). */
+  outputTokens: number;
+  counter: string;
+  /** USD at the model's price, when known; 0 for a local model; null when unknown. */
+  cost: number | null;
+  priceModel?: string;
+}
+
+/** Counts every prompt a run of `plan` would send. `price` undefined: cost unknown (null). */
+export function estimateJudge(plan: JudgePlan, prompts: PromptLibrary, counter: TokenCounter, price: { model: string; price: Price } | 'free' | undefined): JudgeEstimate {
+  let requests = 0;
+  let inputTokens = 0;
+  let outputTokens = 0;
+  let cached = 0;
+  for (const item of plan.items) {
+    if (item.cachedAnswer && item.cachedGrade) {
+      cached++;
+      continue;
+    }
+    if (!item.cachedAnswer) {
+      requests++;
+      inputTokens += counter.count(item.answerPrompt);
+      outputTokens += ANSWER_MAX_TOKENS;
+    }
+    requests++;
+    const grade = gradeRequest(item.question, item.cachedAnswer?.text ?? '', prompts, NEVER);
+    inputTokens += counter.count(grade.prompt) + (item.cachedAnswer ? 0 : ANSWER_MAX_TOKENS);
+    outputTokens += GRADE_MAX_TOKENS;
+  }
+  const cost = price === 'free' ? 0 : price ? (inputTokens / 1_000_000) * price.price.input + (outputTokens / 1_000_000) * price.price.output : null;
+  return {
+    questions: plan.items.length, cached, requests, inputTokens, outputTokens, counter: counter.label, cost,
+    ...(price && price !== 'free' ? { priceModel: price.model } : {}),
+  };
+}
+
+/** One judged question: the answer, the grade (null when the grade reply could not be used) and the judge's reason. */
+export interface JudgedItem {
+  config: number;
+  label: string;
+  category: ProbeCategory;
+  question: string;
+  facts: ReferenceFact[];
+  omitted: number;
+  answer: string;
+  score: number | null;
+  reason: string;
+  /** Why the grade is missing: the grading reply could not be used, even when asked again. */
+  unparseable?: string;
+  /** Whether the answer and the grade came from the cache. */
+  cached: { answer: boolean; grade: boolean };
+}
+
+/** A row for the cache, written by the worker only when the whole run succeeds. */
+export type JudgeCacheRow =
+  | { key: string; kind: 'answer'; model: string; text: string }
+  | { key: string; kind: 'grade'; model: string; score: number; reason: string };
+
+export interface JudgeProgress {
+  done: number;
+  total: number;
+  config: number;
+  label: string;
+  category: ProbeCategory;
+  phase: 'answering' | 'grading';
+}
+
+export interface RunJudgeArgs {
+  plan: JudgePlan;
+  summarizer: Summarizer;
+  prompts: PromptLibrary;
+  signal?: AbortSignal;
+  timeoutMs?: number;
+  onProgress?: (progress: JudgeProgress) => void;
+}
+
+export interface JudgeRun {
+  items: JudgedItem[];
+  /** New answers and grades, for the cache. */
+  rows: JudgeCacheRow[];
+  requests: number;
+  usage: { input: number; output: number };
+  /** Model names the provider reported. */
+  models: string[];
+}
+
+/** The user cancelled a judge run: nothing was stored. */
+export class JudgeCancelledError extends Error {
+  override name = 'JudgeCancelledError';
+  constructor() {
+    super('Judging cancelled: nothing was stored.');
+  }
+}
+
+/** A request took longer than the timeout. */
+export class JudgeTimeoutError extends Error {
+  override name = 'JudgeTimeoutError';
+  constructor(readonly timeoutMs: number) {
+    super(`The model did not answer within ${Math.round(timeoutMs / 1000)} s: try again, or a smaller or faster model.`);
+  }
+}
+
+/**
+ * Asks, one request at a time, what the cache does not hold: each answer, then its grade (a
+ * malformed grade is asked once more, then recorded as unparseable). A model error (rate limit,
+ * wrong key) or a cancel ends the run with that error: the caller stores nothing of it.
+ */
+export async function runJudge(args: RunJudgeArgs): Promise<JudgeRun> {
+  const { plan } = args;
+  const items: JudgedItem[] = [];
+  const rows: JudgeCacheRow[] = [];
+  const usage = { input: 0, output: 0 };
+  const models = new Set<string>();
+  let requests = 0;
+  const total = plan.items.length;
+  const ask = async (request: Omit<SummaryRequest, 'signal'>): Promise<SummaryResponse> => {
+    const response = await callModel(args, request);
+    requests++;
+    usage.input += response.usage?.input ?? 0;
+    usage.output += response.usage?.output ?? 0;
+    models.add(response.model);
+    return response;
+  };
+  for (const [n, item] of plan.items.entries()) {
+    if (args.signal?.aborted) throw new JudgeCancelledError();
+    const at = { done: n, total, config: item.config, label: item.label, category: item.question.category };
+    let answer = item.cachedAnswer?.text;
+    if (answer === undefined) {
+      args.onProgress?.({ ...at, phase: 'answering' });
+      const request = { taskId: `answer:${item.config}:${item.question.category}`, promptId: ANSWER_PROMPT, prompt: item.answerPrompt, entries: [], serialized: '', vars: { category: item.question.category, question: item.question.question }, maxTokens: ANSWER_MAX_TOKENS };
+      answer = (await ask(request)).text.trim();
+      rows.push({ key: item.answerKey, kind: 'answer', model: plan.model, text: answer });
+    }
+    let grade: Grade | undefined = item.cachedGrade;
+    let unparseable: string | undefined;
+    if (!grade) {
+      args.onProgress?.({ ...at, phase: 'grading' });
+      const taskId = `grade:${item.config}:${item.question.category}`;
+      const key = gradeKey(plan.model, item.question, item.answerKey, answer, args.prompts);
+      for (let attempt = 0; attempt < 2 && !grade; attempt++) {
+        const { signal: _unused, ...request } = gradeRequest(item.question, answer, args.prompts, NEVER, { taskId, ...(unparseable ? { retryNote: unparseable } : {}) });
+        const reply = await ask(request);
+        try {
+          grade = parseGrade(reply.text);
+        } catch (error) {
+          if (!(error instanceof ModelReplyError)) throw error;
+          unparseable = error.message;
+        }
+      }
+      if (grade) {
+        unparseable = undefined;
+        rows.push({ key, kind: 'grade', model: plan.model, score: grade.score, reason: grade.reason });
+      }
+    }
+    items.push({
+      config: item.config, label: item.label, category: item.question.category, question: item.question.question,
+      facts: item.question.facts, omitted: item.question.omitted, answer,
+      score: grade?.score ?? null, reason: grade?.reason ?? '',
+      ...(unparseable ? { unparseable } : {}),
+      cached: { answer: item.cachedAnswer !== undefined, grade: item.cachedGrade !== undefined },
+    });
+  }
+  if (args.signal?.aborted) throw new JudgeCancelledError();
+  args.onProgress?.({ done: total, total, config: plan.items.at(-1)?.config ?? 0, label: plan.items.at(-1)?.label ?? '', category: plan.items.at(-1)?.question.category ?? 'task', phase: 'grading' });
+  return { items, rows, requests, usage, models: [...models] };
+}
+
+/** One model request under the timeout and the user's cancel, whatever the summarizer does with its signal. */
+async function callModel(args: RunJudgeArgs, request: Omit<SummaryRequest, 'signal'>): Promise<SummaryResponse> {
+  const timeoutMs = args.timeoutMs ?? DEFAULT_JUDGE_TIMEOUT_MS;
+  const timeout = new AbortController();
+  const timer = setTimeout(() => timeout.abort(new JudgeTimeoutError(timeoutMs)), timeoutMs);
+  const signal = args.signal ? AbortSignal.any([args.signal, timeout.signal]) : timeout.signal;
+  try {
+    const aborted = new Promise<never>((_, reject) => {
+      const fail = () => reject(args.signal?.aborted ? new JudgeCancelledError() : new JudgeTimeoutError(timeoutMs));
+      if (signal.aborted) fail();
+      else signal.addEventListener('abort', fail, { once: true });
+    });
+    const response = await Promise.race([args.summarizer.summarize({ ...request, signal }), aborted]);
+    if (typeof response.text !== 'string') throw new SummarizerError(`${args.summarizer.label} returned no text.`);
+    return response;
+  } catch (error) {
+    if (args.signal?.aborted) throw new JudgeCancelledError();
+    throw error;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Mean grade of one configuration in one category (null when no answer of it could be graded). */
+export interface CategoryGrade {
+  mean: number | null;
+  graded: number;
+  unparseable: number;
+}
+
+export interface ConfigGrades {
+  config: number;
+  label: string;
+  categories: Partial<Record<ProbeCategory, CategoryGrade>>;
+  /** Mean over every graded answer of the configuration. */
+  mean: number | null;
+}
+
+/** Per configuration and category, the mean grade (one decimal kept by the caller's formatting). */
+export function aggregateGrades(items: readonly JudgedItem[]): ConfigGrades[] {
+  const byConfig = new Map<number, ConfigGrades & { sum: number; n: number }>();
+  const sums = new Map<string, { sum: number; graded: number; unparseable: number }>();
+  for (const item of items) {
+    let config = byConfig.get(item.config);
+    if (!config) byConfig.set(item.config, (config = { config: item.config, label: item.label, categories: {}, mean: null, sum: 0, n: 0 }));
+    const key = `${item.config}\u0000${item.category}`;
+    let cell = sums.get(key);
+    if (!cell) sums.set(key, (cell = { sum: 0, graded: 0, unparseable: 0 }));
+    if (item.score === null) cell.unparseable++;
+    else {
+      cell.sum += item.score;
+      cell.graded++;
+      config.sum += item.score;
+      config.n++;
+    }
+    config.categories[item.category] = { mean: cell.graded > 0 ? cell.sum / cell.graded : null, graded: cell.graded, unparseable: cell.unparseable };
+  }
+  return [...byConfig.values()]
+    .sort((a, b) => a.config - b.config)
+    .map(({ sum, n, ...grades }) => ({ ...grades, mean: n > 0 ? sum / n : null }));
+}
