@@ -2,8 +2,9 @@
 // replace (current state, labelled notes), how older errors get resolved, and the small inferences.
 import { describe, expect, it } from 'vitest';
 import { linkEntries, makeEntries } from '../compaction/testing.ts';
-import { codeSpan, commonRoot, digestFromFacts, emptyDigest, inferEnvironment, inferStack, mergeDigests } from './digest.ts';
+import { codeSpan, commonRoot, digestFromFacts, emptyDigest, inferEnvironment, inferStack, MAX_ERRORS, MAX_MERGED_COMMANDS, mergeDigests, parseSummary } from './digest.ts';
 import { extractFacts } from './extract.ts';
+import { renderTemplateText } from './formats.ts';
 
 describe('digestFromFacts', () => {
   it('marks answered requests done and an unanswered last request in progress', () => {
@@ -26,18 +27,64 @@ describe('digestFromFacts', () => {
     expect(digest.nextSteps).toEqual(['c']);
   });
 
-  it('groups repeated errors on the same target, the latest deciding', () => {
+  it('keeps each distinct error of a repeated command, newest last, and collapses a repeated one', () => {
     const entries = linkEntries(makeEntries([
       { assistant: '', calls: [{ id: '1', name: 'Bash', input: { command: 'make' } }] },
       { tool: 'error one', callId: '1', error: true },
       { assistant: '', calls: [{ id: '2', name: 'Bash', input: { command: 'make' } }] },
       { tool: 'error two', callId: '2', error: true },
+      { assistant: '', calls: [{ id: '3', name: 'Bash', input: { command: 'make' } }] },
+      { tool: 'error one', callId: '3', error: true },
     ]));
-    expect(digestFromFacts(extractFacts(entries)).errors).toEqual([{ tool: 'Bash', target: 'make', message: 'error two', resolved: false, recent: true }]);
+    expect(digestFromFacts(extractFacts(entries)).errors).toEqual([
+      { tool: 'Bash', target: 'make', message: 'error two', resolved: false, recent: true },
+      { tool: 'Bash', target: 'make', message: 'error one', resolved: false, recent: true },
+    ]);
+  });
+
+  it('bounds the errors per command and in all, newest kept, and counts what it left out', () => {
+    const specs = Array.from({ length: 30 }, (_, i) => [
+      { assistant: '', calls: [{ id: `c${i}`, name: 'Bash', input: { command: i < 8 ? 'make' : `make t${i}` } }] },
+      { tool: `src/a.ts(${i},1): error TS${2300 + i}: bad ${i}`, callId: `c${i}`, error: true },
+    ]).flat();
+    const digest = digestFromFacts(extractFacts(linkEntries(makeEntries(specs))));
+    expect(digest.errors).toHaveLength(MAX_ERRORS);
+    expect(digest.errors.filter((error) => error.target === 'make')).toHaveLength(0);
+    expect(digest.errors[digest.errors.length - 1]!.message).toBe('src/a.ts(29,1): error TS2329: bad 29');
+    expect(digest.errorsOmitted).toBe(10);
+    const text = renderTemplateText('pi-summary', digest);
+    expect(text).toContain('Earlier errors left out: 10');
+    // An update keeps the count and adds what its own bound leaves out; the newest errors stay.
+    expect(mergeDigests(parseSummary(text), emptyDigest()).errorsOmitted).toBe(10);
+    const later = Array.from({ length: 5 }, (_, i) => [
+      { assistant: '', calls: [{ id: `n${i}`, name: 'Bash', input: { command: `npm test -- n${i}` } }] },
+      { tool: `E   AssertionError: later ${i}`, callId: `n${i}`, error: true },
+    ]).flat();
+    const merged = mergeDigests(parseSummary(text), digestFromFacts(extractFacts(linkEntries(makeEntries(later)))));
+    expect(merged.errors).toHaveLength(MAX_ERRORS);
+    expect(merged.errors.slice(-5).map((error) => error.message)).toEqual([0, 1, 2, 3, 4].map((i) => `E AssertionError: later ${i}`));
+    expect(merged.errors[0]!.message).toBe('src/a.ts(15,1): error TS2315: bad 15');
+    expect(merged.errorsOmitted).toBe(15);
   });
 });
 
 describe('mergeDigests', () => {
+  it('keeps the newest commands of an update, a re-run moving to the end, and counts the older ones left out', () => {
+    const older = emptyDigest();
+    older.commands = Array.from({ length: MAX_MERGED_COMMANDS }, (_, i) => `make t${i}`);
+    older.commandsOmitted = 3;
+    const newer = emptyDigest();
+    newer.commands = ['make t0', 'npm test'];
+    const merged = mergeDigests(older, newer);
+    expect(merged.commands).toHaveLength(MAX_MERGED_COMMANDS);
+    expect(merged.commands.slice(-2)).toEqual(['make t0', 'npm test']);
+    expect(merged.commands[0]).toBe('make t2');
+    expect(merged.commandsOmitted).toBe(4);
+    const text = renderTemplateText('augment-summary', merged);
+    expect(text).toContain('- Earlier commands left out: 4');
+    expect(parseSummary(text).commandsOmitted).toBe(4);
+  });
+
   function older() {
     const digest = emptyDigest();
     digest.requests = ['old request'];

@@ -38,9 +38,14 @@ export interface Digest {
   blocked: string[];
   decisions: string[];
   commands: string[];
+  /** Older commands left out to keep the list bounded (carried across updates). */
+  commandsOmitted: number;
   /** Notes; `Label: value` lines are replaced by a newer line with the same label. */
   context: string[];
+  /** Distinct errors, oldest first, at most MAX_ERRORS (MAX_ERRORS_PER_TARGET per command or file). */
   errors: ErrorItem[];
+  /** Older errors left out to keep the list bounded (carried across updates). */
+  errorsOmitted: number;
   files: Map<string, FileState>;
   stack: string[];
   environment: string[];
@@ -61,13 +66,19 @@ export const MAX_REPLY_CHARS = 400;
 export const MAX_DONE_REQUEST_CHARS = 100;
 /** Most recent unique commands taken from one run of entries. */
 export const MAX_COMMANDS = 12;
+/** Most recent unique commands an update keeps. */
+export const MAX_MERGED_COMMANDS = 20;
 /** Lines of an unrecognised section kept when reading back a foreign summary. */
 export const MAX_FOREIGN_LINES = 40;
+/** Distinct errors listed at most (the newest; fixed ones are left out first). */
+export const MAX_ERRORS = 20;
+/** Distinct errors listed at most per command or file (the newest). */
+export const MAX_ERRORS_PER_TARGET = 5;
 
 export function emptyDigest(): Digest {
   return {
     requests: [], constraints: [], done: [], inProgress: [], nextSteps: [], blocked: [], decisions: [], commands: [], context: [],
-    errors: [], files: new Map(), stack: [], environment: [], hasState: false, succeeded: new Set(),
+    commandsOmitted: 0, errors: [], errorsOmitted: 0, files: new Map(), stack: [], environment: [], hasState: false, succeeded: new Set(),
   };
 }
 
@@ -79,9 +90,19 @@ export function codeSpan(text: string): string {
   return `${fence}${pad}${text}${pad}${fence}`;
 }
 
-/** `Tool `target` failed[, later fixed]: message` — one line every format uses, so it reads back. */
+/** `Tool `target` failed, later fixed: message` / `… failed, still failing: message` — one line every format uses, so it reads back. */
 export function errorText(error: ErrorItem): string {
-  return `${error.tool}${error.target ? ` ${codeSpan(error.target)}` : ''} failed${error.resolved ? ', later fixed' : ''}: ${error.message}`;
+  return `${error.tool}${error.target ? ` ${codeSpan(error.target)}` : ''} failed, ${error.resolved ? 'later fixed' : 'still failing'}: ${error.message}`;
+}
+
+/** `Earlier commands left out: N (…)`: how many older commands a bounded list no longer shows; reads back. */
+export function omittedCommandsText(count: number): string {
+  return `Earlier commands left out: ${count} (only the newest commands are listed)`;
+}
+
+/** `Earlier errors left out: N (…)`: how many older errors a bounded list no longer shows; reads back. */
+export function omittedErrorsText(count: number): string {
+  return `Earlier errors left out: ${count} (only the newest ${MAX_ERRORS} distinct errors are listed)`;
 }
 
 /** `The user declined Edit `src/a.ts``: a refused call is the user's choice, not an error. */
@@ -109,15 +130,26 @@ export function splitFiles(files: ReadonlyMap<string, FileState>): { read: strin
   return { read: paths.filter((path) => !isChanged(files.get(path)!)), changed: paths.filter((path) => isChanged(files.get(path)!)) };
 }
 
+/** A message that says only that something failed (`Command exited with code 1`): it names no error of its own. */
+function isGeneric(message: string): boolean {
+  const key = itemKey(message);
+  return key.length < 8 || /^(?:\(no message\)|(?:command )?(?:failed|aborted|error)|(?:command |process )?exit(?:ed)?(?: with)? (?:code|status)\b.*|command (?:exited|failed)\b.*)$/.test(key);
+}
+
+/**
+ * Two errors are the same when they say the same thing (the same error line, whichever variant of
+ * the command printed it); a generic message (`exit code 1`) is only the same on the same target.
+ */
 function errorKeyOf(error: Pick<ErrorItem, 'tool' | 'target' | 'message'>): string {
-  return error.target ? `${error.tool.toLowerCase()}\u0000${error.target}` : `${error.tool.toLowerCase()}\u0000\u0000${itemKey(error.message)}`;
+  const message = itemKey(error.message);
+  return isGeneric(error.message) ? `${error.tool.toLowerCase()}\u0000${error.target ?? ''}\u0000${message}` : `${error.tool.toLowerCase()}\u0000\u0000${message}`;
 }
 
 function resolvedBy(error: ErrorItem, succeeded: ReadonlySet<string>): boolean {
   return errorKeys(error.tool, error.target).some((key) => succeeded.has(key));
 }
 
-/** Errors grouped by tool + target (the latest occurrence decides message and status). */
+/** Distinct errors, oldest first (a repeated error takes the place, target and status of its latest occurrence). */
 function groupErrors(errors: readonly ErrorItem[]): ErrorItem[] {
   const grouped = new Map<string, ErrorItem>();
   for (const error of errors) {
@@ -126,6 +158,31 @@ function groupErrors(errors: readonly ErrorItem[]): ErrorItem[] {
     grouped.set(key, error);
   }
   return [...grouped.values()];
+}
+
+/**
+ * Distinct errors bounded: at most MAX_ERRORS_PER_TARGET per command or file and MAX_ERRORS in
+ * all, newest kept (past the overall bound fixed errors go before open ones); `omitted` counts
+ * what was left out.
+ */
+export function boundErrors(errors: readonly ErrorItem[]): { errors: ErrorItem[]; omitted: number } {
+  const grouped = groupErrors(errors);
+  const perTarget = new Map<string, number>();
+  const keep = grouped.map(() => true);
+  for (let i = grouped.length - 1; i >= 0; i--) {
+    const error = grouped[i]!;
+    if (error.target === undefined) continue;
+    const key = `${error.tool.toLowerCase()}\u0000${error.target}`;
+    const count = (perTarget.get(key) ?? 0) + 1;
+    perTarget.set(key, count);
+    if (count > MAX_ERRORS_PER_TARGET) keep[i] = false;
+  }
+  const kept = grouped.filter((_, i) => keep[i]);
+  while (kept.length > MAX_ERRORS) {
+    const fixed = kept.findIndex((error) => error.resolved);
+    kept.splice(fixed >= 0 ? fixed : 0, 1);
+  }
+  return { errors: kept, omitted: grouped.length - kept.length };
 }
 
 /** The digest of freshly extracted facts. */
@@ -149,10 +206,13 @@ export function digestFromFacts(facts: SessionFacts): Digest {
   }
   digest.decisions = unionInto([], facts.decisions.map(oneLine));
   digest.commands = facts.commands.slice(-MAX_COMMANDS);
+  digest.commandsOmitted = facts.commands.length - digest.commands.length;
   if (last !== undefined) digest.context.push(`Last user request: ${clipLine(last, MAX_LAST_REQUEST_CHARS)}`);
   if (facts.lastReply !== undefined) digest.context.push(`Last assistant reply: ${clipLine(facts.lastReply, MAX_REPLY_CHARS)}`);
   for (const call of facts.declined) digest.context.push(declinedNote(call.tool, call.target));
-  digest.errors = groupErrors(facts.errors.map((error) => ({ tool: error.tool, ...(error.target ? { target: error.target } : {}), message: error.message, resolved: error.resolved, recent: true })));
+  const bounded = boundErrors(facts.errors.map((error) => ({ tool: error.tool, ...(error.target ? { target: error.target } : {}), message: error.message, resolved: error.resolved, recent: true })));
+  digest.errors = bounded.errors;
+  digest.errorsOmitted = bounded.omitted;
   for (const path of facts.files.read) digest.files.set(path, { read: true, modified: false, created: false, deleted: false, edits: 0 });
   for (const path of facts.files.modified) digest.files.set(path, { read: false, modified: true, created: false, deleted: false, edits: 0 });
   for (const change of facts.changes) digest.files.set(change.path, { read: false, modified: true, created: change.created, deleted: change.deleted, edits: change.edits });
@@ -199,7 +259,9 @@ const PLAIN_LABELS: Partial<Record<Field, string[]>> = {
 };
 
 const SPAN = /(`+)\s?(.+?)\s?\1(?!`)/g;
-const ERROR_LINE = /^([\w.:/-]+)(?: (`+)\s?(.+?)\s?\2(?!`))? failed(, later fixed)?: (.*)$/;
+const ERROR_LINE = /^([\w.:/-]+)(?: (`+)\s?(.+?)\s?\2(?!`))? failed(, later fixed|, still failing)?: (.*)$/;
+const OMITTED_ERRORS = /\bEarlier errors left out: (\d+)\b/;
+const OMITTED_COMMANDS = /\bEarlier commands left out: (\d+)\b/;
 const FILE_LINE = /^(?:I )?(read|viewed|modified|changed|edited|created|deleted) (`+)\s?(.+?)\s?\2(?!`)(?: \(([^)]*)\))?$/i;
 const FILE_STATE_LINE = /^(`+)\s?(.+?)\s?\1(?!`):\s*(.*)$/;
 const COMMAND_LINE = /^(?:I )?ran (`+)\s?(.+?)\s?\1$/i;
@@ -256,7 +318,7 @@ export function parseSummary(text: string): Digest {
     const match = ERROR_LINE.exec(line);
     if (!match) return false;
     const target = match[3];
-    digest.errors.push({ tool: match[1] ?? 'tool', ...(target ? { target } : {}), message: match[5] ?? '', resolved: match[4] !== undefined });
+    digest.errors.push({ tool: match[1] ?? 'tool', ...(target ? { target } : {}), message: match[5] ?? '', resolved: match[4] === ', later fixed' });
     return true;
   };
 
@@ -301,6 +363,16 @@ export function parseSummary(text: string): Digest {
     const ownWords = verbatim && bulleted !== line;
     const item = (verbatim ? bulleted : bulleted.replace(/^\[(?:x|X| |✓|✔)\]\s*/, '')).trim();
     if (!item || (!ownWords && SKIP.test(item))) continue;
+    const omitted = verbatim ? null : OMITTED_ERRORS.exec(item);
+    if (omitted) {
+      digest.errorsOmitted += Number(omitted[1]);
+      continue;
+    }
+    const omittedCommands = verbatim ? null : OMITTED_COMMANDS.exec(item);
+    if (omittedCommands) {
+      digest.commandsOmitted += Number(omittedCommands[1]);
+      continue;
+    }
 
     if (field === 'files') {
       const state = FILE_STATE_LINE.exec(item);
@@ -353,7 +425,9 @@ export function parseSummary(text: string): Digest {
     }
     push(field, item, !ownWords);
   }
-  digest.errors = groupErrors(digest.errors);
+  const bounded = boundErrors(digest.errors);
+  digest.errors = bounded.errors;
+  digest.errorsOmitted += bounded.omitted;
   digest.hasState = digest.inProgress.length > 0 || digest.nextSteps.length > 0;
   return digest;
 }
@@ -382,7 +456,11 @@ export function mergeDigests(older: Digest, newer: Digest): Digest {
   merged.constraints = unionInto([...older.constraints], newer.constraints);
   merged.done = unionInto([...older.done], newer.done);
   merged.decisions = unionInto([...older.decisions], newer.decisions);
-  merged.commands = unionInto([...older.commands], newer.commands);
+  // A command run again moves to the end: the newest MAX_MERGED_COMMANDS are kept.
+  const rerun = new Set(newer.commands.map(itemKey));
+  const commands = unionInto(older.commands.filter((command) => !rerun.has(itemKey(command))), newer.commands);
+  merged.commands = commands.slice(-MAX_MERGED_COMMANDS);
+  merged.commandsOmitted = older.commandsOmitted + newer.commandsOmitted + commands.length - merged.commands.length;
   merged.stack = unionInto([...older.stack], newer.stack);
   merged.environment = mergeEnvironment(older.environment, newer.environment);
   const newLabels = new Set(newer.context.map(contextLabel).filter((label): label is string => label !== undefined));
@@ -395,10 +473,12 @@ export function mergeDigests(older: Digest, newer: Digest): Digest {
   merged.nextSteps = [...state.nextSteps];
   merged.blocked = newer.hasState ? [...newer.blocked] : unionInto([...older.blocked], newer.blocked);
   merged.hasState = older.hasState || newer.hasState;
-  merged.errors = groupErrors([
+  const bounded = boundErrors([
     ...older.errors.map(({ recent: _recent, ...error }) => (error.resolved || !resolvedBy(error, newer.succeeded) ? error : { ...error, resolved: true })),
     ...newer.errors,
   ]);
+  merged.errors = bounded.errors;
+  merged.errorsOmitted = older.errorsOmitted + newer.errorsOmitted + bounded.omitted;
   for (const [path, state] of older.files) merged.files.set(path, { ...state });
   for (const [path, state] of newer.files) {
     const old = merged.files.get(path);

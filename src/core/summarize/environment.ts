@@ -39,9 +39,12 @@ export function inferStack(paths: readonly string[], commands: readonly string[]
   return [...languages, ...tools.filter((tool) => !languages.includes(tool))];
 }
 
-/** The longest directory shared by every absolute path (none when the paths share only `/`). */
+const SYSTEM_DIRS = /^\/(?:tmp|var|private|dev|proc|sys|etc|usr)\//;
+
+/** The longest directory shared by every absolute project path (none when the paths share only `/`). */
 export function commonRoot(paths: readonly string[]): string | undefined {
-  const absolute = paths.filter((path) => path.startsWith('/') || /^[A-Za-z]:[\\/]/.test(path));
+  // Scratch and system files (`/tmp/fix.py`, written by a shell command) are outside any project.
+  const absolute = paths.filter((path) => (path.startsWith('/') && !SYSTEM_DIRS.test(path)) || /^[A-Za-z]:[\\/]/.test(path));
   if (absolute.length === 0) return undefined;
   const split = absolute.map((path) => path.split(/[\\/]/));
   const first = split[0]!;

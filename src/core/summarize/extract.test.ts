@@ -121,7 +121,7 @@ describe('sentence helpers', () => {
   });
 
   it('picks the telling error line', () => {
-    expect(errorLine('=== banner ===\ncollected 3\n=== 3 deselected ===')).toBe('=== 3 deselected ===');
+    expect(errorLine('=== banner ===\ncollected 3\n=== 3 deselected ===')).toBe('3 deselected');
     expect(errorLine('Found 2 matches\nString: x')).toBe('Found 2 matches');
     expect(errorLine('a\nTypeError: x is undefined\nat foo')).toBe('TypeError: x is undefined');
   });

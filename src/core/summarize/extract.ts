@@ -6,9 +6,10 @@
  */
 import { blockText, type Entry, type ToolCallBlock } from '../journal/entry.ts';
 import { fileLists, toolActions, type ToolAction } from '../compaction/tool-actions.ts';
-import { clipLine, oneLine } from './clip.ts';
+import { clipHead, clipLine, oneLine } from './clip.ts';
 import { isDeclined, userWords } from './harness.ts';
 import { extractConstraints, extractDecisions } from './sentences.ts';
+import { isNoMatch, MAX_SCRIPT_CHARS, outputReportsFailure, shellFileChanges, withoutOutputFilters } from './shell.ts';
 
 export { clipHead, clipLine, clipWords, oneLine } from './clip.ts';
 export { extractConstraints, extractDecisions, MAX_SENTENCE_CHARS, splitSentences } from './sentences.ts';
@@ -85,8 +86,8 @@ export interface SessionFacts {
 
 /** Most recent decision sentences kept. */
 export const MAX_DECISIONS = 8;
-/** Longest error message line kept, characters. */
-export const MAX_ERROR_CHARS = 200;
+/** Longest error message line kept, characters (cut at a word boundary). */
+export const MAX_ERROR_CHARS = 160;
 /** Longest command kept, characters (long scripts keep their start and end). */
 export const MAX_COMMAND_CHARS = 120;
 /** Longest path kept in an error target, characters. */
@@ -116,25 +117,70 @@ function plainText(entry: Entry): string {
   return entry.blocks.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('\n').trim();
 }
 
-/**
- * The most telling line of an error text: the last line naming a failure; else the first line,
- * unless it is a banner (`=== test session starts ===`), then the last line (tools print their
- * verdict last).
- */
-export function errorLine(text: string): string {
-  const lines = text.split('\n').map((line) => line.trim()).filter((line) => line.length > 0);
-  const first = lines[0];
-  let best = first === undefined ? '(no message)' : /^[=*#~_-]{3,}/.test(first) ? (lines[lines.length - 1] ?? first) : first;
-  for (const line of lines) if (ERROR_HINT.test(line)) best = line;
-  return clipLine(best, MAX_ERROR_CHARS);
+/** A line naming an exception (`TypeError: …`, `E   AssertionError`, `pkg.mod.ValidationError: …`). */
+const EXCEPTION_LINE = /^(?:E\s+)?(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception)\b/;
+/** A compiler / test runner's own error line (`a.ts(3,1): error TS2345`, `FAILED test_x`, `error[E0308]`). */
+const CODE_LINE = /^FAILED\b|\berror TS\d+|\berror\[E\d+\]|^\S+:\d+:\d+: error\b/;
+/** A line that starts by saying it is an error (`Error: …`, `fatal: …`, `npm error …`). */
+const ERROR_START = /^(?:E\s+)?(?:Error|ERROR|error|fatal|FATAL|panic|npm ERR!|npm error)\b/;
+/** A line naming a well-known failure (`No such file or directory`, `command not found`, `3 failed`). */
+const FAILURE_PHRASE = /command not found|no such file or directory|permission denied|not found|ambiguous argument|[1-9]\d* (?:failed|errors?)\b|no tests (?:ran|collected)|timed out/i;
+/** Lines scanned for the error line at most (the verdict of a long log is near its start or end). */
+const MAX_ERROR_SCAN_LINES = 4000;
+
+function lineScore(line: string): number {
+  if (EXCEPTION_LINE.test(line)) return 5;
+  if (CODE_LINE.test(line)) return 4;
+  if (ERROR_START.test(line)) return 3;
+  if (FAILURE_PHRASE.test(line)) return 2;
+  return ERROR_HINT.test(line) ? 1 : 0;
 }
 
 /**
- * Key of a command line: whitespace collapsed and each path argument reduced to its last part, so
- * `ruff check src/a.py` and `ruff check /repo/src/a.py` are the same run on the same target.
+ * The line of an error text that names the error: the last exception line (Python prints it
+ * last), else the first compiler / test error line (`error TS2345`, `FAILED`), else the first line
+ * starting with `Error:` / `fatal:`, else the first line naming a known failure (`No such file or
+ * directory`), else the last line mentioning an error; with none of these, the first line unless it
+ * is a banner (`=== test session starts ===`), then the last line (tools print their verdict last).
+ * Clipped at a word boundary to MAX_ERROR_CHARS.
+ */
+export function errorLine(text: string): string {
+  const lines: string[] = [];
+  let from = 0;
+  const source = text.length > 200_000 ? `${text.slice(0, 100_000)}\n${text.slice(-100_000)}` : text;
+  while (from <= source.length && lines.length < MAX_ERROR_SCAN_LINES) {
+    const end = source.indexOf('\n', from);
+    const line = source.slice(from, end < 0 ? source.length : end).replace(/<\/?tool_use_error>/g, '').trim();
+    if (line.length > 0) lines.push(line.length > 2000 ? line.slice(0, 2000) : line);
+    if (end < 0) break;
+    from = end + 1;
+  }
+  const first = lines[0];
+  if (first === undefined) return '(no message)';
+  let best: string | undefined;
+  let bestScore = 0;
+  for (const line of lines) {
+    if (/^exit code\b|^wall time\b|^output:$/i.test(line)) continue;
+    const score = lineScore(line);
+    // Exceptions and vague mentions: the last wins; named errors: the first.
+    if (score > bestScore || (score === bestScore && score > 0 && (score === 5 || score === 1))) {
+      best = line;
+      bestScore = score;
+    }
+  }
+  const chosen = best ?? (/^[=*#~_-]{3,}/.test(first) ? (lines[lines.length - 1] ?? first) : first);
+  // Separator runs around a verdict (`===== 3 failed in 0.4s =====`) say nothing.
+  return clipHead(chosen.replace(/^[=_~*#-]{3,}\s*|\s*[=_~*#-]{3,}$/g, '') || chosen, MAX_ERROR_CHARS);
+}
+
+/**
+ * Key of a command line: whitespace collapsed, output filters dropped (`2>&1 | tail -5`, see
+ * withoutOutputFilters) and each path argument reduced to its last part, so `ruff check src/a.py`
+ * and `ruff check /repo/src/a.py | tail` are the same run on the same target.
  */
 export function commandKey(command: string): string {
-  const words = oneLine(command).split(' ').map((word) => (/^[^-'"=$][^'"]*\/[^'"/]/.test(word) && !/^\w+:\/\//.test(word) ? word.replace(/\/+$/, '').replace(/^.*\//, '') : word));
+  const words = withoutOutputFilters(command.length > MAX_SCRIPT_CHARS ? command.slice(0, MAX_SCRIPT_CHARS) : command).split(' ')
+    .map((word) => (/^[^-'"=$][^'"]*\/[^'"/]/.test(word) && !/^\w+:\/\//.test(word) ? word.replace(/\/+$/, '').replace(/^.*\//, '') : word));
   return `cmd\u0000${clipLine(words.join(' '), MAX_COMMAND_CHARS)}`;
 }
 
@@ -206,6 +252,7 @@ export function extractFacts(entries: readonly Entry[]): SessionFacts {
   const outcomes: Array<{ key: string; position: number; error?: ErrorFact }> = [];
   const markerRead: string[] = [];
   const markerModified: string[] = [];
+  const shellActions: ToolAction[] = [];
   let todos: TodoItem[] | undefined;
   let lastRequestPosition = -1;
   let lastAssistant: Entry | undefined;
@@ -268,15 +315,21 @@ export function extractFacts(entries: readonly Entry[]): SessionFacts {
         const key = actionKey(tool, action);
         const target = action?.category === 'command' ? action.command : action?.path;
         const shown = target ? clipLine(target, action?.category === 'command' ? MAX_COMMAND_CHARS : MAX_PATH_CHARS) : undefined;
-        if (block.isError && isDeclined(blockText(block))) {
+        const text = blockText(block);
+        const script = action?.category === 'command' ? action.command : undefined;
+        if (block.isError && isDeclined(text)) {
           // The user refused the call: nothing failed, and nothing succeeded either.
           declinedCalls.add(block.callId);
           if (!declined.some((item) => item.tool === tool && item.target === shown)) declined.push({ tool, ...(shown ? { target: shown } : {}) });
-        } else if (block.isError) {
-          const error: ErrorFact = { tool, ...(shown ? { target: shown } : {}), message: errorLine(blockText(block)), entryId: entry.id, resolved: false };
+        } else if (script !== undefined && isNoMatch(script, text)) {
+          // A search that found nothing: neither a failure nor a success.
+        } else if (block.isError || (script !== undefined && outputReportsFailure(script, text))) {
+          const error: ErrorFact = { tool, ...(shown ? { target: shown } : {}), message: errorLine(text), entryId: entry.id, resolved: false };
           outcomes.push({ key, position, error });
         } else {
           outcomes.push({ key, position });
+          // Files the command clearly wrote (a failed command is not trusted to have written anything).
+          if (script !== undefined) for (const change of shellFileChanges(script)) shellActions.push({ tool, category: change.kind, path: change.path });
         }
       }
     }
@@ -294,7 +347,8 @@ export function extractFacts(entries: readonly Entry[]): SessionFacts {
 
   // A declined call did nothing: its file is not changed, its command not run.
   const actions = entries.filter((entry) => entry.kind !== 'event' && !entry.flags?.sidechain)
-    .flatMap((entry) => entry.blocks.flatMap((block) => (block.type === 'tool_call' && !declinedCalls.has(block.callId) ? toolActions(block) : [])));
+    .flatMap((entry) => entry.blocks.flatMap((block) => (block.type === 'tool_call' && !declinedCalls.has(block.callId) ? toolActions(block) : [])))
+    .concat(shellActions);
   const lists = fileLists(actions);
   const modified = [...new Set([...lists.modified, ...markerModified])].sort();
   const read = [...new Set([...lists.read, ...markerRead])].filter((path) => !modified.includes(path)).sort();

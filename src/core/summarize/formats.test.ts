@@ -39,7 +39,7 @@ describe('fixed structure', () => {
     expect(text).toContain('<read-files>\nREADME.md\n</read-files>');
     expect(text).toContain('<modified-files>\nsrc/a.ts\nsrc/new.ts\nsrc/old.ts\n</modified-files>');
     expect(text).toContain('1. Finish the tests');
-    expect(text).toContain('- Bash `npm run lint` failed: lint failed');
+    expect(text).toContain('- Bash `npm run lint` failed, still failing: lint failed');
   });
 
   it('pi turn prefix has its three sections', () => {

@@ -4,7 +4,7 @@
  * memories.ts). Each renders a Digest into lines with priorities, so a length cap drops the least
  * important lines first and never a file list.
  */
-import { type Digest, codeSpan, errorText, fileNote, splitFiles, type FileState } from './digest.ts';
+import { type Digest, codeSpan, errorText, fileNote, omittedCommandsText, omittedErrorsText, splitFiles, type FileState } from './digest.ts';
 import { clipLine } from './extract.ts';
 import { MEMORY_MARKER } from './memories.ts';
 
@@ -119,6 +119,16 @@ function ranCommands(digest: Digest): string[] {
   return digest.commands.filter((command) => !failing.has(command));
 }
 
+/** The `Earlier errors left out: N` line, when a bounded error list left some out. */
+function omittedErrorItems(digest: Digest, bullet: string): Item[] {
+  return digest.errorsOmitted > 0 ? [{ text: `${bullet}${omittedErrorsText(digest.errorsOmitted)}`, priority: 33 }] : [];
+}
+
+/** The `Earlier commands left out: N` line, when a bounded command list left some out. */
+function omittedCommandItems(digest: Digest, bullet: string): Item[] {
+  return digest.commandsOmitted > 0 ? [{ text: `${bullet}${omittedCommandsText(digest.commandsOmitted)}`, priority: 25 }] : [];
+}
+
 function blank(): Part {
   return { fixed: '' };
 }
@@ -132,6 +142,7 @@ export function piSummaryParts(digest: Digest): Part[] {
   const blocking = digest.inProgress.length > 0 ? open.filter((error) => error.recent) : [];
   const stale = open.filter((error) => !blocking.includes(error));
   const context: Item[] = digest.context.map((item, index) => ({ text: `- ${item}`, priority: contextPriority(item, index, digest.context.length) }));
+  context.push(...omittedErrorItems(digest, '- '));
   context.push(...stale.map((error, index) => ({ text: `- ${errorText(error)}`, priority: rank(34, index, stale.length) })));
   if (digest.stack.length > 0) context.push({ text: `- Stack: ${digest.stack.join(', ')}`, priority: 62 });
   if (digest.environment.length > 0) context.push({ text: `- Environment: ${digest.environment.join('; ')}`, priority: 60 });
@@ -150,6 +161,7 @@ export function piSummaryParts(digest: Digest): Part[] {
         ...digest.done.map((item, index) => ({ text: `- [x] ${item}`, priority: rank(45, index, digest.done.length) })),
         ...changedFiles(digest).map(([path, state], index, all) => ({ text: `- [x] Changed ${codeSpan(path)} (${fileNote(state)})`, priority: rank(40, index, all.length) })),
         ...resolved.map((error, index) => ({ text: `- [x] ${errorText(error)}`, priority: rank(36, index, resolved.length) })),
+        ...omittedCommandItems(digest, '- [x] '),
         ...ranCommands(digest).map((command, index, all) => ({ text: `- [x] Ran ${codeSpan(command)}`, priority: rank(26, index, all.length) })),
       ],
       empty: '(none)',
@@ -198,6 +210,7 @@ export function piTurnPrefixParts(digest: Digest): Part[] {
         ...changedFiles(digest).map(([path, state]) => ({ text: `- Changed ${codeSpan(path)} (${fileNote(state)})`, priority: FIXED })),
         ...resolved.map((error, index) => ({ text: `- ${errorText(error)}`, priority: rank(36, index, resolved.length) })),
         ...digest.decisions.map((decision, index) => ({ text: `- ${decision}`, priority: rank(46, index, digest.decisions.length) })),
+        ...omittedCommandItems(digest, '- '),
         ...ranCommands(digest).map((command, index, all) => ({ text: `- Ran ${codeSpan(command)}`, priority: rank(26, index, all.length) })),
       ],
       empty: '(none)',
@@ -252,8 +265,10 @@ export function augmentSummaryParts(digest: Digest): Part[] {
           return { text: `- I ${verb} ${codeSpan(path)}${note === verb ? '' : ` (${note})`}`, priority: FIXED };
         }),
         ...digest.done.map((item, index) => ({ text: `- I completed: ${item}`, priority: rank(45, index, digest.done.length) })),
+        ...omittedErrorItems(digest, '- '),
         ...resolved.map((error, index) => ({ text: `- ${errorText(error)}`, priority: rank(36, index, resolved.length) })),
         ...stale.map((error, index) => ({ text: `- ${errorText(error)}`, priority: rank(34, index, stale.length) })),
+        ...omittedCommandItems(digest, '- '),
         ...ranCommands(digest).map((command, index, all) => ({ text: `- I ran ${codeSpan(command)}`, priority: rank(26, index, all.length) })),
       ],
       empty: '- (none)',
@@ -288,6 +303,7 @@ export function layeredArchivedParts(digest: Digest): Part[] {
   const [goal, ...rest] = digest.requests;
   const last = rest.length - 1;
   const learnings: Item[] = [
+    ...omittedErrorItems(digest, '* **Learnings**: '),
     ...digest.errors.map((error, index) => ({ text: `* **Learnings**: ${errorText(error)}`, priority: error.resolved ? rank(36, index, digest.errors.length) : rank(70, index, digest.errors.length) })),
     ...digest.context.filter((item) => !/^[A-Z][\w ]{0,30}: /.test(item)).map((item, index, all) => ({ text: `* **Learnings**: ${item}`, priority: rank(30, index, all.length) })),
   ];
@@ -328,6 +344,7 @@ export function memoryItems(digest: Digest): Item[] {
     ...digest.constraints.map((constraint, index) => ({ text: `- constraint: ${constraint}`, priority: rank(88, index, digest.constraints.length) })),
     ...(changed.length > 0 ? [{ text: `- files modified: ${changed.map(codeSpan).join(', ')}`, priority: 86 }] : []),
     ...digest.inProgress.map((item) => ({ text: `- in progress: ${clipLine(item, 200)}`, priority: 72 })),
+    ...omittedErrorItems(digest, '- ').map((item) => ({ ...item, priority: 20 })),
     ...digest.errors.map((error, index) => ({ text: `- error: ${errorText(error)}`, priority: error.resolved ? rank(34, index, digest.errors.length) : rank(68, index, digest.errors.length) })),
     ...digest.decisions.map((decision, index) => ({ text: `- decision: ${decision}`, priority: rank(40, index, digest.decisions.length) })),
     ...digest.done.map((item, index) => ({ text: `- done: ${clipLine(item, 200)}`, priority: rank(44, index, digest.done.length) })),

@@ -57,10 +57,12 @@ export function userWords(text: string): string | undefined {
   return words && !SLASH_COMMAND.test(words) ? words : undefined;
 }
 
-/** A tool result saying the user declined the call (Claude Code's rejection, an interruption for tool use). */
+/** A tool result saying the user declined the call (Claude Code's rejection, an interruption for tool use, pi's `Command aborted`). */
 export function isDeclined(text: string): boolean {
   const start = text.trimStart().slice(0, 120);
   return /^The user doesn['’]t want to proceed with this tool use/.test(start)
     || /^\[Request interrupted by user for tool use\]/.test(start)
-    || /^The user doesn['’]t want to take this action right now/.test(start);
+    || /^The user doesn['’]t want to take this action right now/.test(start)
+    // pi's bash tool when the user pressed Esc while the command ran.
+    || /^Command aborted\b/.test(start);
 }
