@@ -24,17 +24,31 @@ function rows(report: EvalReport): string[][] {
   });
 }
 
-function score(s: EvalStrategyReport, category: (typeof PROBE_CATEGORIES)[number]): string {
-  const { total, kept } = s.probes[category];
+function score(s: EvalStrategyReport, category: (typeof PROBE_CATEGORIES)[number], at: 'final' | 'compaction' = 'final'): string {
+  const { total, kept } = (at === 'final' ? s.probes : s.probesAtCompaction)[category];
   return total === 0 ? '–' : `${kept}/${total} (${Math.round((kept / total) * 100)}%)`;
 }
 
 export function formatEvalMarkdown(report: EvalReport): string {
   const escape = (cell: string) => cell.replace(/\|/g, '\\|').replace(/\n/g, ' ');
-  const head = `| ${COLUMNS.join(' | ')} |`;
-  const rule = `|${COLUMNS.map((_, i) => (i < 2 ? '---' : '--:')).join('|')}|`;
+  const table = (columns: readonly string[], body: string[][]) => [
+    `| ${columns.join(' | ')} |`,
+    `|${columns.map((_, i) => (i < 2 ? '---' : '--:')).join('|')}|`,
+    ...body.map((row) => `| ${row.map(escape).join(' | ')} |`),
+  ];
   const counters = [...new Set(report.files.map((file) => `${file.counter}, window ${file.contextWindow.toLocaleString('en-US')}`))].join('; ');
-  return [`Tokens in ${counters}. Probes: kept / total, from entries that left the verbatim context, checked against the final context.`, '', head, rule, ...rows(report).map((row) => `| ${row.map(escape).join(' | ')} |`)].join('\n');
+  const atCompaction = report.files.flatMap((file) => file.strategies.map((s) => [
+    file.conversation !== undefined ? `${file.file}#${file.conversation}` : file.file, s.label, ...PROBE_CATEGORIES.map((category) => score(s, category, 'compaction')),
+  ]));
+  return [
+    `Tokens in ${counters}. Probes: kept / total, from entries that left the verbatim context, checked against the final context.`,
+    '',
+    ...table(COLUMNS, rows(report)),
+    '',
+    'The same probes checked right after the compaction that removed them (what each summary carried at that moment):',
+    '',
+    ...table(['file', 'strategy', ...PROBE_CATEGORIES], atCompaction),
+  ].join('\n');
 }
 
 export function formatEvalCsv(report: EvalReport): string {

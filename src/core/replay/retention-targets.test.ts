@@ -1,0 +1,39 @@
+/**
+ * The offline summarizer's retention targets on the repository's real samples, as `cli eval`
+ * measures them (o200k, a 50,000-token window, probes checked right after each compaction):
+ * pi and augment keep artifact >= 95%, task 100%, constraint >= 80%, error >= 80%.
+ */
+import { describe, expect, it } from 'vitest';
+import { importFile, loadPrompts } from '../../cli/load.ts';
+import { createOfflineSummarizer } from '../summarize/offline.ts';
+import { getCounter } from '../tokens/counters.ts';
+import { countEntries } from '../tokens/entry-tokens.ts';
+import { compareConfigs } from './compare.ts';
+import type { ProbeScore } from './types.ts';
+
+const SAMPLES = ['public/samples/claude-code/37f83ec9-f2ea-42a9-925e-0d5c105cb6e8.jsonl', 'public/samples/pi/large-session.jsonl'];
+const TARGETS = { artifact: 0.95, task: 1, constraint: 0.8, error: 0.8 } as const;
+
+const share = (score: ProbeScore) => (score.total === 0 ? 1 : score.kept / score.total);
+
+describe('offline summaries keep what the probes measure', () => {
+  for (const file of SAMPLES) {
+    it(`pi and augment on ${file.split('/').slice(-2).join('/')}`, async () => {
+      const result = await importFile(file);
+      const counter = await getCounter('o200k');
+      const { totals } = countEntries(result.entries, counter);
+      const output = await compareConfigs({
+        journal: result.entries, totals, counter, contextWindow: 50_000, summarizer: createOfflineSummarizer(), prompts: loadPrompts(),
+        configs: [{ strategy: 'pi', options: {} }, { strategy: 'augment', options: {} }],
+      });
+      for (const replay of output.results) {
+        expect(replay.error).toBeUndefined();
+        expect(replay.totals.compactions, `${replay.label} compacts`).toBeGreaterThan(0);
+        for (const [category, target] of Object.entries(TARGETS)) {
+          const score = replay.compactionScores[category as keyof typeof TARGETS];
+          expect(share(score), `${replay.label} ${category} ${score.kept}/${score.total}`).toBeGreaterThanOrEqual(target);
+        }
+      }
+    }, 120_000);
+  }
+});
