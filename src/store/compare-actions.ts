@@ -3,9 +3,6 @@
  * its progress into the store (throttled by the worker), and saves the result when it finishes.
  * A failure or a cancel stores nothing and leaves a message the Compare tab shows.
  */
-import { db } from '../db/db.ts';
-import { saveComparison } from '../db/comparisons.ts';
-import type { ComparisonRow } from '../db/schema.ts';
 import type { CompareRequest } from '../worker/compare-protocol.ts';
 import { engine, newJobId, proxy } from '../worker/client.ts';
 import { errorMessage } from './actions.ts';
@@ -14,16 +11,13 @@ import { summarizerFields } from './summarizer-request.ts';
 
 const store = () => useAppStore.getState();
 
-/** Listeners the e2e test API may subscribe to. */
-export const comparisonListeners = new Set<(row: ComparisonRow) => void>();
-
 /** What the Compare tab sends: everything but the job id and the summarizer (read from Settings at run time). */
 export type CompareDraft = Omit<CompareRequest, 'jobId' | 'summarizer' | 'remote' | 'localModelId' | 'localAppConfig'>;
 
 const CANCELLED = new Set(['CompactionCancelledError', 'JobCancelledError', 'AbortError']);
 
-/** Runs the compare; resolves to the saved row, or undefined when it failed or was cancelled. */
-export async function runCompare(draft: CompareDraft, meta: { importId: string; name: string; labels: string[] }): Promise<ComparisonRow | undefined> {
+/** Runs the compare; resolves to the saved comparison's id, or undefined when it failed or was cancelled. */
+export async function runCompare(draft: CompareDraft, meta: { importId: string; name: string; labels: string[] }): Promise<string | undefined> {
   if (store().compareRun) {
     store().setCompareError({ conversationId: draft.conversationId, message: 'A compare is already running: wait for it or cancel it first.', cancelled: false });
     return undefined;
@@ -34,11 +28,10 @@ export async function runCompare(draft: CompareDraft, meta: { importId: string; 
   try {
     // The key is read from memory at the moment of the run and goes only into this request.
     const request: CompareRequest = { ...draft, ...(await summarizerFields()), jobId };
-    const result = await engine().compare(request, proxy((progress) => store().setCompareProgress(progress)));
-    const row = await saveComparison(db, { conversationId: draft.conversationId, importId: meta.importId, name: meta.name, request, result });
-    store().openComparison(draft.conversationId, row.id);
-    for (const listener of comparisonListeners) listener(row);
-    return row;
+    // The worker saves the result itself: it is never copied to the page and back to IndexedDB.
+    const { id } = await engine().compareAndSave(request, { importId: meta.importId, name: meta.name }, proxy((progress) => store().setCompareProgress(progress)));
+    store().openComparison(draft.conversationId, id);
+    return id;
   } catch (error) {
     const cancelled = error instanceof Error && CANCELLED.has(error.name);
     store().setCompareError({

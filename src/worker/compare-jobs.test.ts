@@ -49,6 +49,17 @@ describe('compare in the worker', () => {
     expect(await db.compactions.count()).toBe(0);
   });
 
+  it('compareAndSave saves the result in the worker without the API key and returns its id', async () => {
+    const { counts, request } = await setup();
+    const jobs = new CompareJobs(db, counts, { remote: () => createOfflineSummarizer() });
+    const remote = { presetId: 'openai', api: 'openai' as const, baseUrl: 'https://api.openai.com/v1', model: 'gpt-4o-mini', apiKey: 'sk-secret-never-stored' };
+    const { id } = await jobs.compareAndSave({ ...request, summarizer: 'remote', remote, configs: [{ strategy: 'pi', options: {} }] }, { importId: 'imp-1', name: 'pi on the sample' }, new AbortController().signal, () => undefined);
+    const row = await db.comparisons.get(id);
+    expect(row).toMatchObject({ name: 'pi on the sample', importId: 'imp-1', request: { summarizer: 'remote', remote: { model: 'gpt-4o-mini' } } });
+    expect(row!.result.results[0]!.calls).toHaveLength(105);
+    expect(JSON.stringify(row)).not.toContain('sk-secret');
+  });
+
   it('a failing summarizer stops the configurations that need a summary and leaves the others', async () => {
     const { counts, request } = await setup();
     const jobs = new CompareJobs(db, counts, { offline: () => failingSummarizer(new SummarizerError('Rate limited (429); try again in 20 s.')) });

@@ -6,10 +6,11 @@
 import { CompactionCancelledError } from '../core/compaction/summarizer.ts';
 import { compareConfigs } from '../core/replay/compare.ts';
 import { getCounter, type CounterId } from '../core/tokens/counters.ts';
+import { saveComparison } from '../db/comparisons.ts';
 import { loadEntries } from '../db/conversations.ts';
 import type { FoldlabDatabase } from '../db/schema.ts';
 import { DEFAULT_SUMMARIZERS, type SummarizerFactory } from './compaction-jobs.ts';
-import { MAX_COMPARE_CONFIGS, type CompareProgress, type CompareRequest, type CompareResult } from './compare-protocol.ts';
+import { MAX_COMPARE_CONFIGS, type CompareProgress, type CompareRequest, type CompareResult, type CompareSave } from './compare-protocol.ts';
 import { PROMPTS } from './prompts.ts';
 
 type CountTokens = (conversationId: string, counter: CounterId) => Promise<Uint32Array>;
@@ -23,6 +24,17 @@ export class CompareJobs {
     private readonly countTokens: CountTokens,
     private readonly summarizers: Readonly<Record<string, SummarizerFactory>> = DEFAULT_SUMMARIZERS,
   ) {}
+
+  /**
+   * Runs the compare and saves it from the worker (the secrets stripped as `saveComparison` does):
+   * the page gets only the id, so a result of megabytes is never copied to and from the main thread.
+   */
+  async compareAndSave(request: CompareRequest, save: CompareSave, signal: AbortSignal, onProgress: (progress: CompareProgress) => void): Promise<{ id: string }> {
+    const result = await this.compare(request, signal, onProgress);
+    if (signal.aborted) throw new CompactionCancelledError();
+    const row = await saveComparison(this.db, { conversationId: request.conversationId, importId: save.importId, name: save.name, request, result });
+    return { id: row.id };
+  }
 
   async compare(request: CompareRequest, signal: AbortSignal, onProgress: (progress: CompareProgress) => void): Promise<CompareResult> {
     const started = Date.now();

@@ -32,6 +32,12 @@ export interface CompareRequest {
   timeoutMs?: number;
 }
 
+/** Where `compareAndSave` files the result: the import it was run on and the name shown. */
+export interface CompareSave {
+  importId: string;
+  name: string;
+}
+
 export interface CompareProgress extends ReplayProgress {
   jobId: string;
   /** Index of the configuration being replayed, and how many there are. */

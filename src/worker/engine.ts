@@ -15,7 +15,7 @@ import { cachedCounts, storeCounts } from '../db/token-counts.ts';
 import type { CompactionRow } from '../db/schema.ts';
 import { CompactionJobs } from './compaction-jobs.ts';
 import { CompareJobs } from './compare-jobs.ts';
-import type { CompareProgress, CompareRequest, CompareResult } from './compare-protocol.ts';
+import type { CompareProgress, CompareRequest, CompareResult, CompareSave } from './compare-protocol.ts';
 import { FoldJobs, type FoldRequest, type FoldView } from './fold-jobs.ts';
 import { JudgeJobs } from './judge-jobs.ts';
 import type { JudgeJobProgress, JudgeQuote, JudgeRequest, JudgeResult } from './judge-protocol.ts';
@@ -45,6 +45,11 @@ export class Engine implements EngineApi {
   /** Replays the configurations on one conversation (a compare of two to eight, or one replay). */
   compare(request: CompareRequest, onProgress: (progress: CompareProgress) => void): Promise<CompareResult> {
     return this.job(request.jobId, (signal) => this.comparisons.compare(request, signal, onProgress));
+  }
+
+  /** The same, saved in the worker: the page receives the saved comparison's id. */
+  compareAndSave(request: CompareRequest, save: CompareSave, onProgress: (progress: CompareProgress) => void): Promise<{ id: string }> {
+    return this.job(request.jobId, (signal) => this.comparisons.compareAndSave(request, save, signal, onProgress));
   }
 
   /** What judging a saved comparison would send and cost; nothing is sent. */

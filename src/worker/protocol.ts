@@ -11,7 +11,7 @@ import type { RemoteConfig } from '../llm/remote.ts';
 import type { AppConfig } from '@mlc-ai/web-llm';
 import type { CompactionRow, ConversationRow } from '../db/schema.ts';
 import type { FoldRequest, FoldView } from './fold-jobs.ts';
-import type { CompareProgress, CompareRequest, CompareResult } from './compare-protocol.ts';
+import type { CompareProgress, CompareRequest, CompareResult, CompareSave } from './compare-protocol.ts';
 import type { JudgeJobProgress, JudgeQuote, JudgeRequest, JudgeResult } from './judge-protocol.ts';
 
 export type JobPhase = 'reading' | 'saving' | 'counting' | 'generating' | 'planning' | 'summarizing' | 'assembling' | 'done';
@@ -107,6 +107,7 @@ export interface EngineApi {
   compact(request: CompactRequest, onProgress: ProgressCallback): Promise<CompactionRow>;
   fold(request: FoldRequest, onProgress?: ProgressCallback): Promise<FoldView>;
   compare(request: CompareRequest, onProgress: (progress: CompareProgress) => void): Promise<CompareResult>;
+  compareAndSave(request: CompareRequest, save: CompareSave, onProgress: (progress: CompareProgress) => void): Promise<{ id: string }>;
   /** The judged mode of a saved comparison's probes: what a run would send and cost (nothing is sent). */
   estimateJudge(request: JudgeRequest): Promise<JudgeQuote>;
   /** Asks the model, grades the answers, caches them; cancellable by job id; stores nothing on failure. */

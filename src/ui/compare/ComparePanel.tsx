@@ -4,7 +4,7 @@
  * it cost and what it forgot. Runs are saved to IndexedDB when they finish and listed here.
  */
 import { useLiveQuery } from 'dexie-react-hooks';
-import { useMemo } from 'react';
+import { useDeferredValue, useEffect, useMemo } from 'react';
 import type { Entry } from '../../core/journal/entry.ts';
 import { dismissProbe, listComparisons, listDismissedProbes, restoreProbes } from '../../db/comparisons.ts';
 import { db } from '../../db/db.ts';
@@ -32,7 +32,13 @@ export function ComparePanel({ conversation, journal, leafId }: ComparePanelProp
   const running = useAppStore((s) => s.compareRun?.conversationId === conversation.id);
   const error = useAppStore((s) => (s.compareError?.conversationId === conversation.id ? s.compareError : undefined));
   const setError = useAppStore((s) => s.setCompareError);
-  const open = saved?.find((row) => row.id === chosenId) ?? saved?.[0];
+  const current = saved?.find((row) => row.id === chosenId) ?? saved?.[0];
+  // A result can hold thousands of calls: it renders at transition priority, in slices, so the
+  // page keeps answering while it appears.
+  const open = useDeferredValue(current);
+  useEffect(() => {
+    void import('./CompareChart.tsx'); // fetched and evaluated now, not when the first result arrives
+  }, []);
 
   return (
     <section className="compare-panel" data-testid="compare">
