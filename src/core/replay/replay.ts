@@ -91,16 +91,47 @@ export async function replaySession(args: ReplayArgs): Promise<ReplayResult> {
     return live;
   };
 
-  /** The last trigger answer before the current call (said when the call overflows). */
+  /**
+   * Usage the source recorded describes the source's own context. Once the replay has compacted,
+   * the context it sent is smaller by what it removed: a trigger that reads the last recorded usage
+   * (layered's `last_usage`) is shown that usage less the tokens removed at that call (counted with
+   * the chosen counter), the nearest the replay can come to what the provider would have reported.
+   */
+  const lastUsageAt = new Int32Array(entries.length + 1).fill(-1);
+  for (let i = 0; i < entries.length; i++) lastUsageAt[i + 1] = entries[i]!.role === 'assistant' && entries[i]!.usage ? i : lastUsageAt[i]!;
+  const removedAt = new Map<number, number>();
+  let usageAdjusted = 0;
+  const adjustedUsage = (end: number): { index: number; entry: Entry } | undefined => {
+    const j = lastUsageAt[end]!;
+    const removed = j >= 0 ? removedAt.get(j) : undefined;
+    const entry = entries[j];
+    if (removed === undefined || !entry?.usage) return undefined;
+    usageAdjusted++;
+    return { index: j, entry: { ...entry, usage: { ...entry.usage, input: Math.max(0, entry.usage.input - removed) } } };
+  };
+
+  /** The last trigger answer before the current call, and why a firing trigger changed nothing (said when the call overflows). */
   let lastDecision: TriggerDecision | undefined;
+  let lastNothing: string | undefined;
 
   /** Asks the trigger with the first `end` entries recorded; compacts when it fires. Returns whether it compacted. */
   const consider = async (end: number, now: number | undefined, call: number): Promise<boolean> => {
     if (end <= context.appendFrom) return false;
-    const decision = strategy.trigger(prefix(end, now, liveView(end)), options);
+    lastNothing = undefined;
+    const view = liveView(end);
+    const usage = adjustedUsage(end);
+    if (usage) live[usage.index] = usage.entry;
+    let decision: TriggerDecision;
+    try {
+      decision = strategy.trigger(prefix(end, now, view), options);
+    } finally {
+      if (usage) live[usage.index] = entries[usage.index]!;
+    }
     lastDecision = decision;
     if (!decision.fire) return false;
-    const at = prefix(end, now);
+    const list = entries.slice(0, end);
+    if (usage) list[usage.index] = usage.entry;
+    const at = prefix(end, now, list);
     args.onProgress?.({ call, calls: callIndices.length, compactions: compactions.length, phase: 'summarizing' });
     const tokensBefore = context.tokensAt(end);
     const outcome = await runCompaction({
@@ -109,6 +140,7 @@ export async function replaySession(args: ReplayArgs): Promise<ReplayResult> {
     });
     if (!changed(outcome)) {
       nothingToDo++;
+      lastNothing = outcome.plan.nothingToDo ?? 'the plan changed nothing';
       return false;
     }
     const removedIds = context.apply(outcome.context, end);
@@ -146,6 +178,8 @@ export async function replaySession(args: ReplayArgs): Promise<ReplayResult> {
     }
     const contextTokens = context.tokensAt(c);
     const overflow = contextTokens > input.contextWindow;
+    const removed = c > 0 ? input.tokens.range(0, c - 1) - contextTokens : 0;
+    if (removed > 0 && entries[c]!.usage) removedAt.set(c, removed);
     const previousCall = calls[k - 1];
     const requestAt = clock[c - 1] ?? clock[c];
     const expired = previousCall?.at !== undefined && requestAt !== undefined && requestAt - previousCall.at > cacheTtl;
@@ -159,7 +193,7 @@ export async function replaySession(args: ReplayArgs): Promise<ReplayResult> {
       outputTokens: entry.usage?.output ?? input.tokens.countAt(c),
       compacted,
       overflow,
-      ...(overflow ? { note: overflowNote(compacted, lastDecision, contextTokens, input.contextWindow) } : {}),
+      ...(overflow ? { note: overflowNote(compacted, lastDecision, lastNothing, contextTokens, input.contextWindow) } : {}),
       ...(entry.timestamp !== undefined ? { at: entry.timestamp } : {}),
     });
     if (Date.now() - lastYield > YIELD_EVERY_MS) {
@@ -169,6 +203,7 @@ export async function replaySession(args: ReplayArgs): Promise<ReplayResult> {
     }
   }
 
+  if (usageAdjusted > 0) notes.push(`After the first compaction, the usage the source recorded was lowered by the tokens the replay had removed (${input.counter.label}) before the trigger read it, ${usageAdjusted} time(s): the source's usage describes its own, larger context.`);
   if (nothingToDo > 0) notes.push(`The trigger fired ${nothingToDo} time(s) with nothing to compact; the context was left as it was.`);
   const end = error === undefined ? (callIndices.length === allCalls.length ? entries.length : callIndices.at(-1)! + 1) : (calls.at(-1)?.entryIndex ?? -1) + 1;
   const finalContext = context.snapshot(Math.max(end, context.appendFrom));
@@ -202,10 +237,11 @@ export async function replaySession(args: ReplayArgs): Promise<ReplayResult> {
   };
 }
 
-function overflowNote(compacted: boolean, decision: TriggerDecision | undefined, tokens: number, window: number): string {
+function overflowNote(compacted: boolean, decision: TriggerDecision | undefined, nothing: string | undefined, tokens: number, window: number): string {
   const over = `${tokens.toLocaleString('en-US')} tokens > window ${window.toLocaleString('en-US')}`;
   if (compacted) return `${over} even after compacting: what the strategy keeps verbatim is larger than the window.`;
   if (!decision) return `${over}: the strategy was not asked (no new entry since its last compaction).`;
+  if (decision.fire) return `${over}: the trigger fired (${decision.rule}) but the strategy had nothing to compact: ${nothing ?? 'the plan changed nothing'}`;
   return `${over}: the trigger did not fire (${decision.rule}: ${decision.detail})`;
 }
 
