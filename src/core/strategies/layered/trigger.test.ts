@@ -55,6 +55,17 @@ describe('layeredTrigger (L7, seed §C7)', () => {
     expect(decision.detail).toContain('no recorded usage');
   });
 
+  it('without usage, after an earlier archive, counts the kept entries and the archived summaries, not the whole history', () => {
+    const entries = history(9, 'y'.repeat(30));
+    entries[1]!.blocks = [{ type: 'text', text: 'long archived answer '.repeat(40) }];
+    const kept = entries[6]!;
+    const input = makeInput(entries, { previous: { strategy: 'layered', summaries: ['Archived: the first turns.'], firstKeptEntryId: kept.id } });
+    const decision = layeredTrigger(input, { contextWindow: 100, triggerRatio: 0.5, minMessages: 3 });
+    expect(decision.numbers.lastUsage).toBe(input.tokens.range(6, entries.length - 1) + input.counter.count('Archived: the first turns.'));
+    expect(decision.numbers.lastUsage).toBeLessThan(input.tokens.total);
+    expect(decision.detail).toContain('since the last archive');
+  });
+
   it('the current user input is the last user message the user typed', () => {
     const entries = makeEntries([{ user: 'first' }, { assistant: 'ok' }, { user: 'second question' }, { user: '<system-reminder>x</system-reminder>' }]);
     entries[3]!.flags = { injected: true };

@@ -25,7 +25,14 @@ export function lastUsage(input: CompactionInput): { tokens: number; from: strin
       return { tokens: entry.usage.input + entry.usage.output, from: `usage of ${entry.id}` };
     }
   }
-  // No recorded usage (hand-written or chat-format transcripts): the counted total stands in.
+  // No recorded usage (hand-written or chat-format transcripts): the counted context stands in —
+  // after an earlier archive, the entries it kept plus its summaries, not the whole history.
+  const kept = input.previous?.firstKeptEntryId;
+  const start = kept === undefined ? -1 : input.entries.findIndex((entry) => entry.id === kept);
+  if (start > 0) {
+    const archived = (input.previous?.summaries ?? []).reduce((sum, text) => sum + input.counter.count(text), 0);
+    return { tokens: input.tokens.range(start, input.entries.length - 1) + archived, from: `no recorded usage: ${input.counter.label} count of the context since the last archive` };
+  }
   return { tokens: input.tokens.total, from: `no recorded usage: ${input.counter.label} total` };
 }
 
