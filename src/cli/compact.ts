@@ -1,6 +1,7 @@
 /** `compact <file> --strategy <id>`: plan and run a compaction with the offline summarizer, print the result. */
 import { buildInput } from '../core/compaction/input.ts';
 import { runCompaction, type CompactionOutcome } from '../core/compaction/run.ts';
+import { withUserWindow } from '../core/compaction/window-option.ts';
 import type { ContextEntry } from '../core/compaction/types.ts';
 import type { FormatId } from '../core/import/types.ts';
 import { getStrategy } from '../core/strategies/index.ts';
@@ -56,7 +57,8 @@ export function contextOrphans(context: readonly ContextEntry[]): { orphanToolCa
 
 export async function runCompact(args: CompactArgs): Promise<CompactReport> {
   const strategy = getStrategy(args.strategy);
-  strategy.parse(args.options); // refuse a bad option before reading the file
+  const options = withUserWindow(strategy, args.options, args.contextWindow);
+  strategy.parse(options); // refuse a bad option before reading the file
   const result = await importFile(args.file, args.format);
   const counter = await getCounter(args.counter);
   const { totals } = countEntries(result.entries, counter);
@@ -68,7 +70,7 @@ export async function runCompact(args: CompactArgs): Promise<CompactReport> {
   const outcome = await runCompaction({
     strategy,
     input: built.input,
-    rawOptions: args.options,
+    rawOptions: options,
     summarizer: createOfflineSummarizer(),
     prompts: loadPrompts(),
   });

@@ -28,6 +28,15 @@ async function setup() {
 }
 
 describe('compaction in the worker', () => {
+  it('the layered trigger follows the window the user chose (L7)', async () => {
+    const { counts, request } = await setup();
+    const jobs = new CompactionJobs(db, counts);
+    const preview = await jobs.plan({ ...request('layered'), contextWindow: 50_000 });
+    expect(preview.plan.trigger.numbers.threshold).toBe(40_000);
+    const explicit = await jobs.plan({ ...request('layered'), contextWindow: 50_000, options: { contextWindow: '100000' } });
+    expect(explicit.plan.trigger.numbers.threshold).toBe(80_000);
+  });
+
   it('plans, runs and stores a run that points at journal entries by id; a second run continues from it', async () => {
     const { counts, request, outcome } = await setup();
     const jobs = new CompactionJobs(db, counts);

@@ -10,6 +10,7 @@ import type { CompactedContext, CompactionInput, Plan, PreviousCompaction } from
 import { pluginEntries } from '../core/strategies/custom-plugin.ts';
 import { runPlugin } from './plugin-runner.ts';
 import { getStrategy } from '../core/strategies/index.ts';
+import { withUserWindow } from '../core/compaction/window-option.ts';
 import { createOfflineSummarizer } from '../core/summarize/offline.ts';
 import { createRemoteSummarizer } from '../llm/remote.ts';
 import { createWebLLMSummarizer, type WebLLMSummarizer } from '../llm/webllm.ts';
@@ -85,7 +86,7 @@ export class CompactionJobs {
 
   /** The custom strategy's options: the user's plugin runs first and its checked answer becomes the plan. */
   private async pluginOptions(request: CompactRequest, input: CompactionInput): Promise<Record<string, unknown>> {
-    if (request.strategy !== 'custom') return request.options;
+    if (request.strategy !== 'custom') return withUserWindow(getStrategy(request.strategy), request.options, request.contextWindow);
     const source = request.pluginSource?.trim();
     if (!source) throw new Error('Paste a plugin module first: export default function plan(entries, options) { return { keep: [...] } }.');
     const plan = await runPlugin(source, pluginEntries(input), request.options);

@@ -9,6 +9,7 @@
 import type { PromptLibrary } from '../compaction/prompts.ts';
 import { runCompaction, type CompactionOutcome } from '../compaction/run.ts';
 import type { Options, Strategy } from '../compaction/strategy.ts';
+import { withUserWindow } from '../compaction/window-option.ts';
 import { CompactionCancelledError, type Summarizer } from '../compaction/summarizer.ts';
 import type { CompactionInput, Fate, Plan, TriggerDecision } from '../compaction/types.ts';
 import type { Entry } from '../journal/entry.ts';
@@ -52,7 +53,7 @@ export async function replaySession(args: ReplayArgs): Promise<ReplayResult> {
   const { config } = args;
   const strategy = resolveStrategy(config);
   const input: CompactionInput = { ...args.input };
-  const raw = withWindow(strategy, config.options, input.contextWindow);
+  const raw = withUserWindow(strategy, config.options, input.contextWindow);
   const options = strategy.parse(raw) as Options;
   delete input.previous;
   const entries = input.entries;
@@ -243,13 +244,6 @@ function overflowNote(compacted: boolean, decision: TriggerDecision | undefined,
   if (!decision) return `${over}: the strategy was not asked (no new entry since its last compaction).`;
   if (decision.fire) return `${over}: the trigger fired (${decision.rule}) but the strategy had nothing to compact: ${nothing ?? 'the plan changed nothing'}`;
   return `${over}: the trigger did not fire (${decision.rule}: ${decision.detail})`;
-}
-
-/** A strategy with its own window option (layered) follows the replay's window unless the configuration sets it. */
-function withWindow(strategy: Strategy, options: Record<string, unknown>, window: number): Record<string, unknown> {
-  const spec = strategy.options.find((o) => o.name === 'contextWindow');
-  if (!spec || options.contextWindow !== undefined || (spec.alias !== undefined && options[spec.alias] !== undefined)) return options;
-  return { contextWindow: window, ...options };
 }
 
 function resolveStrategy(config: ReplayConfig): Strategy {
