@@ -69,7 +69,9 @@ describe('eval', () => {
     expect(pi!.probeList.length).toBe(Object.values(pi!.probes).reduce((n, s) => n + s.total, 0));
     expect(masking!.summarizerTokens).toEqual({ input: 0, output: 0 });
     const md = formatEvalMarkdown(report);
-    expect(md.split('\n').filter((line) => line.startsWith('| public/samples'))).toHaveLength(2);
+    // One row per configuration in the totals table, and again in the at-compaction table.
+    expect(md.split('\n').filter((line) => line.startsWith('| public/samples'))).toHaveLength(4);
+    expect(md).toContain('checked right after the compaction that removed them');
     const csv = formatEvalCsv(report).split('\n');
     expect(csv).toHaveLength(3);
     expect(csv[1]).toContain(String(pi!.tokensPerTask));
