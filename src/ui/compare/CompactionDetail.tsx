@@ -11,7 +11,11 @@ import { ProbeOutcomeList } from './ProbeOutcomeList.tsx';
 
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 
+/** Markers listed per configuration before "Show all": a strategy that compacts at every call makes thousands. */
+const MARKERS_SHOWN = 200;
+
 export function MarkerList({ results, selected, onPick }: { results: readonly ReplayResult[]; selected: { config: number; compaction?: number } | undefined; onPick: (config: number, compaction: number) => void }) {
+  const [expanded, setExpanded] = useState<ReadonlySet<number>>(() => new Set());
   const total = results.reduce((sum, result) => sum + result.compactions.length, 0);
   if (total === 0) return <p className="muted small" data-testid="compare.markers.none">No configuration compacted: the session stayed under each trigger.</p>;
   return (
@@ -20,7 +24,7 @@ export function MarkerList({ results, selected, onPick }: { results: readonly Re
         result.compactions.length === 0 ? null : (
           <div key={i} className="marker-row">
             <span className="marker-label" style={{ borderColor: colorOf(i) }}>{result.label}</span>
-            {result.compactions.map((compaction, c) => {
+            {(expanded.has(i) ? result.compactions : result.compactions.slice(0, MARKERS_SHOWN)).map((compaction, c) => {
               const picked = selected?.config === i && selected.compaction === c;
               return (
                 <button
@@ -38,6 +42,11 @@ export function MarkerList({ results, selected, onPick }: { results: readonly Re
                 </button>
               );
             })}
+            {!expanded.has(i) && result.compactions.length > MARKERS_SHOWN && (
+              <button type="button" className="link small" onClick={() => setExpanded(new Set([...expanded, i]))} data-testid="compare.markers.more">
+                Show all {fmt(result.compactions.length)} (the chart marks every one)
+              </button>
+            )}
           </div>
         ),
       )}

@@ -156,6 +156,8 @@ function drawOverlay(u: uPlot, results: readonly ReplayResult[], contextWindow: 
     if (u.series[i + 1]?.show === false) return;
     // uPlot turns a series' stroke into a function once built: take the colour from the palette.
     const color = colorOf(i);
+    // A strategy that compacts at every call gets small diamonds, so its curve stays readable.
+    const radius = Math.max(2 * px, Math.min(5 * px, width / Math.max(1, result.compactions.length) / 3));
     result.compactions.forEach((compaction, c) => {
       const after = result.calls[compaction.call]?.contextTokens ?? compaction.tokensAfter;
       const x = u.valToPos(compaction.call + 1, 'x', true);
@@ -168,7 +170,7 @@ function drawOverlay(u: uPlot, results: readonly ReplayResult[], contextWindow: 
       ctx.lineTo(x, yAfter);
       ctx.stroke();
       const picked = selection?.config === i && selection.compaction === c;
-      diamond(ctx, x, yAfter, (picked ? 7 : 5) * px, color, picked);
+      diamond(ctx, x, yAfter, picked ? 7 * px : radius, color, picked);
     });
     if (selection?.config === i && selection.call !== undefined) {
       const value = result.calls[selection.call]?.contextTokens;
