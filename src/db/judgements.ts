@@ -3,7 +3,8 @@
  * on. Read one key at a time while planning; written in one transaction when a whole judge run
  * has succeeded, so a failed or cancelled run leaves nothing behind.
  */
-import type { CachedAnswer, CachedGrade, JudgeCache, JudgeCacheRow } from '../core/replay/judge.ts';
+import type { JudgeCache, JudgeCacheRow } from '../core/replay/judge.ts';
+import type { CachedAnswer, CachedGrade } from '../core/replay/judge-questions.ts';
 import type { FoldlabDatabase, JudgementRow } from './schema.ts';
 
 /** The cache as the judge core reads it. */

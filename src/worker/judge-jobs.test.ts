@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SummarizerError, type Summarizer, type SummaryRequest } from '../core/compaction/summarizer.ts';
 import { failingSummarizer } from '../core/compaction/testing.ts';
-import { ANSWER_PROMPT } from '../core/replay/judge.ts';
+import { ANSWER_PROMPT } from '../core/replay/judge-questions.ts';
 import { saveComparison } from '../db/comparisons.ts';
 import { FoldlabDatabase } from '../db/schema.ts';
 import { CompareJobs } from './compare-jobs.ts';

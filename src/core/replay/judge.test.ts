@@ -12,9 +12,11 @@ import { getEstimator } from '../tokens/counters.ts';
 import { countEntries } from '../tokens/entry-tokens.ts';
 import { compareConfigs, type CompareOutput } from './compare.ts';
 import {
-  aggregateGrades, ANSWER_PROMPT, buildQuestions, estimateJudge, excerpt, GRADE_PROMPT, JUDGE_QUESTIONS, JudgeCancelledError, MAX_REFERENCE_FACTS,
-  parseGrade, planJudge, referenceText, runJudge, type CachedAnswer, type CachedGrade, type JudgeCache, type JudgeCacheRow, type JudgedItem,
+  aggregateGrades, estimateJudge, JudgeCancelledError, planJudge, runJudge, type JudgeCache, type JudgeCacheRow, type JudgedItem,
 } from './judge.ts';
+import {
+  ANSWER_PROMPT, buildQuestions, excerpt, GRADE_PROMPT, JUDGE_QUESTIONS, MAX_REFERENCE_FACTS, parseGrade, referenceText, type CachedAnswer, type CachedGrade,
+} from './judge-questions.ts';
 
 const prompts = loadPrompts();
 const counter = getEstimator('chars4');
