@@ -9,12 +9,12 @@
 import { parseOptions, type OptionSpec } from '../compaction/options.ts';
 import type { Strategy } from '../compaction/strategy.ts';
 import type { CompactedContext, CompactionInput, Plan, PreviousCompaction, StrategyId, SummaryTask, TriggerDecision } from '../compaction/types.ts';
-import { buildContext, savedTokens, type Insert } from './masking/rewrite.ts';
+import { savedTokens } from './masking/rewrite.ts';
 import { KEEP_TURNS_OPTION, maskTurns, WINDOW_STATE_KEY, type Masking } from './observation-masking.ts';
 import { isSystemMessage, resolveBoundary } from './pi/boundary.ts';
 import {
   anchor, basePlan, countContext, fmt, iterationGroups, KEEP_TASK_OPTION, madeEntry, needSummary, oldHistory, totalIterations,
-  unchangedContext, windowNote, type IterationGroup, type SimpleOptions,
+  unchangedContext, windowNote, buildEntries, type Insert, type IterationGroup, type SimpleOptions,
 } from './sliding-window.ts';
 import { capTokens } from './two-layer.ts';
 
@@ -217,7 +217,7 @@ function assembleHybrid(input: CompactionInput, plan: Plan, summaries: ReadonlyM
     inserts.push({ at: anchor(covered, plan.fates), item: { role: 'user', entry, origin: 'summary', replaces: { fromId: from.id, toId: to.id, count: covered.length } } });
   }
   const rewrites = new Map(summarizing ? [] : l.masking.masked.map((r) => [r.index, r.entry]));
-  const entries = buildContext(input, plan.fates, rewrites, inserts);
+  const entries = buildEntries(input, plan.fates, inserts, rewrites);
   const windowId = input.entries[l.masking.windowFrom]?.id;
   const firstKept = summarizing ? windowId : l.previousSummary !== undefined ? input.entries[l.start]?.id : undefined;
   const previous: PreviousCompaction = {

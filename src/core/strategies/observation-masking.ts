@@ -9,9 +9,9 @@ import { parseOptions, type OptionSpec } from '../compaction/options.ts';
 import type { Strategy } from '../compaction/strategy.ts';
 import type { CompactedContext, CompactionInput, Plan, PreviousCompaction, StrategyId, TriggerDecision } from '../compaction/types.ts';
 import type { Block } from '../journal/entry.ts';
-import { buildContext, isPinned, previousIndex, rewriteEntry, savedTokens, type Rewrite } from './masking/rewrite.ts';
+import { isPinned, previousIndex, rewriteEntry, savedTokens, type Rewrite } from './masking/rewrite.ts';
 import {
-  basePlan, countContext, fmt, iterationGroups, totalIterations, unchangedContext, windowNote, windowStart, type IterationGroup,
+  basePlan, buildEntries, countContext, fmt, iterationGroups, totalIterations, unchangedContext, windowNote, windowStart, type IterationGroup,
 } from './sliding-window.ts';
 
 export const OBSERVATION_MASKING_ID: StrategyId = 'observation-masking';
@@ -156,7 +156,7 @@ function assembleMasking(input: CompactionInput, plan: Plan, options: Observatio
   if (plan.nothingToDo) return unchangedContext(input, plan, input.previous ?? { strategy: OBSERVATION_MASKING_ID, summaries: [] });
   const { masking } = layout(input, options);
   const rewrites = new Map(masking.masked.map((r) => [r.index, r.entry]));
-  const entries = buildContext(input, plan.fates, rewrites);
+  const entries = buildEntries(input, plan.fates, [], rewrites);
   const windowId = input.entries[masking.windowFrom]?.id;
   const previous: PreviousCompaction = {
     strategy: OBSERVATION_MASKING_ID, summaries: [],

@@ -212,14 +212,22 @@ export function countContext(input: CompactionInput, entries: readonly ContextEn
   return contextTokens(input, entries);
 }
 
-/** Kept journal entries in order, with the made entries inserted where the plan put them. */
-export function buildEntries(input: CompactionInput, fates: readonly Fate[], inserts: readonly Insert[]): ContextEntry[] {
+/**
+ * Kept journal entries in order, with the made entries inserted where the plan put them and, for a
+ * `compress` fate, the entry's rewrite (masking, clearing).
+ */
+export function buildEntries(input: CompactionInput, fates: readonly Fate[], inserts: readonly Insert[], rewrites: ReadonlyMap<number, Entry> = new Map()): ContextEntry[] {
   const out: ContextEntry[] = [];
   const sorted = [...inserts].sort((a, b) => a.at - b.at);
   let k = 0;
   input.entries.forEach((entry, i) => {
     while (k < sorted.length && sorted[k]!.at <= i) out.push(sorted[k++]!.item);
     if (fates[i] === 'keep') out.push({ role: entry.role, entry, origin: 'journal' });
+    else if (fates[i] === 'compress') {
+      const rewritten = rewrites.get(i);
+      // A compress fate always has its rewrite; falling back to the journal entry keeps the pair whole.
+      out.push(rewritten ? { role: entry.role, entry: rewritten, origin: 'compressed' } : { role: entry.role, entry, origin: 'journal' });
+    }
   });
   while (k < sorted.length) out.push(sorted[k++]!.item);
   return out;

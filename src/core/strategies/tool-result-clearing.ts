@@ -11,8 +11,8 @@ import { parseOptions, type OptionSpec } from '../compaction/options.ts';
 import type { Strategy } from '../compaction/strategy.ts';
 import type { CompactedContext, CompactionInput, Plan, PreviousCompaction, StrategyId, TriggerDecision } from '../compaction/types.ts';
 import type { Block } from '../journal/entry.ts';
-import { blockTokens, buildContext, isPinned, rewriteEntry, savedTokens, textTokens, type Rewrite } from './masking/rewrite.ts';
-import { basePlan, countContext, fmt, unchangedContext, windowNote } from './sliding-window.ts';
+import { blockTokens, isPinned, rewriteEntry, savedTokens, textTokens, type Rewrite } from './masking/rewrite.ts';
+import { basePlan, buildEntries, countContext, fmt, unchangedContext, windowNote } from './sliding-window.ts';
 
 export const TOOL_RESULT_CLEARING_ID: StrategyId = 'tool-result-clearing';
 
@@ -235,7 +235,7 @@ function planClearing(input: CompactionInput, options: ToolResultClearingOptions
 function assembleClearing(input: CompactionInput, plan: Plan, options: ToolResultClearingOptions): CompactedContext {
   if (plan.nothingToDo) return unchangedContext(input, plan, input.previous ?? { strategy: TOOL_RESULT_CLEARING_ID, summaries: [] });
   const l = layout(input, options);
-  const entries = buildContext(input, plan.fates, new Map(l.all.map((r) => [r.index, r.entry])));
+  const entries = buildEntries(input, plan.fates, [], new Map(l.all.map((r) => [r.index, r.entry])));
   const previous: PreviousCompaction = {
     strategy: TOOL_RESULT_CLEARING_ID, summaries: [],
     state: { [RESULTS_KEY]: [...l.earlierResults, ...l.newResults], [INPUTS_KEY]: [...l.earlierInputs, ...l.newInputs] },

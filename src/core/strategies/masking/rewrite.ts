@@ -1,10 +1,9 @@
 /**
  * Rewriting tool blocks for the masking and clearing strategies: a tool result's content becomes a
  * short placeholder, or a call's input a marker, in a NEW entry with the same id and pairing keys,
- * so a call and its result always stay together and the journal is never touched. Also the
- * context builder those strategies share (kept, rewritten and made entries in input order).
+ * so a call and its result always stay together and the journal is never touched.
  */
-import type { CompactionInput, ContextEntry, Fate } from '../../compaction/types.ts';
+import type { CompactionInput } from '../../compaction/types.ts';
 import { blockImages, blockText, type Block, type Entry } from '../../journal/entry.ts';
 import type { TokenCounter } from '../../tokens/counters.ts';
 
@@ -116,30 +115,6 @@ export function savedTokens(rewrites: Iterable<Rewrite>): number {
 /** Whether the user pinned the entry (pinned entries are never masked, cleared or summarized). */
 export function isPinned(input: CompactionInput, entry: Entry): boolean {
   return entry.flags?.pinned === true || input.pinned?.has(entry.id) === true;
-}
-
-/** A made entry placed before input index `at`. */
-export interface Insert {
-  at: number;
-  item: ContextEntry;
-}
-
-/** The context: kept journal entries, rewritten ones for `compress`, made entries where the plan put them. */
-export function buildContext(input: CompactionInput, fates: readonly Fate[], rewrites: ReadonlyMap<number, Entry>, inserts: readonly Insert[] = []): ContextEntry[] {
-  const out: ContextEntry[] = [];
-  const sorted = [...inserts].sort((a, b) => a.at - b.at);
-  let k = 0;
-  input.entries.forEach((entry, i) => {
-    while (k < sorted.length && sorted[k]!.at <= i) out.push(sorted[k++]!.item);
-    if (fates[i] === 'keep') out.push({ role: entry.role, entry, origin: 'journal' });
-    else if (fates[i] === 'compress') {
-      const rewritten = rewrites.get(i);
-      // A compress fate always has its rewrite; falling back to the journal entry keeps the pair whole.
-      out.push(rewritten ? { role: entry.role, entry: rewritten, origin: 'compressed' } : { role: entry.role, entry, origin: 'journal' });
-    }
-  });
-  while (k < sorted.length) out.push(sorted[k++]!.item);
-  return out;
 }
 
 /** Index of an entry id named in the previous run's state, when it came from `strategy` and is on this branch. */
