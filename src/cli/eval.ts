@@ -109,11 +109,12 @@ export async function evalFile(file: string, args: EvalArgs): Promise<EvalFileRe
   const counter = await getCounter(args.counter);
   const { totals } = countEntries(result.entries, counter);
   const leaves = conversationLeaves(result.entries);
+  const prompts = loadPrompts();
   const reports: EvalFileReport[] = [];
   for (let i = 0; i < leaves.length; i++) {
     const output = await compareConfigs({
       journal: result.entries, totals, counter, contextWindow: args.contextWindow, configs: args.configs,
-      summarizer: createOfflineSummarizer(), prompts: loadPrompts(),
+      summarizer: createOfflineSummarizer(), prompts,
       ...(leaves.length > 1 ? { leafId: leaves[i]! } : {}),
       ...(args.model ? { priceModel: args.model } : {}),
     });

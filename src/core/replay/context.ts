@@ -1,7 +1,7 @@
 /**
  * The context a replay sends: what the last compaction assembled (kept small as references) plus
  * the recorded entries appended since. Its token count is O(1) per call from the input's prefix
- * sums; its text is built only when probes are checked against it.
+ * sums; its entries are handed to the probe checker as parts, each text built only when needed.
  */
 import type { CompactedContext, CompactionInput } from '../compaction/types.ts';
 import { entryText, type Entry } from '../journal/entry.ts';
@@ -64,14 +64,6 @@ export class ReplayContext {
       const text = () => (entry ? entryText(entry) : '');
       return { key: ref.origin === 'journal' ? `j:${ref.entryId}` : `m:${ref.origin}:${text()}`, text };
     });
-  }
-
-  /** Plain text of a context given as references. */
-  text(refs: readonly ContextRef[]): string {
-    return refs.map((ref) => {
-      const entry = this.entryOf(ref);
-      return entry ? entryText(entry) : '';
-    }).join('\n\n');
   }
 
   entryOf(ref: ContextRef): Entry | undefined {

@@ -67,20 +67,22 @@ export class ProbeChecker {
 
   check(probes: readonly Probe[], parts: () => readonly ContextPart[]): ProbeOutcome[] {
     if (probes.length === 0) return [];
-    const open = new Map<Probe, ProbeOutcome>(probes.map((probe) => [probe, { probe, kept: false }]));
+    const outcomes: ProbeOutcome[] = probes.map((probe) => ({ probe, kept: false }));
+    let left = outcomes.length;
     for (const part of parts()) {
-      if (![...open.values()].some((outcome) => !outcome.kept)) break;
+      if (left === 0) break;
       const context = this.prepared(part);
-      for (const outcome of open.values()) {
+      for (const outcome of outcomes) {
         if (outcome.kept) continue;
         const match = matchProbe(outcome.probe, context);
         if (match.kept) {
           outcome.kept = true;
+          left--;
           if (match.span !== undefined) outcome.span = match.span;
         }
       }
     }
-    return [...open.values()];
+    return outcomes;
   }
 
   private prepared(part: ContextPart): NormalizedContext {
