@@ -176,15 +176,11 @@ function memoryTask(input: CompactionInput, dropped: readonly number[], options:
   };
 }
 
-function countAll(entries: readonly ContextEntry[], input: CompactionInput): number {
-  return contextTokens(input, entries);
-}
-
 function unchanged(input: CompactionInput, plan: Plan): CompactedContext {
   const entries = input.entries.map((entry): ContextEntry => ({ role: entry.role, entry, origin: 'journal' }));
   return {
     entries,
-    tokensAfter: countAll(entries, input),
+    tokensAfter: contextTokens(input, entries),
     previous: input.previous ?? { strategy: 'budget', summaries: [] },
     truncationApplied: false,
     summaryApplied: false,
@@ -209,7 +205,7 @@ function build(input: CompactionInput, plan: Plan, summaries: ReadonlyMap<string
     const at = lastUser === undefined ? entries.findIndex((e) => e.role !== 'system') : entries.findIndex((e) => e.entry === input.entries[lastUser]);
     const pos = at < 0 ? entries.length : at;
     const make = (text: string) => memoryEntry(text, dropped[0]!, entries[pos - 1]?.entry.id ?? null, input.now);
-    const room = plan.trigger.numbers.budget! - countAll(entries, input);
+    const room = plan.trigger.numbers.budget! - contextTokens(input, entries);
     const text = capped === undefined ? undefined : fitMemoryBlock(capped, room, input.counter, make);
     if (failure) notes.push(`Memory block skipped: the summary failed (${failure.message}); history is trimmed without it.`);
     else if (capped === undefined) notes.push('Memory block skipped: the summarizer returned no text.');
@@ -225,7 +221,7 @@ function build(input: CompactionInput, plan: Plan, summaries: ReadonlyMap<string
   const memory = entries.find((e) => e.origin === 'summary');
   return {
     entries,
-    tokensAfter: countAll(entries, input),
+    tokensAfter: contextTokens(input, entries),
     previous: {
       strategy: 'budget',
       summaries: memory ? [memory.entry.blocks.map((b) => (b.type === 'text' ? b.text : '')).join('')] : [],
