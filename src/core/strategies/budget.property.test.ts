@@ -181,16 +181,20 @@ describe('budget strategy properties', () => {
   it('holds them on a real Claude Code session', () => {
     const entries = importText(SAMPLE).entries
       .filter((e) => e.kind !== 'event' && !e.flags?.sidechain);
+    let fired = 0;
     let trimmed = 0;
     fc.assert(
       fc.property(settings, (s) => {
         const { input, options } = prepare(entries, s);
         const { plan } = check(input, options, s.memory);
+        if (plan.trigger.fire) fired++;
         if (plan.fates.includes('drop')) trimmed++;
       }),
-      { numRuns: 40 },
+      // A fixed seed: the count below is a statistic, and a random draw could miss it.
+      { numRuns: 40, seed: 20261123 },
     );
-    // The sample is one long agentic turn: most budgets must be reachable by dropping old tool chains.
-    expect(trimmed).toBeGreaterThan(10);
+    // The sample is one long agentic turn: most budgets under its size must be reachable by
+    // dropping old tool chains (counted against the runs whose budget fired, not all 40).
+    expect(trimmed * 2).toBeGreaterThan(fired);
   });
 });
