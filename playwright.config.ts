@@ -2,11 +2,14 @@
 // Pages), driven in the system Chromium. Any root-relative URL in the app breaks these tests.
 import { defineConfig } from '@playwright/test';
 
-const PORT = 4173;
+// E2E_PORT and E2E_OUT let several builds be tested side by side on one machine.
+const PORT = Number(process.env.E2E_PORT ?? 4173);
+const OUT = process.env.E2E_OUT ?? 'dist-e2e';
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 export default defineConfig({
   testDir: 'e2e',
+  outputDir: process.env.E2E_PORT ? `test-results-${PORT}` : 'test-results',
   testMatch: '**/*.spec.ts',
   timeout: 60_000,
   expect: { timeout: 15_000 },
@@ -26,7 +29,7 @@ export default defineConfig({
     },
   },
   webServer: {
-    command: `npx vite preview --outDir dist-e2e --port ${PORT} --strictPort --host 127.0.0.1`,
+    command: `npx vite preview --outDir ${OUT} --port ${PORT} --strictPort --host 127.0.0.1`,
     env: { BASE_PATH: '/foldlab/' },
     url: `http://127.0.0.1:${PORT}/foldlab/`,
     reuseExistingServer: !process.env.CI,
