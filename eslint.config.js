@@ -14,7 +14,7 @@ const corePatterns = [
 ];
 
 export default tseslint.config(
-  { ignores: ['dist', 'dist-e2e', 'node_modules', 'test-results', 'playwright-report', 'public', 'bench/out'] },
+  { ignores: ['dist', 'dist-e2e*', 'node_modules', 'test-results*', 'playwright-report', 'public', 'bench/out'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

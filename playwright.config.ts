@@ -5,6 +5,8 @@ import { defineConfig } from '@playwright/test';
 // E2E_PORT and E2E_OUT let several builds be tested side by side on one machine.
 const PORT = Number(process.env.E2E_PORT ?? 4173);
 const OUT = process.env.E2E_OUT ?? 'dist-e2e';
+// The sub-path the build under test was made for (the Pages workflow passes /<repository>/).
+const BASE = process.env.BASE_PATH ?? '/foldlab/';
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 export default defineConfig({
@@ -18,8 +20,10 @@ export default defineConfig({
   retries: 0,
   reporter: process.env.CI ? [['list']] : [['list']],
   use: {
-    baseURL: `http://127.0.0.1:${PORT}/foldlab/`,
+    baseURL: `http://127.0.0.1:${PORT}${BASE}`,
     trace: 'retain-on-failure',
+    // Routes do not see requests a service worker answers: blocked by default, allowed in offline.spec.ts.
+    serviceWorkers: 'block',
     launchOptions: {
       executablePath: chromium,
       args: [
@@ -30,8 +34,8 @@ export default defineConfig({
   },
   webServer: {
     command: `npx vite preview --outDir ${OUT} --port ${PORT} --strictPort --host 127.0.0.1`,
-    env: { BASE_PATH: '/foldlab/' },
-    url: `http://127.0.0.1:${PORT}/foldlab/`,
+    env: { BASE_PATH: BASE },
+    url: `http://127.0.0.1:${PORT}${BASE}`,
     reuseExistingServer: !process.env.CI,
     timeout: 60_000,
   },

@@ -38,3 +38,48 @@ test('empty, binary and unknown files each get a specific message and change not
   await expect(app.libraryItems()).toHaveCount(countBefore);
   await expect(page.getByTestId('conversation.title')).toContainText('Demo');
 });
+
+test('lines that are not UTF-8 are reported by number; every skipped line and blank line is counted, past the 1000 listed', async ({ app, page }) => {
+  await app.waitForDemo();
+  const lines = readFileSync(sample('pi/v3-small.jsonl'), 'utf8').trimEnd().split('\n');
+  const broken = Array.from({ length: 1200 }, (_, i) => `{"broken": ${i}`);
+  // Line 9 of the sample becomes line 10; one of its bytes is made invalid UTF-8. Lines 11-1210 are broken.
+  const text = Buffer.from([lines.slice(0, 8).join('\n'), '', lines[8], ...broken, '   '].join('\n'));
+  text[text.indexOf(Buffer.from(lines[8]!)) + 40] = 0xff;
+  await app.importFile(write('not-utf8.jsonl', text));
+  await expect(page.getByTestId('import.notice.skipped')).toHaveText('1,201');
+  await expect(page.getByTestId('import.notice')).toContainText('(and 2 blank)');
+  await expect(page.getByTestId('import.notice.issue').first()).toContainText('line 10: not valid UTF-8 (byte 41 of the line');
+  await expect(page.getByTestId('conversation.issues')).toContainText('1,201 lines could not be imported');
+  await expect(page.getByTestId('conversation.blank-lines')).toContainText('2 blank');
+});
+
+test('a line over the 64 MiB cap is refused by its number and the lines around it import', async ({ app, page }) => {
+  test.setTimeout(120_000);
+  await app.waitForDemo();
+  const lines = readFileSync(sample('pi/v3-small.jsonl'), 'utf8').trimEnd().split('\n');
+  const prefix = '{"type":"message","id":"huge","parentId":null,"timestamp":"2026-01-01T00:00:00Z","message":{"role":"user","content":"';
+  const huge = Buffer.alloc(64 * 1024 * 1024 + 1024, 'A');
+  huge.write(prefix, 0);
+  huge.write('"}}', huge.length - 3);
+  const path = write('huge-line.jsonl', Buffer.concat([Buffer.from(`${lines.slice(0, 8).join('\n')}\n`), huge, Buffer.from(`\n${lines[8]}\n`)]));
+  await app.importFile(path);
+  await expect(page.getByTestId('import.notice.issue').first()).toContainText('line 9: the line is 64.0 MiB, over the 64 MiB limit for one line');
+  const report = (await app.reportFor(path)) as unknown as { skippedLines: number; entries: number } | undefined;
+  expect(report?.skippedLines).toBe(1);
+  expect(await app.entryCount()).toBe(report?.entries);
+  expect(report?.entries).toBeGreaterThan(5);
+});
+
+test('Cancel while counting stops the import and stores nothing', async ({ app, page }) => {
+  await app.waitForDemo();
+  const countBefore = await app.libraryItems().count();
+  const header = '{"type":"session","version":3,"id":"s","timestamp":"2026-01-01T00:00:00Z","cwd":"/"}';
+  // A 12 MB run without whitespace (a pasted base64 blob): counting it takes seconds.
+  const run = `{"type":"message","id":"m1","parentId":null,"timestamp":"2026-01-01T00:00:01Z","message":{"role":"user","content":"${'QUJD'.repeat(3_000_000)}"}}`;
+  await page.getByTestId('import.input').setInputFiles(write('long-run.jsonl', `${header}\n${run}\n`));
+  await expect(page.getByTestId('job.progress').filter({ hasText: 'counting' })).toBeVisible({ timeout: 30_000 });
+  await page.getByTestId('job.progress').filter({ hasText: 'counting' }).getByTestId('job.cancel').click();
+  await expect(page.getByTestId('import.notice.error')).toHaveText('Cancelled: nothing was changed.', { timeout: 15_000 });
+  await expect(app.libraryItems()).toHaveCount(countBefore);
+});

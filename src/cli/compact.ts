@@ -8,6 +8,8 @@ import { getStrategy } from '../core/strategies/index.ts';
 import { createOfflineSummarizer } from '../core/summarize/offline.ts';
 import { getCounter, type CounterId } from '../core/tokens/counters.ts';
 import { countEntries } from '../core/tokens/entry-tokens.ts';
+import { askBeforeFork, notifyAfterCompact, userCompactionHooks, type HookName } from '../core/hooks/user-hooks.ts';
+import { loadCliHooks } from './hooks.ts';
 import { importFile, loadPrompts } from './load.ts';
 
 export interface CompactArgs {
@@ -18,6 +20,10 @@ export interface CompactArgs {
   counter: CounterId;
   contextWindow: number;
   upTo?: number;
+  /** A hook module (`--hook`): beforeCompact / afterCompact / beforeFork, run in worker threads. */
+  hook?: string;
+  /** Time each hook call may take, ms (default 2,000). */
+  hookTimeoutMs?: number;
 }
 
 export interface CompactReport {
@@ -36,6 +42,8 @@ export interface CompactReport {
   summary: string;
   notes: string[];
   record: CompactionOutcome['record'];
+  /** The hooks the `--hook` module exports (empty without one). */
+  hooks: HookName[];
 }
 
 /** Calls and results in a context without their partner (0 for a valid context). */
@@ -44,7 +52,7 @@ export function contextOrphans(context: readonly ContextEntry[]): { orphanToolCa
   const results = new Set<string>();
   for (const item of context) {
     for (const block of item.entry.blocks) {
-      if (block.type === 'tool_call') calls.add(block.callId);
+      if (block.type === 'tool_call' && !block.hosted) calls.add(block.callId);
       if (block.type === 'tool_result') results.add(block.callId);
     }
   }
@@ -59,21 +67,26 @@ export async function runCompact(args: CompactArgs): Promise<CompactReport> {
   const strategy = getStrategy(args.strategy);
   const options = withUserWindow(strategy, args.options, args.contextWindow);
   strategy.parse(options); // refuse a bad option before reading the file
+  const hooks = args.hook !== undefined ? await loadCliHooks(args.hook, args.hookTimeoutMs) : undefined;
   const result = await importFile(args.file, args.format);
   const counter = await getCounter(args.counter);
   const { totals } = countEntries(result.entries, counter);
-  const built = buildInput(result.entries, totals, counter, {
-    contextWindow: args.contextWindow,
-    now: Date.now(),
-    ...(args.upTo !== undefined ? { upTo: args.upTo } : {}),
-  });
+  const at = { contextWindow: args.contextWindow, wallClock: Date.now() };
+  const built = buildInput(result.entries, totals, counter, { ...at, ...(args.upTo !== undefined ? { upTo: args.upTo } : {}) });
+  if (hooks && args.upTo !== undefined) {
+    // Compacting as of an earlier point forks the session there: before-fork may refuse.
+    const whole = buildInput(result.entries, totals, counter, at);
+    await askBeforeFork(hooks, whole.input.entries, whole.journalIndex.filter((index) => index <= args.upTo!).length);
+  }
   const outcome = await runCompaction({
     strategy,
     input: built.input,
     rawOptions: options,
     summarizer: createOfflineSummarizer(),
     prompts: loadPrompts(),
+    ...(hooks ? { hooks: userCompactionHooks(hooks, built.input) } : {}),
   });
+  const afterCompactError = hooks ? await notifyAfterCompact(hooks, outcome) : undefined;
   const { plan, context } = outcome;
   const fates = plan.fates;
   return {
@@ -96,7 +109,8 @@ export async function runCompact(args: CompactArgs): Promise<CompactReport> {
     ...contextOrphans(context.entries),
     summaries: outcome.summaries,
     summary: Object.values(outcome.summaries).join('\n\n'),
-    notes: [...(built.note ? [built.note] : []), ...outcome.record.notes],
+    notes: [...(built.note ? [built.note] : []), ...outcome.record.notes, ...(afterCompactError ? [afterCompactError] : [])],
     record: outcome.record,
+    hooks: hooks ? [...hooks.hooks] : [],
   };
 }

@@ -1,10 +1,11 @@
 /**
  * `fold <file>`: replays memory folding (seed 003) over a transcript's active branch and reports the
- * final level of every iteration, the folded blocks, the fold / recall events and the tokens saved.
+ * final level of every iteration, the folded blocks, the fold / recall events and the tokens saved;
+ * with `--simulate a-b`, also what folding that range into one block would save (F13).
  */
 import type { Entry } from '../core/journal/entry.ts';
 import { activeLeaf, pathTo } from '../core/journal/tree.ts';
-import { foldRun, parseFoldOptions, type FoldedBlock, type FoldRun, type ZoneUsage } from '../core/folding/index.ts';
+import { FoldSimulateError, foldRun, parseFoldOptions, parseRange, simulateFold, type FoldedBlock, type FoldRun, type FoldSimulation, type ZoneUsage } from '../core/folding/index.ts';
 import { getCounter, type CounterId } from '../core/tokens/counters.ts';
 import { countEntries } from '../core/tokens/entry-tokens.ts';
 import { importFile } from './load.ts';
@@ -14,6 +15,12 @@ export interface FoldArgs {
   options: Record<string, string>;
   counter?: CounterId;
   contextWindow?: number;
+  /** F13: fold iterations "a-b" into one block and report the savings (the run is not changed). */
+  simulate?: string;
+  /** Level of the simulated block: 2 (default), 3 or 4. */
+  level?: number;
+  /** Who writes the simulated block; only 'offline' runs in Node (models run in the app). */
+  summarizer?: string;
 }
 
 export interface FoldReportBlock {
@@ -37,7 +44,7 @@ export interface FoldReport {
   iterations: number;
   levels: number[];
   blocks: FoldReportBlock[];
-  events: Array<{ iteration: number; trigger: string; action: string; numbers: Record<string, number>; blockId?: string }>;
+  events: Array<{ iteration: number; trigger: string; action: string; numbers: Record<string, number>; blockId?: string; iterations?: number[] }>;
   tokensBefore: number;
   tokensAfter: number;
   counter: string;
@@ -45,6 +52,7 @@ export interface FoldReport {
   moments: FoldRun['moments'];
   partitions: ZoneUsage[];
   summariesMade: number;
+  simulation?: FoldSimulation;
 }
 
 /** The branch a model saw: the active leaf's path, without harness events and subagent traffic. */
@@ -72,7 +80,20 @@ function reportBlock(block: FoldedBlock, entries: readonly Entry[]): FoldReportB
   };
 }
 
+/** The simulate arguments checked before anything is read. */
+function simulateArgs(args: FoldArgs): { from: number; to: number; level: 2 | 3 | 4 } | undefined {
+  if (args.simulate === undefined) {
+    if (args.level !== undefined || args.summarizer !== undefined) throw new FoldSimulateError('--level and --summarizer go with --simulate <a-b>.');
+    return undefined;
+  }
+  if (args.summarizer !== undefined && args.summarizer !== 'offline') throw new FoldSimulateError(`--summarizer: only "offline" runs in Node (models run in the app's Fold tab); got "${args.summarizer}".`);
+  const level = args.level ?? 2;
+  if (level !== 2 && level !== 3 && level !== 4) throw new FoldSimulateError(`--level must be 2 (summary), 3 (chapter) or 4 (phase line); got ${level}.`);
+  return { ...parseRange(args.simulate), level };
+}
+
 export async function runFold(args: FoldArgs): Promise<FoldReport> {
+  const simulate = simulateArgs(args);
   const raw: Record<string, unknown> = { ...args.options };
   if (args.contextWindow !== undefined && raw.contextWindow === undefined && raw.context_window === undefined) raw.contextWindow = args.contextWindow;
   const options = parseFoldOptions(raw); // refuse a bad option before reading the file
@@ -81,11 +102,12 @@ export async function runFold(args: FoldArgs): Promise<FoldReport> {
   const counter = await getCounter(args.counter ?? 'chars4');
   const { totals } = countEntries(entries, counter);
   const run = foldRun(entries, totals, options, new Map(), counter);
+  const simulation = simulate ? await simulateFold(run, entries, totals, { ...simulate, counter }) : undefined;
   return {
     iterations: run.iterations.length,
     levels: Array.from(run.levels),
     blocks: run.blocks.map((block) => reportBlock(block, entries)),
-    events: run.events.map((e) => ({ iteration: e.iteration, trigger: e.trigger, action: e.action, numbers: e.numbers, ...(e.blockId ? { blockId: e.blockId } : {}) })),
+    events: run.events.map((e) => ({ iteration: e.iteration, trigger: e.trigger, action: e.action, numbers: e.numbers, ...(e.blockId ? { blockId: e.blockId } : {}), ...(e.iterations ? { iterations: e.iterations } : {}) })),
     tokensBefore: run.tokensBefore,
     tokensAfter: run.tokensAfter,
     counter: counter.label,
@@ -93,7 +115,21 @@ export async function runFold(args: FoldArgs): Promise<FoldReport> {
     moments: run.moments,
     partitions: run.partitions,
     summariesMade: run.summariesMade,
+    ...(simulation ? { simulation } : {}),
   };
+}
+
+function formatSimulation(sim: FoldSimulation): string[] {
+  const pct = (ratio: number) => `${Math.round(ratio * 100)}%`;
+  return [
+    `Simulate: iterations ${sim.from}-${sim.to} folded into one L${sim.level} block (${sim.summarizer}; the run is not changed)`,
+    `  levels now  ${sim.levelsBefore.map((n, level) => (n ? `L${level}×${n}` : '')).filter(Boolean).join(' ')}`,
+    `  range       ${sim.range.before} tokens now (${sim.range.original} in full) -> ${sim.range.after}`,
+    `  context     ${sim.context.before} -> ${sim.context.after}`,
+    `  savings     ${sim.savings.tokens} tokens (${pct(sim.savings.ofRange)} of the range, ${pct(sim.savings.ofContext)} of the context)`,
+    ...(sim.note ? [`  note        ${sim.note}`] : []),
+    ...sim.text.split('\n').map((line) => `  | ${line}`),
+  ];
 }
 
 /** A human-readable report: levels strip, blocks, events, zones. */
@@ -110,6 +146,7 @@ export function formatFold(report: FoldReport): string {
     `Key moments: ${report.moments.map((m) => `${m.iteration}:${m.kind}`).join(' ') || 'none'}`,
     'Zones:',
     ...report.partitions.map((p) => `  ${p.zone.padEnd(10)} ${String(p.tokens).padStart(8)} / ${p.budget}`),
+    ...(report.simulation ? formatSimulation(report.simulation) : []),
   ];
   return lines.join('\n');
 }

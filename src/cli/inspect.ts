@@ -22,7 +22,8 @@ export function formatInspect(report: InspectReport): string {
     `tool calls    ${report.toolCalls} (${report.orphanToolCalls} without result); results ${report.toolResults} (${report.orphanToolResults} without call)`,
     `branches      ${report.branches}`,
     `tokens        ${report.tokens.total.toLocaleString('en-US')} (${report.tokens.label})`,
-    `problems      ${report.errors.length}`,
+    `lines         ${report.lines} (${report.blankLines} blank, ${report.ignoredLines} metadata)`,
+    `problems      ${report.skippedLines} line${report.skippedLines === 1 ? '' : 's'} skipped${report.skippedLines > 20 ? ' (the first 20:)' : ''}`,
     ...report.errors.slice(0, 20).map((error) => `  line ${error.line}: ${error.message}`),
   ].join('\n');
 }

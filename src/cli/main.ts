@@ -1,8 +1,8 @@
 /**
  * Foldlab's command line: the same core as the app, run in Node.
  *   npm run cli -- inspect <file> [--format F] [--counter C] [--json]
- *   npm run cli -- compact <file> --strategy <id> [--option k=v ...] [--counter C] [--window N] [--upto I] [--json]
- *   npm run cli -- fold <file> [--option k=v ...] [--counter C] [--window N] [--json]
+ *   npm run cli -- compact <file> --strategy <id> [--option k=v ...] [--counter C] [--window N] [--upto I] [--hook M.mjs [--hook-timeout MS]] [--json]
+ *   npm run cli -- fold <file> [--option k=v ...] [--counter C] [--window N] [--simulate a-b [--level 2|3|4] [--summarizer offline]] [--json]
  *   npm run cli -- eval <file|folder>... --strategies <id[:k=v,...]>,... [--window N] [--counter C] [--model M] [--jobs N] [--json|--csv|--md]
  */
 import { parseKeyValues } from '../core/compaction/options.ts';
@@ -15,13 +15,16 @@ import { runEval } from './eval.ts';
 import { parseEvalArgs } from './eval-args.ts';
 import { formatEvalCsv, formatEvalMarkdown, formatEvalText } from './eval-format.ts';
 import { formatInspect, runInspect } from './inspect.ts';
+import { backupCheckMain } from './backup-check.ts';
 
 const USAGE = `usage:
   npm run cli -- inspect <file> [--format ${FORMAT_IDS.join('|')}] [--counter o200k|cl100k|chars4|len3|chars] [--json]
-  npm run cli -- compact <file> --strategy ${STRATEGY_IDS.join('|')} [--option key=value ...] [--counter C] [--window TOKENS] [--upto INDEX] [--json]
-  npm run cli -- fold <file> [--option key=value ...] [--counter C] [--window TOKENS] [--json]
+  npm run cli -- compact <file> --strategy ${STRATEGY_IDS.join('|')} [--option key=value ...] [--counter C] [--window TOKENS] [--upto INDEX]
+                      [--hook MODULE.mjs [--hook-timeout MS]] [--json]
+  npm run cli -- fold <file> [--option key=value ...] [--counter C] [--window TOKENS] [--simulate FROM-TO [--level 2|3|4] [--summarizer offline]] [--json]
   npm run cli -- eval <file|folder>... --strategies <id[:key=value,...]>,... [--window TOKENS] [--counter C]
-                      [--model PRICE_MODEL] [--summarizer offline] [--jobs N] [--json|--csv|--md]`;
+                      [--model PRICE_MODEL] [--summarizer offline] [--jobs N] [--json|--csv|--md]
+  npm run cli -- backup-check <file> [--json]`;
 
 class UsageError extends Error {
   override name = 'UsageError';
@@ -37,6 +40,11 @@ interface Args {
   options: string[];
   window: number;
   upTo?: number;
+  simulate?: string;
+  level?: number;
+  summarizer?: string;
+  hook?: string;
+  hookTimeout?: number;
 }
 
 function parseArgs(argv: string[]): Args {
@@ -65,6 +73,11 @@ function parseArgs(argv: string[]): Args {
     else if (arg === '--option') args.options.push(value());
     else if (arg === '--window') args.window = integer('--window');
     else if (arg === '--upto') args.upTo = integer('--upto');
+    else if (arg === '--simulate') args.simulate = value();
+    else if (arg === '--level') args.level = integer('--level');
+    else if (arg === '--summarizer') args.summarizer = value();
+    else if (arg === '--hook') args.hook = value();
+    else if (arg === '--hook-timeout') args.hookTimeout = integer('--hook-timeout');
     else if (arg.startsWith('--')) throw new UsageError(`unknown option ${arg}`);
     else positional.push(arg);
   }
@@ -84,6 +97,7 @@ function formatCompact(report: CompactReport): string {
     `tokens        ${report.tokensBefore.toLocaleString('en-US')} -> ${report.tokensAfter.toLocaleString('en-US')} (${report.counter})`,
     `entries       ${report.counts.input} in: ${report.counts.summarized} summarized, ${report.counts.kept} kept, ${report.counts.compressed} compressed, ${report.counts.dropped} dropped`,
     `orphans       ${report.orphanToolCalls} calls, ${report.orphanToolResults} results`,
+    ...(report.hooks.length > 0 ? [`hooks         ${report.hooks.join(', ')}`] : []),
     ...report.notes.map((note) => `note          ${note}`),
     '',
     report.summary,
@@ -112,6 +126,7 @@ async function evalMain(argv: string[]): Promise<void> {
 
 async function main(): Promise<void> {
   if (process.argv[2] === 'eval') return evalMain(process.argv.slice(3));
+  if (process.argv[2] === 'backup-check') return backupCheckMain(process.argv.slice(3), USAGE);
   let args: Args;
   try {
     args = parseArgs(process.argv.slice(2));
@@ -123,7 +138,8 @@ async function main(): Promise<void> {
   try {
     const counter = parseCounterId(args.counter || (args.command === 'compact' ? 'chars4' : 'o200k'));
     if (args.command === 'fold') {
-      const report = await runFold({ file: args.file, options: parseKeyValues(args.options), counter, contextWindow: args.window });
+      const simulate = { ...(args.simulate !== undefined ? { simulate: args.simulate } : {}), ...(args.level !== undefined ? { level: args.level } : {}), ...(args.summarizer !== undefined ? { summarizer: args.summarizer } : {}) };
+      const report = await runFold({ file: args.file, options: parseKeyValues(args.options), counter, contextWindow: args.window, ...simulate });
       process.stdout.write(`${args.json ? JSON.stringify(report, null, 2) : formatFold(report)}\n`);
     } else if (args.command === 'inspect') {
       const report = await runInspect(args.file, counter, args.format);
@@ -137,6 +153,8 @@ async function main(): Promise<void> {
         contextWindow: args.window,
         ...(args.format ? { format: args.format } : {}),
         ...(args.upTo !== undefined ? { upTo: args.upTo } : {}),
+        ...(args.hook !== undefined ? { hook: args.hook } : {}),
+        ...(args.hookTimeout !== undefined ? { hookTimeoutMs: args.hookTimeout } : {}),
       });
       process.stdout.write(`${args.json ? JSON.stringify(report, null, 2) : formatCompact(report)}\n`);
     }

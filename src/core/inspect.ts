@@ -22,7 +22,12 @@ export interface InspectReport {
   orphanToolCalls: number;
   orphanToolResults: number;
   branches: number;
+  /** The first problems found, by line (at most 1000). */
   errors: Array<{ line: number; message: string }>;
+  /** Lines skipped because of a problem, in all (`errors` may list fewer). */
+  skippedLines: number;
+  /** Blank lines in the file (JSONL), neither entries nor problems. */
+  blankLines: number;
   lines: number;
   ignoredLines: number;
   tokens: { counter: CounterId; label: string; total: number; byRole: Record<Role, number>; byKind: Record<string, number> };
@@ -54,6 +59,8 @@ export function inspect(result: ImportResult, tokens: TokenSummary): InspectRepo
     ...links,
     branches: branchLeaves(result.entries).length,
     errors: result.issues.map(({ line, message }) => ({ line, message })),
+    skippedLines: result.issueCount ?? result.issues.length,
+    blankLines: result.blankLines ?? 0,
     lines: result.lines,
     ignoredLines: result.ignoredLines,
     tokens,

@@ -3,7 +3,8 @@
  * and read entries back. Every write is one read-write transaction over the tables it touches.
  */
 import type { ImportResult } from '../core/import/types.ts';
-import type { FoldlabDatabase, ConversationRow, EntryRow } from './schema.ts';
+import type { FoldlabDatabase, CompactionRow, ConversationRow, EntryRow } from './schema.ts';
+import { asStorageError } from './storage-errors.ts';
 
 export interface CommitImport {
   /** Replace this conversation's entries (re-import) instead of creating a new one. */
@@ -35,10 +36,14 @@ export async function commitImport(db: FoldlabDatabase, result: ImportResult, op
     entryCount: result.entries.length,
     meta: result.meta,
     issues: result.issues.slice(0, 1000),
+    issueCount: result.issueCount ?? result.issues.length,
+    blankLines: result.blankLines ?? 0,
     lines: result.lines,
     ignoredLines: result.ignoredLines,
     origin: options.origin,
   };
+  // One IndexedDB transaction: a failure (storage full, a closed tab, a crashed renderer) rolls
+  // every row back, so no partial conversation is ever stored.
   await db.transaction('rw', [db.conversations, db.entries, db.tokenCounts, db.compactions, db.pins], async () => {
     if (options.replaceId) {
       const previous = await db.conversations.get(options.replaceId);
@@ -54,8 +59,33 @@ export async function commitImport(db: FoldlabDatabase, result: ImportResult, op
       const rows: EntryRow[] = result.entries.slice(start, start + BATCH).map((entry) => ({ ...entry, conversationId: id }));
       await db.entries.bulkPut(rows);
     }
+  }).catch((error: unknown) => {
+    throw asStorageError(error, `importing ${options.fileName}`);
   });
   return row;
+}
+
+/** The conversation a job worked on was deleted (or re-imported) before its result was stored. */
+export class ConversationDeletedError extends Error {
+  override name = 'ConversationDeletedError';
+}
+
+/**
+ * Stores a compaction run only if its conversation still exists with the import the run was made
+ * on, checked in the same transaction: a delete or re-import while the run was being summarized
+ * leaves no orphaned run, and nothing is written.
+ */
+export async function commitRun(db: FoldlabDatabase, row: CompactionRow): Promise<void> {
+  await db.transaction('rw', [db.conversations, db.compactions], async () => {
+    const conversation = await db.conversations.get(row.conversationId);
+    if (!conversation) {
+      throw new ConversationDeletedError('The conversation was deleted while it was being compacted: the run was not stored and nothing was changed.');
+    }
+    if (conversation.importId !== row.importId) {
+      throw new ConversationDeletedError('The conversation was re-imported while it was being compacted: the run, made on the old entries, was not stored. Run it again on the new import.');
+    }
+    await db.compactions.add(row);
+  });
 }
 
 export async function renameConversation(db: FoldlabDatabase, id: string, title: string): Promise<void> {
@@ -65,8 +95,11 @@ export async function renameConversation(db: FoldlabDatabase, id: string, title:
 }
 
 export async function deleteConversation(db: FoldlabDatabase, id: string): Promise<void> {
-  await db.transaction('rw', [db.conversations, db.entries, db.tokenCounts, db.compactions, db.pins, db.comparisons, db.dismissedProbes], async () => {
+  await db.transaction('rw', [db.conversations, db.entries, db.tokenCounts, db.compactions, db.pins, db.comparisons, db.dismissedProbes, db.folds, db.foldSummaries, db.bookmarks], async () => {
     await db.entries.where('conversationId').equals(id).delete();
+    await db.folds.where('conversationId').equals(id).delete();
+    await db.foldSummaries.where('conversationId').equals(id).delete();
+    await db.bookmarks.where('conversationId').equals(id).delete();
     await db.tokenCounts.where('conversationId').equals(id).delete();
     await db.compactions.where('conversationId').equals(id).delete();
     await db.pins.where('conversationId').equals(id).delete();

@@ -2,7 +2,8 @@
  * The IndexedDB schema, every version in one file. One row per journal entry (never rewritten);
  * token counts cached per conversation and counter; small settings; compaction runs and pins (v2),
  * which point at entries by id and never copy them; saved strategy comparisons and the probes a
- * user dismissed as wrong (v3); the judged mode's cached answers and grades (v4).
+ * user dismissed as wrong (v3); the judged mode's cached answers and grades (v4); stored fold views,
+ * the model's fold summaries (they cost money), bookmarks per conversation and job records (v5).
  */
 import Dexie, { type EntityTable, type Table } from 'dexie';
 import type { Entry } from '../core/journal/entry.ts';
@@ -14,6 +15,9 @@ import type { Plan, PreviousCompaction, StrategyId } from '../core/compaction/ty
 import type { JudgeCacheRow } from '../core/replay/judge.ts';
 import type { CompareRequest, CompareResult } from '../worker/compare-protocol.ts';
 import type { RemoteConfig } from '../llm/remote.ts';
+import type { ModelDigestEntry } from '../core/folding/model-enrich.ts';
+import type { FoldView } from '../worker/fold-protocol.ts';
+import type { Provenance } from './provenance.ts';
 
 export interface ConversationRow {
   id: string;
@@ -27,7 +31,12 @@ export interface ConversationRow {
   importedAt: number;
   entryCount: number;
   meta: SessionMeta;
+  /** The first problems found (at most 1000); `issueCount` says how many there were in all. */
   issues: ImportIssue[];
+  /** Problems in all (absent on rows imported before it was recorded: then `issues.length`). */
+  issueCount?: number;
+  /** Blank lines in the file (absent on older rows). */
+  blankLines?: number;
   lines: number;
   ignoredLines: number;
   /** 'demo' | 'sample' | 'file' */
@@ -122,6 +131,53 @@ export interface DismissedProbeRow {
  */
 export type JudgementRow = JudgeCacheRow & { createdAt: number };
 
+/** The schema version this code declares (Dexie's number; IndexedDB's is ten times it). */
+export const SCHEMA_VERSION = 5;
+/** The settings key of the note the v5 upgrade writes: `{ to, at }`. */
+export const UPGRADE_NOTE = 'schema.upgraded';
+
+/**
+ * A finished fold view (v5) of one branch with one set of options and summarizer, so a reload
+ * shows it without folding again. `id` is a hash of everything the view depends on.
+ */
+export interface FoldRow {
+  id: string;
+  conversationId: string;
+  /** The import it was folded from: a re-import makes it stale. */
+  importId: string;
+  createdAt: number;
+  provenance: Provenance;
+  /** The view as the worker returned it (without query hits, which depend on the query). */
+  view: Omit<FoldView, 'hits' | 'missedRecalls'>;
+}
+
+/** A model's summary of one folded block (v5): made once, never paid for again. */
+export interface FoldSummaryRow {
+  conversationId: string;
+  /** `modelCacheKey`: source hash, level, summarizer, model, self-check. */
+  key: string;
+  createdAt: number;
+  provenance: Provenance;
+  entry: ModelDigestEntry;
+}
+
+/** An iteration (0-based) the user bookmarked in one conversation: kept at L0 (v5). */
+export interface BookmarkRow {
+  conversationId: string;
+  iteration: number;
+  createdAt: number;
+}
+
+/** Multi-step work that spans a model call, so an interrupted one can be offered again (v5). */
+export interface JobRow {
+  id: string;
+  conversationId: string;
+  kind: string;
+  state: string;
+  updatedAt: number;
+  [field: string]: unknown;
+}
+
 export class FoldlabDatabase extends Dexie {
   conversations!: EntityTable<ConversationRow, 'id'>;
   entries!: Table<EntryRow, [string, number]>;
@@ -132,6 +188,10 @@ export class FoldlabDatabase extends Dexie {
   comparisons!: EntityTable<ComparisonRow, 'id'>;
   dismissedProbes!: Table<DismissedProbeRow, [string, string]>;
   judgements!: EntityTable<JudgementRow, 'key'>;
+  folds!: EntityTable<FoldRow, 'id'>;
+  foldSummaries!: Table<FoldSummaryRow, [string, string]>;
+  bookmarks!: Table<BookmarkRow, [string, number]>;
+  jobs!: EntityTable<JobRow, 'id'>;
 
   constructor(name = 'foldlab') {
     super(name);
@@ -154,6 +214,16 @@ export class FoldlabDatabase extends Dexie {
     // v4: the judged mode's cache of model answers and grades, looked up by key only.
     this.version(4).stores({
       judgements: 'key',
+    });
+    // v5: fold views, model fold summaries and bookmarks (all per conversation), and job records.
+    // The upgrade notes when the library was upgraded (a fresh library has no note).
+    this.version(SCHEMA_VERSION).stores({
+      folds: 'id, conversationId',
+      foldSummaries: '[conversationId+key], conversationId',
+      bookmarks: '[conversationId+iteration], conversationId',
+      jobs: '&id, conversationId, kind, state, updatedAt',
+    }).upgrade(async (tx) => {
+      await tx.table('settings').put({ key: UPGRADE_NOTE, value: { to: SCHEMA_VERSION, at: Date.now() } });
     });
   }
 }

@@ -7,7 +7,7 @@ import {
   ProviderTimeoutError, RateLimitError, SpendLimitError, StreamError,
 } from './errors.ts';
 import { SUMMARIZER_SYSTEM_PROMPT } from './presets.ts';
-import { anthropicErrorBody, anthropicErrorEvent, anthropicStream, renderedError, startFakeServer, type FakeServer } from './test-server.ts';
+import { anthropicErrorBody, anthropicErrorEvent, anthropicStream, renderedError, startFakeServer, unfenced, type FakeServer } from './test-server.ts';
 
 const CANARY = 'sk-ant-api03-CANARY-never-show-me-7d41';
 let server: FakeServer;
@@ -62,7 +62,7 @@ describe('createAnthropicSummarizer', () => {
       'content-type': 'application/json',
     });
     expect(recorded!.headers.authorization).toBeUndefined();
-    expect(recorded!.body).toEqual({
+    expect(unfenced(recorded!.body)).toEqual({
       model: 'claude-sonnet-4-5', max_tokens: 13_107, system: SUMMARIZER_SYSTEM_PROMPT,
       messages: [{ role: 'user', content: prompt }], stream: true,
     });
@@ -135,11 +135,26 @@ describe('createAnthropicSummarizer', () => {
     expect(server.requests).toHaveLength(1);
   });
 
+  it('a 429 enforced_spend_limit_reached (no retry-after, no x-should-retry) is a spend limit: one request, no "wait a minute"', async () => {
+    // Anthropic's body for an organization's monthly spend cap: a rate_limit_error type, the cause in details.error_code.
+    const json = { type: 'error', error: { type: 'rate_limit_error', message: 'You have reached your API usage limits: your organization has crossed its monthly API usage threshold.', details: { error_code: 'enforced_spend_limit_reached' } }, request_id: 'req_011CSHoEeqs5C35K2UUqR7Fy' };
+    server.reply({ status: 429, json }, { status: 429, json }, { status: 429, json }, { events: anthropicStream('not asked') });
+    const delays: number[] = [];
+    const error = await failure(summarizer({}, delays).summarize(request()));
+    expect(error).toBeInstanceOf(SpendLimitError);
+    expect(error).not.toBeInstanceOf(RateLimitError);
+    expect(server.requests).toHaveLength(1);
+    expect(delays).toEqual([]);
+    expect(error.message).toContain('enforced_spend_limit_reached');
+    expect(error.message).toMatch(/Waiting will not help.*raise the spend limit or usage tier in the provider's console/);
+    expect(error.message).not.toMatch(/wait a minute/i);
+  });
+
   it('"prompt is too long": truncated and retried once, then ContextOverflowError', async () => {
     const tooLong = { status: 400, json: anthropicErrorBody('invalid_request_error', 'prompt is too long: 210000 tokens > 200000 maximum') };
     server.reply(tooLong, { events: anthropicStream('newer half summary') });
     await expect(summarizer().summarize(request())).resolves.toMatchObject({ text: 'newer half summary' });
-    const second = (server.requests[1]!.body as { messages: Array<{ content: string }> }).messages[0]!.content;
+    const second = unfenced(server.requests[1]!.body as { messages: Array<{ content: string }> }).messages[0]!.content;
     expect(second.startsWith('Summarize this.\n\n<conversation>\n[… the oldest')).toBe(true);
     expect(second).not.toContain('step 0 ');
     expect(second).toContain('step 29 ');
@@ -158,7 +173,7 @@ describe('createAnthropicSummarizer', () => {
     const delays: number[] = [];
     await summarizer({}, delays).summarize(request());
     expect(delays).toEqual([12_000]);
-    expect((server.requests[1]!.body as { messages: Array<{ content: string }> }).messages[0]!.content).toBe(prompt);
+    expect(unfenced(server.requests[1]!.body as { messages: Array<{ content: string }> }).messages[0]!.content).toBe(prompt);
   });
 
   it('abort mid-stream: cancel or timeout by the signal\'s reason, promptly', async () => {

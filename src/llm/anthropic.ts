@@ -6,6 +6,8 @@
 import type { Summarizer, SummaryRequest, SummaryResponse } from '../core/compaction/summarizer.ts';
 import { EmptyReplyError, StreamError, displayUrl, type ProviderRef } from './errors.ts';
 import { StreamMeter, errorFromResponse, outputCap, parseEventData, post, sseEvents, statusOfStreamError, type TokenCallback } from './http.ts';
+import { fencePrompt } from './fence.ts';
+import { inertResponse } from './inert-output.ts';
 import { withOverflowRetry } from './overflow.ts';
 import { SUMMARIZER_SYSTEM_PROMPT, trimSlashes } from './presets.ts';
 import { withRetry, type RetryOptions } from './retry.ts';
@@ -56,7 +58,7 @@ export function createAnthropicSummarizer(config: AnthropicSummarizerConfig): Su
       model: config.model,
       max_tokens: outputCap(request.maxTokens, config.maxTokens) ?? DEFAULT_ANTHROPIC_MAX_TOKENS,
       system: SUMMARIZER_SYSTEM_PROMPT,
-      messages: [{ role: 'user', content: request.prompt }],
+      messages: [{ role: 'user', content: fencePrompt(request.prompt) }],
       stream: true,
       ...(config.temperature !== undefined ? { temperature: config.temperature } : {}),
     };
@@ -117,7 +119,7 @@ export function createAnthropicSummarizer(config: AnthropicSummarizerConfig): Su
     summarize: (request) => withOverflowRetry(
       (req) => withRetry((attempt) => once(req, attempt), { ...config.retry, signal: req.signal, label: provider.label }),
       request,
-    ),
+    ).then(inertResponse),
   };
 }
 

@@ -72,6 +72,20 @@ describe('errorFromResponse', () => {
     }
   });
 
+  it('takes an Anthropic 429 with details.error_code enforced_spend_limit_reached for a spend limit, even in a stream', () => {
+    const body = { type: 'error', error: { type: 'rate_limit_error', message: 'You have reached your API usage limits.', details: { error_code: 'enforced_spend_limit_reached' } } };
+    const error = classify(429, body);
+    expect(error).toBeInstanceOf(SpendLimitError);
+    expect(error.code).toBe('enforced_spend_limit_reached');
+    expect(error.retryable).toBe(false);
+    // The same error object met inside a 200 stream stands for a 429 and classifies the same way.
+    expect(errorFromResponse(ref, statusOfStreamError(body), json(body))).toBeInstanceOf(SpendLimitError);
+    // An ordinary throttle that mentions billing (OpenAI's wording) stays a rate limit.
+    const throttle = classify(429, { error: { message: 'Rate limit reached for gpt-4o on requests per min (RPM): Limit 3. You can increase your rate limit by adding a payment method to your account at https://platform.openai.com/account/billing.', type: 'requests', code: 'rate_limit_exceeded' } });
+    expect(throttle).toBeInstanceOf(RateLimitError);
+    expect(throttle.retryable).toBe(true);
+  });
+
   it('marks only transient failures retryable, and honours x-should-retry: false', () => {
     expect([408, 409, 429, 500, 502, 529].map((s) => classify(s, {}).retryable)).toEqual([true, true, true, true, true, true]);
     expect([400, 401, 403, 404, 422].map((s) => classify(s, {}).retryable)).toEqual([false, false, false, false, false]);

@@ -116,11 +116,11 @@ export class ContextOverflowError extends ProviderError {
   }
 }
 
-/** Billing, credit or spend limit reached: waiting does not help, so it is never retried. */
+/** Billing, credit, quota or spend limit reached: waiting does not help, so it is never retried. */
 export class SpendLimitError extends ProviderError {
   override name = 'SpendLimitError';
   constructor(provider: ProviderRef, status: number, detail: string, code?: string) {
-    super(provider, `${provider.label} refused the request because of a billing, credit or spend limit (HTTP ${status}): add credit or raise the limit in the provider's console, then try again.${said(detail)}`, { status, detail, ...(code ? { code } : {}) });
+    super(provider, `${provider.label} refused the request because a billing, credit, quota or spend limit was reached (HTTP ${status}${code ? `, ${code}` : ''}). Waiting will not help and Foldlab did not retry: add credit, or raise the spend limit or usage tier in the provider's console, then run it again.${said(detail)}`, { status, detail, ...(code ? { code } : {}) });
   }
 }
 
@@ -129,6 +129,15 @@ export class NetworkError extends ProviderError {
   override name = 'NetworkError';
   constructor(provider: ProviderRef) {
     super(provider, `Could not reach ${provider.label} at ${provider.baseUrl}: network down or CORS refused: check the base URL and that the server allows this origin (Ollama: set OLLAMA_ORIGINS; LM Studio: enable CORS).`);
+  }
+}
+
+/** The browser is offline: the request failed, or a retry was due, while there was no network. Never retried. */
+export class OfflineError extends ProviderError {
+  override name = 'OfflineError';
+  constructor(provider: ProviderRef, attempts: number) {
+    super(provider, `You are offline: ${provider.label} cannot be reached, so Foldlab stopped after ${attempts} attempt${attempts === 1 ? '' : 's'} and will not try again while offline. Importing, counting and compacting with the offline summarizer keep working; run this again once you are back online.`);
+    this.attempts = attempts;
   }
 }
 
@@ -224,7 +233,9 @@ export function parseErrorBody(body: string): { message: string; code?: string; 
   const inner = json.error;
   const source = isRecord(inner) ? inner : json;
   const message = typeof inner === 'string' ? inner : typeof source.message === 'string' ? source.message : '';
-  const code = typeof source.code === 'string' ? source.code : undefined;
+  // Anthropic puts the precise cause under `details.error_code` (`enforced_spend_limit_reached` on a 429).
+  const details = isRecord(source.details) ? source.details : undefined;
+  const code = typeof source.code === 'string' ? source.code : typeof details?.error_code === 'string' ? details.error_code : undefined;
   const type = typeof source.type === 'string' && source.type !== 'error' ? source.type : undefined;
   return { message: message.trim(), ...(code ? { code } : {}), ...(type ? { type } : {}) };
 }

@@ -5,10 +5,11 @@
  */
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import {
-  AuthError, ContextOverflowError, ModelNotFoundError, NetworkError, OverloadedError, ProviderHttpError,
+  AuthError, ContextOverflowError, ModelNotFoundError, NetworkError, OfflineError, OverloadedError, ProviderHttpError,
   RateLimitError, SpendLimitError, StreamError, abortError, isContextOverflow, parseErrorBody, redact,
   type ProviderError, type ProviderRef,
 } from './errors.ts';
+import { isOffline } from './network.ts';
 
 /** Characters of an error body read before giving up on the rest (a proxy may send a whole HTML page). */
 export const MAX_ERROR_BODY_CHARS = 65_536;
@@ -37,7 +38,7 @@ export async function post(args: PostArgs): Promise<Response> {
   } catch {
     // The cause (a TypeError, or the abort reason) is left out on purpose: it may carry the URL.
     if (args.signal.aborted) throw abortError(args.signal, args.provider.label);
-    throw new NetworkError(args.provider);
+    throw isOffline() ? new OfflineError(args.provider, 1) : new NetworkError(args.provider);
   }
   if (response.ok) return response;
   let body = '';
@@ -93,11 +94,18 @@ export function statusOfStreamError(payload: unknown): number {
 }
 
 const SPEND_TEXT = /credit balance|insufficient (credits|funds|balance|quota)|exceeded your current quota|(spend|spending|usage) limits?\b|billing/i;
+// On a 429 only wordings that cannot be a per-minute throttle count: OpenAI's rate-limit message
+// itself mentions billing ("increase your rate limit by adding a payment method ... /billing").
+const SPEND_TEXT_429 = /credit balance|insufficient (credits|funds|balance|quota)|exceeded your current quota|reached your (specified )?(workspace )?(api )?usage limits?|monthly (api )?usage threshold|spend(ing)? limit/i;
+/** Provider codes for an exhausted quota, credit or spend cap (OpenAI, Anthropic `details.error_code`, OpenRouter, Azure). */
+const SPEND_CODES = new Set(['insufficient_quota', 'enforced_spend_limit_reached', 'billing_hard_limit_reached', 'billing_not_active', 'billing_error', 'quota_exceeded', 'insufficient_credits', 'credit_limit_exceeded']);
 
-function isSpendLimit(status: number, parsed: { message: string; code?: string; type?: string }): boolean {
+/** True when the refusal is about money or quota, not speed: such a refusal is never retried. */
+export function isSpendLimit(status: number, parsed: { message: string; code?: string; type?: string }): boolean {
   if (status === 402) return true;
-  if (parsed.code === 'insufficient_quota' || parsed.type === 'insufficient_quota' || parsed.type === 'billing_error') return true;
-  return status >= 400 && status < 500 && status !== 429 && SPEND_TEXT.test(parsed.message);
+  if ((parsed.code && SPEND_CODES.has(parsed.code)) || (parsed.type && SPEND_CODES.has(parsed.type))) return true;
+  if (status === 429) return SPEND_TEXT_429.test(parsed.message);
+  return status >= 400 && status < 500 && SPEND_TEXT.test(parsed.message);
 }
 
 /** The server's wait hint in ms: `retry-after-ms`, then `retry-after` as seconds or an HTTP date. */

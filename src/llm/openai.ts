@@ -6,6 +6,8 @@
 import type { Summarizer, SummaryRequest, SummaryResponse } from '../core/compaction/summarizer.ts';
 import { EmptyReplyError, StreamError, displayUrl, type ProviderRef } from './errors.ts';
 import { StreamMeter, errorFromResponse, outputCap, parseEventData, post, sseEvents, statusOfStreamError, type TokenCallback } from './http.ts';
+import { fencePrompt } from './fence.ts';
+import { inertResponse } from './inert-output.ts';
 import { withOverflowRetry } from './overflow.ts';
 import { SUMMARIZER_SYSTEM_PROMPT, presetFor, trimSlashes } from './presets.ts';
 import { withRetry, type RetryOptions } from './retry.ts';
@@ -61,7 +63,7 @@ export function createOpenAISummarizer(config: OpenAISummarizerConfig): Summariz
       model: config.model,
       messages: [
         { role: 'system', content: SUMMARIZER_SYSTEM_PROMPT },
-        { role: 'user', content: request.prompt },
+        { role: 'user', content: fencePrompt(request.prompt) },
       ],
       stream: true,
       stream_options: { include_usage: true },
@@ -126,7 +128,7 @@ export function createOpenAISummarizer(config: OpenAISummarizerConfig): Summariz
     summarize: (request) => withOverflowRetry(
       (req) => withRetry((attempt) => once(req, attempt), { ...config.retry, signal: req.signal, label: provider.label }),
       request,
-    ),
+    ).then(inertResponse),
   };
 }
 

@@ -56,7 +56,7 @@ describe('runCompaction + piStrategy + the OpenAI summarizer over HTTP', () => {
     const { outcome, error } = await run(input());
     expect(error).toBeUndefined();
     const sent = (server.requests[0]!.body as { messages: Array<{ content: string }> }).messages[1]!.content;
-    expect(sent).toMatch(/^<conversation>\n\[user\]: task 1/);
+    expect(sent).toMatch(/^<conversation-\d{24}>\n\[user\]: task 1/);
     expect(sent).toContain('## Key Decisions');
     expect(compactionEntry(outcome!)!.summary.startsWith('## Goal\nFinish tasks 1-3.\n\n<read-files>\na.ts\n</read-files>')).toBe(true);
     expect(outcome!.record).toMatchObject({ summarizer: 'openai', summarizer_model: 'gpt-4o-mini-2024-07-18', summary_usage: { input: 2600, output: 8 }, summary_applied: true });

@@ -3,6 +3,8 @@ import type { Summarizer } from '../core/compaction/summarizer.ts';
 import { createAnthropicSummarizer } from './anthropic.ts';
 import type { TokenCallback } from './http.ts';
 import { createOpenAISummarizer } from './openai.ts';
+import type { RetryOptions } from './retry.ts';
+import { SUMMARIZER_SYSTEM_PROMPT_ID } from './presets.ts';
 
 export interface RemoteConfig {
   /** Preset id ('openai', 'anthropic', 'ollama', ...) or 'custom'. */
@@ -25,11 +27,18 @@ export function validateRemote(config: RemoteConfig): void {
   if (config.api === 'anthropic' && !config.apiKey) throw new RemoteConfigError('Anthropic needs an API key.');
 }
 
-export function createRemoteSummarizer(config: RemoteConfig, onToken?: TokenCallback): Summarizer {
+/** `onRetry` hears of each wait before a retry (to show "rate limited — retrying in N s"). */
+export function createRemoteSummarizer(config: RemoteConfig, onToken?: TokenCallback, onRetry?: RetryOptions['onRetry']): Summarizer {
   validateRemote(config);
-  const common = { model: config.model.trim(), ...(onToken ? { onToken } : {}) };
+  const common = { model: config.model.trim(), ...(onToken ? { onToken } : {}), ...(onRetry ? { retry: { onRetry } } : {}) };
   if (config.api === 'anthropic') {
-    return createAnthropicSummarizer({ ...common, baseUrl: config.baseUrl, apiKey: config.apiKey ?? '', providerId: config.presetId === 'custom' ? 'anthropic' : config.presetId });
+    return withSystemPrompt(createAnthropicSummarizer({ ...common, baseUrl: config.baseUrl, apiKey: config.apiKey ?? '', providerId: config.presetId === 'custom' ? 'anthropic' : config.presetId }));
   }
-  return createOpenAISummarizer({ ...common, baseUrl: config.baseUrl, ...(config.apiKey ? { apiKey: config.apiKey } : {}), ...(config.presetId !== 'custom' ? { providerId: config.presetId } : {}) });
+  return withSystemPrompt(createOpenAISummarizer({ ...common, baseUrl: config.baseUrl, ...(config.apiKey ? { apiKey: config.apiKey } : {}), ...(config.presetId !== 'custom' ? { providerId: config.presetId } : {}) }));
+}
+
+/** Both providers send prompts/summarizer-system.md as the system message: named so its version is recorded with each run. */
+function withSystemPrompt(summarizer: Summarizer): Summarizer {
+  summarizer.systemPrompt = SUMMARIZER_SYSTEM_PROMPT_ID;
+  return summarizer;
 }

@@ -1,9 +1,11 @@
 /**
  * Retries a provider call the way the official SDKs do: rate limits wait for the server's
  * retry-after (up to a cap), transient failures (408, 409, 5xx, 529) back off exponentially with
- * jitter, and nothing else is retried. An abort ends any wait at once.
+ * jitter, and nothing else is retried. An abort ends any wait at once; so does going offline, and
+ * while offline no further attempt is made.
  */
-import { ProviderError, RateLimitError, abortError, type ProviderRef } from './errors.ts';
+import { OfflineError, ProviderError, RateLimitError, abortError, type ProviderRef } from './errors.ts';
+import { isOffline, onOffline } from './network.ts';
 
 /** Retries after the first attempt. */
 export const DEFAULT_MAX_RETRIES = 3;
@@ -49,6 +51,8 @@ export async function withRetry<T>(fn: (attempt: number) => Promise<T>, options:
       if (signal?.aborted) throw abortError(signal, label);
       if (!(error instanceof ProviderError)) throw error;
       error.attempts = attempt + 1;
+      // Offline: no further attempt until the network is back (the user runs it again).
+      if (error instanceof OfflineError || (error.retryable && isOffline())) throw offline(error, attempt + 1);
       if (!error.retryable) throw error;
       if (attempt >= maxRetries) {
         error.message += ` Gave up after ${attempt + 1} attempts.`;
@@ -65,7 +69,7 @@ export async function withRetry<T>(fn: (attempt: number) => Promise<T>, options:
         delayMs = backoffDelay(attempt, options);
       }
       options.onRetry?.({ attempt: attempt + 1, delayMs, error });
-      await abortableSleep(delayMs, options.sleep ?? defaultSleep, signal, label);
+      await offlineAware(abortableSleep(delayMs, options.sleep ?? defaultSleep, signal, label), error);
     }
   }
 }
@@ -78,9 +82,29 @@ export function backoffDelay(attempt: number, options: Pick<RetryOptions, 'baseD
   return Math.round(Math.min(base * 2 ** attempt, max) * jitter);
 }
 
+function refOf(error: ProviderError): ProviderRef {
+  return { id: error.provider, label: error.providerLabel, model: error.model, baseUrl: '' };
+}
+
+function offline(error: ProviderError, attempts: number): OfflineError {
+  return error instanceof OfflineError && error.attempts === attempts ? error : new OfflineError(refOf(error), attempts);
+}
+
+/** The wait before a retry, cut short with OfflineError if the browser goes offline meanwhile. */
+async function offlineAware(wait: Promise<void>, error: ProviderError): Promise<void> {
+  let unsubscribe: () => void = () => undefined;
+  const wentOffline = new Promise<never>((_, reject) => {
+    unsubscribe = onOffline(() => reject(offline(error, error.attempts)));
+  });
+  try {
+    await Promise.race([wait, wentOffline]);
+  } finally {
+    unsubscribe();
+  }
+}
+
 function rateLimitTooLong(error: RateLimitError, capMs: number): RateLimitError {
-  const ref: ProviderRef = { id: error.provider, label: error.providerLabel, model: error.model, baseUrl: '' };
-  return new RateLimitError(ref, error.detail, { retryAfterMs: error.retryAfterMs!, tooLongMs: capMs, ...(error.code ? { code: error.code } : {}) });
+  return new RateLimitError(refOf(error), error.detail, { retryAfterMs: error.retryAfterMs!, tooLongMs: capMs, ...(error.code ? { code: error.code } : {}) });
 }
 
 function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {

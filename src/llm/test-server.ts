@@ -211,3 +211,8 @@ export function renderedError(error: unknown): string {
   }
   return parts.join('\n');
 }
+
+/** A recorded body with the per-request random tag numbers (src/llm/fence.ts) taken out, for comparing with the prompt as written. */
+export function unfenced<T>(value: T): T {
+  return JSON.parse(JSON.stringify(value).replace(/<(\/?[a-z][a-z_-]*?)-\d{24}>/g, '<$1>')) as T;
+}

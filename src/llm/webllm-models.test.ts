@@ -1,11 +1,37 @@
 // The model list from the installed WebLLM's prebuiltAppConfig, the download estimate, the
 // self-hosted AppConfig, and the cache / storage wrappers (in Node: no Cache API, fake navigator).
-import { ModelType, prebuiltAppConfig, type ModelRecord } from '@mlc-ai/web-llm';
+import { deleteModelAllInfoInCache, hasModelInCache, ModelType, prebuiltAppConfig, type ModelRecord } from '@mlc-ai/web-llm';
 import { describe, expect, it } from 'vitest';
+import { connectWebLLM } from './webllm-client.ts';
+import { serveWebLLM } from './webllm-host.ts';
 import {
-  DEFAULT_MAX_VRAM_MB, deleteCached, estimateDownloadMB, isCached, listLocalModels, prebuiltRecord,
-  SelfHostedConfigError, selfHostedConfig, smallChatModels, storageEstimate,
+  DEFAULT_MAX_VRAM_MB, deleteCached, estimateDownloadMB, isCached, listLocalModels, PREBUILT_MODEL_LIST, prebuiltRecord,
+  SelfHostedConfigError, selfHostedConfig, smallChatModels, storageEstimate, type CacheConnector,
 } from './webllm-models.ts';
+
+/** The cache queries answered by the real library over a MessageChannel, as WebLLM's worker would. */
+function libraryConnector(): { connect: CacheConnector; opened: () => number } {
+  let opened = 0;
+  return {
+    opened: () => opened,
+    connect: () => {
+      opened++;
+      const channel = new MessageChannel();
+      serveWebLLM(channel.port2, {
+        createEngine: () => Promise.reject(new Error('not used')),
+        hasModelInCache, deleteModelAllInfoInCache,
+      });
+      const client = connectWebLLM(channel.port1);
+      return { client, close: () => { client.close(); channel.port1.close(); channel.port2.close(); } };
+    },
+  };
+}
+
+describe('webllm-prebuilt.json', () => {
+  it('is the installed package\'s model list (after an upgrade: npm run webllm:models)', () => {
+    expect(JSON.parse(JSON.stringify(PREBUILT_MODEL_LIST))).toEqual(JSON.parse(JSON.stringify(prebuiltAppConfig.model_list)));
+  });
+});
 
 describe('listLocalModels (installed prebuiltAppConfig)', () => {
   const models = listLocalModels();
@@ -122,13 +148,30 @@ describe('selfHostedConfig', () => {
 });
 
 describe('cache and storage wrappers', () => {
-  it('isCached is false, not an exception, where storage cannot be read (Node has no Cache API)', async () => {
-    expect(await isCached('SmolLM2-360M-Instruct-q4f16_1-MLC')).toBe(false);
-    expect(await isCached('No-Such-Model')).toBe(false);
+  it('isCached is false, not an exception, where storage cannot be read (Node has no Cache API) or no worker starts', async () => {
+    const { connect, opened } = libraryConnector();
+    expect(await isCached('SmolLM2-360M-Instruct-q4f16_1-MLC', undefined, connect)).toBe(false);
+    expect(await isCached('No-Such-Model', undefined, connect)).toBe(false);
+    expect(opened()).toBe(2);
+    expect(await isCached('SmolLM2-360M-Instruct-q4f16_1-MLC')).toBe(false); // Node has no Worker
   });
 
-  it('deleteCached reports an unknown model', async () => {
-    await expect(deleteCached('No-Such-Model')).rejects.toThrow(/Cannot find model record/);
+  it('isCached reads the answer WebLLM gives', async () => {
+    const channel = new MessageChannel();
+    serveWebLLM(channel.port2, {
+      createEngine: () => Promise.reject(new Error('not used')),
+      hasModelInCache: async (id) => id === 'Cached-q4f16_1-MLC',
+      deleteModelAllInfoInCache: async () => undefined,
+    });
+    const client = connectWebLLM(channel.port1);
+    const connect: CacheConnector = () => ({ client, close: () => undefined });
+    expect(await isCached('Cached-q4f16_1-MLC', undefined, connect)).toBe(true);
+    expect(await isCached('Other-q4f16_1-MLC', undefined, connect)).toBe(false);
+    channel.port1.close();
+  });
+
+  it('deleteCached reports an unknown model, with WebLLM\'s message crossing the worker boundary', async () => {
+    await expect(deleteCached('No-Such-Model', undefined, libraryConnector().connect)).rejects.toThrow(/Cannot find model record/);
   });
 
   it('storageEstimate reads navigator.storage.estimate()', async () => {

@@ -1,11 +1,15 @@
 /**
  * Which WebLLM models a summary can use (small chat models from the installed package's list), how
  * to serve a model's files from our own site for offline use, and what the browser has cached.
- * Importing this module loads @mlc-ai/web-llm: import it from a lazily loaded part of the UI.
+ * The list is webllm-prebuilt.json (written from the installed package by `npm run webllm:models`),
+ * so the page never loads the library to list models; cache queries go to WebLLM's worker.
  */
-import {
-  deleteModelAllInfoInCache, hasModelInCache, prebuiltAppConfig, type AppConfig, type ModelRecord,
-} from '@mlc-ai/web-llm';
+import type { AppConfig, ModelRecord } from '@mlc-ai/web-llm';
+import { connectWebLLM, spawnWebLLMWorker, type WebLLMClient } from './webllm-client.ts';
+import prebuiltModelList from './webllm-prebuilt.json';
+
+/** The installed WebLLM's prebuiltAppConfig.model_list, as extracted into webllm-prebuilt.json. */
+export const PREBUILT_MODEL_LIST: readonly ModelRecord[] = prebuiltModelList as ModelRecord[];
 
 /** Default VRAM ceiling for the picker, in MB (WebLLM's `vram_required_MB` unit). */
 export const DEFAULT_MAX_VRAM_MB = 4096;
@@ -89,12 +93,12 @@ export function smallChatModels(modelList: readonly ModelRecord[], maxVramMB: nu
 
 /** Small chat models of the installed @mlc-ai/web-llm (its prebuiltAppConfig). */
 export function listLocalModels(maxVramMB: number = DEFAULT_MAX_VRAM_MB): LocalModelInfo[] {
-  return smallChatModels(prebuiltAppConfig.model_list, maxVramMB);
+  return smallChatModels(PREBUILT_MODEL_LIST, maxVramMB);
 }
 
 /** The prebuilt record of a model id, if the installed WebLLM knows it. */
 export function prebuiltRecord(modelId: string): ModelRecord | undefined {
-  return prebuiltAppConfig.model_list.find((record) => record.model_id === modelId);
+  return PREBUILT_MODEL_LIST.find((record) => record.model_id === modelId);
 }
 
 /** selfHostedConfig was given a model id WebLLM does not list, or a relative URL with nothing to resolve it against. */
@@ -144,18 +148,57 @@ export function selfHostedConfig(baseUrl: string, modelId: string, options: Self
   };
 }
 
-/** The model's weights are all in the browser's cache. False when unknown or when storage cannot be read. */
-export async function isCached(modelId: string, appConfig?: AppConfig): Promise<boolean> {
+/** A connection to WebLLM's worker for cache queries, closed when the caller is done with it. */
+export interface CacheConnection {
+  client: Pick<WebLLMClient, 'hasModelInCache' | 'deleteModelAllInfoInCache'>;
+  close(): void;
+}
+
+let shared: { connection: CacheConnection; users: number } | undefined;
+
+/** One WebLLM worker shared by the cache queries in flight, terminated when the last one settles. */
+function openSharedWorker(): CacheConnection {
+  if (!shared) {
+    const worker = spawnWebLLMWorker();
+    const client = connectWebLLM(worker);
+    shared = { connection: { client, close: () => { client.close(); worker.terminate(); } }, users: 0 };
+  }
+  const current = shared;
+  current.users++;
+  return {
+    client: current.connection.client,
+    close: () => {
+      if (--current.users > 0) return;
+      current.connection.close();
+      if (shared === current) shared = undefined;
+    },
+  };
+}
+
+/** How cache queries reach WebLLM: its worker by default; a test passes a channel to a host. */
+export type CacheConnector = () => CacheConnection;
+
+async function withCache<T>(connect: CacheConnector, query: (client: CacheConnection['client']) => Promise<T>): Promise<T> {
+  const connection = connect();
   try {
-    return await hasModelInCache(modelId, appConfig);
+    return await query(connection.client);
+  } finally {
+    connection.close();
+  }
+}
+
+/** The model's weights are all in the browser's cache. False when unknown or when storage (or the worker) cannot be reached. */
+export async function isCached(modelId: string, appConfig?: AppConfig, connect: CacheConnector = openSharedWorker): Promise<boolean> {
+  try {
+    return await withCache(connect, (client) => client.hasModelInCache(modelId, appConfig));
   } catch {
     return false;
   }
 }
 
 /** Delete the model's weights, library and config from the browser's cache (the next load downloads again). */
-export async function deleteCached(modelId: string, appConfig?: AppConfig): Promise<void> {
-  await deleteModelAllInfoInCache(modelId, appConfig);
+export async function deleteCached(modelId: string, appConfig?: AppConfig, connect: CacheConnector = openSharedWorker): Promise<void> {
+  await withCache(connect, (client) => client.deleteModelAllInfoInCache(modelId, appConfig));
 }
 
 /** Storage the site uses and may use, in bytes. */

@@ -9,6 +9,7 @@ import type {
 import {
   SummarizerError, type Summarizer, type SummaryRequest, type SummaryResponse,
 } from '../core/compaction/summarizer.ts';
+import { connectWebLLM, spawnWebLLMWorker } from './webllm-client.ts';
 
 export const WEBLLM_SUMMARIZER_ID = 'webllm';
 
@@ -178,37 +179,38 @@ function stripThinking(text: string): string {
 }
 
 /**
- * The default engine: WebLLM in its own module worker (webllm.worker.ts), created with
- * CreateWebWorkerMLCEngine. The package is imported on first use, so the app bundle stays small.
- * Cancelling terminates the worker: the download stops, shards already cached stay cached.
+ * The default engine: WebLLM in its own module worker (webllm.worker.ts), driven through the small
+ * protocol of webllm-client.ts, so the library is bundled in that worker alone. Cancelling
+ * terminates the worker: the download stops, shards already cached stay cached.
  */
 export const workerEngineFactory: WebLLMEngineFactory = async ({ modelId, appConfig, chatOptions, onProgress, signal }) => {
   if (signal.aborted) throw signal.reason;
-  const { CreateWebWorkerMLCEngine } = await import('@mlc-ai/web-llm');
-  if (signal.aborted) throw signal.reason;
-  const worker = new Worker(new URL('./webllm.worker.ts', import.meta.url), { type: 'module', name: 'foldlab-webllm' });
+  const worker = spawnWebLLMWorker();
+  const client = connectWebLLM(worker);
   let onError: ((event: ErrorEvent) => void) | undefined;
   let onAbort: (() => void) | undefined;
   try {
-    const engine = await new Promise<Awaited<ReturnType<typeof CreateWebWorkerMLCEngine>>>((resolve, reject) => {
+    await new Promise<void>((resolve, reject) => {
       onError = (event) => reject(new WebLLMError('worker', `The local-model worker failed to start: ${event.message || 'unknown error'}. Reload the page and try again.`));
       onAbort = () => reject(signal.reason);
       worker.addEventListener('error', onError);
       signal.addEventListener('abort', onAbort, { once: true });
-      CreateWebWorkerMLCEngine(worker, modelId, { initProgressCallback: onProgress, ...(appConfig ? { appConfig } : {}) }, chatOptions).then(resolve, reject);
+      client.load(modelId, { onProgress, ...(appConfig ? { appConfig } : {}), ...(chatOptions ? { chatOptions } : {}) }).then(resolve, reject);
     });
     return {
-      chat: engine.chat,
-      interruptGenerate: () => engine.interruptGenerate(),
+      chat: { completions: { create: (request) => client.createChat(request) } },
+      interruptGenerate: () => client.interrupt(),
       unload: async () => {
         try {
-          await Promise.race([engine.unload(), new Promise((resolve) => setTimeout(resolve, UNLOAD_GRACE_MS))]);
+          await Promise.race([client.unload(), new Promise((resolve) => setTimeout(resolve, UNLOAD_GRACE_MS))]);
         } finally {
+          client.close();
           worker.terminate();
         }
       },
     };
   } catch (error) {
+    client.close();
     worker.terminate();
     throw error;
   } finally {

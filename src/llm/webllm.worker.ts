@@ -1,5 +1,10 @@
-/** WebLLM's own worker (never the app's engine worker): the model, its weights and the GPU device live here. */
-import { WebWorkerMLCEngineHandler } from '@mlc-ai/web-llm';
+/** WebLLM's own worker (never the app's engine worker): the library, the model, its weights and the GPU device live here alone. */
+import { CreateMLCEngine, deleteModelAllInfoInCache, hasModelInCache } from '@mlc-ai/web-llm';
+import { serveWebLLM } from './webllm-host.ts';
 
-const handler = new WebWorkerMLCEngineHandler();
-self.onmessage = (message: MessageEvent) => handler.onmessage(message);
+serveWebLLM(self, {
+  createEngine: (modelId, { appConfig, chatOptions, onProgress }) =>
+    CreateMLCEngine(modelId, { initProgressCallback: onProgress, ...(appConfig ? { appConfig } : {}) }, chatOptions),
+  hasModelInCache,
+  deleteModelAllInfoInCache,
+});

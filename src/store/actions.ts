@@ -8,6 +8,8 @@ import { engine, newJobId, proxy } from '../worker/client.ts';
 import type { CompactionRow } from '../db/schema.ts';
 import type { CompactRequest, ImportOutcome, ImportRequest, PlanPreview } from '../worker/protocol.ts';
 import { countsKey } from './counts-slice.ts';
+import { isQuotaError } from '../db/storage-errors.ts';
+import { requestPersistenceOnce } from './storage-persistence.ts';
 import { useAppStore } from './store.ts';
 
 const store = () => useAppStore.getState();
@@ -16,18 +18,23 @@ const store = () => useAppStore.getState();
 export const importListeners = new Set<(outcome: ImportOutcome) => void>();
 export const runListeners = new Set<(row: CompactionRow) => void>();
 
-async function runImport(label: string, fileName: string, run: (jobId: string) => Promise<ImportOutcome>): Promise<ImportOutcome | undefined> {
+/** `background`: the first-visit demo, which must not take the view from a file the user opened meanwhile. */
+async function runImport(label: string, fileName: string, run: (jobId: string) => Promise<ImportOutcome>, background = false): Promise<ImportOutcome | undefined> {
   const jobId = newJobId('import');
   store().startJob(jobId, label);
   store().setNotice(undefined);
   try {
     const outcome = await run(jobId);
-    store().select(outcome.conversation.id);
-    if (outcome.conversation.issues.length > 0) store().setNotice({ fileName, issues: outcome.conversation.issues });
+    // Imports count in slices, so two of them interleave: the one the user started keeps the view.
+    if (!background || store().selectedId === undefined) store().select(outcome.conversation.id);
+    const { skippedLines, blankLines } = outcome.report;
+    if (skippedLines > 0) store().setNotice({ fileName, issues: outcome.conversation.issues, skipped: skippedLines, blankLines });
     for (const listener of importListeners) listener(outcome);
     return outcome;
   } catch (error) {
-    store().setNotice({ fileName, error: errorMessage(error) });
+    // Imports count before they write: only a cancel that came after the write leaves something stored.
+    const saved = error instanceof Error && error.name === 'SavedBeforeCancelError';
+    store().setNotice({ fileName, error: errorMessage(error), nothingChanged: !saved, ...(isQuotaError(error) ? { storageFull: true } : {}) });
     return undefined;
   } finally {
     store().endJob(jobId);
@@ -35,6 +42,7 @@ async function runImport(label: string, fileName: string, run: (jobId: string) =
 }
 
 export function importFile(file: File, options: { format?: FormatId; replaceId?: string } = {}): Promise<ImportOutcome | undefined> {
+  void requestPersistenceOnce();
   return runImport(`Importing ${file.name}`, file.name, (jobId) => {
     const request: ImportRequest = { jobId, fileName: file.name, origin: 'file', ...options };
     return engine().importBlob(file, request, proxy((progress) => store().updateJob(progress)));
@@ -44,6 +52,7 @@ export function importFile(file: File, options: { format?: FormatId; replaceId?:
 /** Fetches a bundled sample from the site (relative to BASE_URL) and imports it. */
 export function importSample(path: string, title: string): Promise<ImportOutcome | undefined> {
   const fileName = path.split('/').pop() ?? path;
+  void requestPersistenceOnce();
   return runImport(`Importing ${title}`, fileName, async (jobId) => {
     const response = await fetch(`${import.meta.env.BASE_URL}${path}`);
     if (!response.ok) throw new Error(`Could not load the sample ${fileName}: HTTP ${response.status}.`);
@@ -53,11 +62,12 @@ export function importSample(path: string, title: string): Promise<ImportOutcome
   });
 }
 
-export function importDemo(): Promise<ImportOutcome | undefined> {
+/** The first-visit seeding runs it in the background; the Demo button passes `userStarted` so it opens. */
+export function importDemo({ userStarted = false }: { userStarted?: boolean } = {}): Promise<ImportOutcome | undefined> {
   return runImport('Generating the demo session', 'demo-session.jsonl', (jobId) => {
     const request = { jobId, fileName: 'demo-session.jsonl', origin: 'demo' as const, title: 'Demo: a coding-agent session (generated)' };
     return engine().importDemo(request, proxy((progress) => store().updateJob(progress)));
-  });
+  }, !userStarted);
 }
 
 export function cancelJob(jobId: string): void {

@@ -1,7 +1,6 @@
 /** UI state of the compaction panel: the tab shown, the strategy picked and its raw option values. */
 import type { StateCreator } from 'zustand';
 import type { StrategyId } from '../core/compaction/types.ts';
-import type { AppState } from './store.ts';
 
 export type ConversationTab = 'transcript' | 'compact' | 'runs' | 'fold' | 'compare';
 
@@ -19,6 +18,9 @@ export interface CompactSlice {
   /** The custom strategy's plugin module (undefined: the example). */
   pluginSource: string | undefined;
   setPluginSource: (source: string | undefined) => void;
+  /** The user's hook module (beforeCompact / afterCompact / beforeFork); empty: no hooks. */
+  hookSource: string;
+  setHookSource: (source: string) => void;
   setTab: (tab: ConversationTab) => void;
   setStrategy: (strategy: StrategyId) => void;
   setOption: (strategy: StrategyId | 'folding', name: string, value: string | undefined) => void;
@@ -28,7 +30,7 @@ export interface CompactSlice {
   openRun: (id: string | undefined) => void;
 }
 
-export const createCompactSlice: StateCreator<AppState, [], [], CompactSlice> = (set) => ({
+export const createCompactSlice: StateCreator<CompactSlice, [], [], CompactSlice> = (set) => ({
   tab: 'transcript',
   strategy: 'pi',
   optionValues: {},
@@ -37,6 +39,8 @@ export const createCompactSlice: StateCreator<AppState, [], [], CompactSlice> = 
   openRunId: undefined,
   pluginSource: undefined,
   setPluginSource: (pluginSource) => set({ pluginSource }),
+  hookSource: '',
+  setHookSource: (hookSource) => set({ hookSource }),
   setTab: (tab) => set({ tab }),
   setStrategy: (strategy) => set({ strategy }),
   setOption: (strategy, name, value) =>

@@ -6,7 +6,6 @@
 import type { StateCreator } from 'zustand';
 import type { CompareProgress } from '../worker/compare-protocol.ts';
 import { MAX_COMPARE_CONFIGS } from '../worker/compare-protocol.ts';
-import type { AppState } from './store.ts';
 
 /** One configuration row: a strategy, its raw option strings (as typed), an optional label. */
 export interface CompareConfigDraft {
@@ -54,7 +53,7 @@ const newKey = () => `cfg-${Date.now().toString(36)}-${nextKey++}`;
 
 const draft = (strategy: string, values: Record<string, string> = {}, label = ''): CompareConfigDraft => ({ key: newKey(), strategy, label, values });
 
-export const createCompareSlice: StateCreator<AppState, [], [], CompareSlice> = (set) => {
+export const createCompareSlice: StateCreator<CompareSlice, [], [], CompareSlice> = (set) => {
   const update = (index: number, change: (row: CompareConfigDraft) => CompareConfigDraft) =>
     set((state) => ({ compareConfigs: state.compareConfigs.map((row, i) => (i === index ? change(row) : row)) }));
   return {

@@ -1,7 +1,6 @@
 /** Token counts the worker computed, kept for the open conversation and counter (keyed by import). */
 import type { StateCreator } from 'zustand';
 import type { TokenCounts } from '../worker/protocol.ts';
-import type { AppState } from './store.ts';
 
 export interface CountsSlice {
   /** Key `${conversationId}|${importId}|${counter}`. */
@@ -15,7 +14,7 @@ export function countsKey(conversationId: string, importId: string, counter: str
   return `${conversationId}|${importId}|${counter}`;
 }
 
-export const createCountsSlice: StateCreator<AppState, [], [], CountsSlice> = (set) => ({
+export const createCountsSlice: StateCreator<CountsSlice, [], [], CountsSlice> = (set) => ({
   counts: {},
   countErrors: {},
   putCounts: (key, counts) => set((state) => ({ counts: { ...state.counts, [key]: counts } })),

@@ -5,7 +5,6 @@
  */
 import type { StateCreator } from 'zustand';
 import type { JudgeJobProgress, JudgeQuote, JudgeResult } from '../worker/judge-protocol.ts';
-import type { AppState } from './store.ts';
 
 export interface JudgeRunState {
   jobId: string;
@@ -28,7 +27,7 @@ export interface JudgeSlice {
   setJudgeError: (error: JudgeSlice['judgeError']) => void;
 }
 
-export const createJudgeSlice: StateCreator<AppState, [], [], JudgeSlice> = (set) => ({
+export const createJudgeSlice: StateCreator<JudgeSlice, [], [], JudgeSlice> = (set) => ({
   judgeQuote: undefined,
   judgeRun: undefined,
   judgeResults: {},

@@ -2,7 +2,6 @@
 import type { StateCreator } from 'zustand';
 import type { ImportIssue } from '../core/import/types.ts';
 import type { JobProgress } from '../worker/protocol.ts';
-import type { AppState } from './store.ts';
 
 export interface JobState {
   id: string;
@@ -14,7 +13,15 @@ export interface JobState {
 export interface ImportNotice {
   fileName: string;
   error?: string;
+  /** With `error`: the browser's storage is full (the notice shows the usage and how to free space). */
+  storageFull?: boolean;
+  /** With `error`: true when the failure happened before anything was written (the usual case). */
+  nothingChanged?: boolean;
   issues?: ImportIssue[];
+  /** Lines skipped in all (`issues` holds at most the first 1000 of them). */
+  skipped?: number;
+  /** Blank lines the file held (neither entries nor problems). */
+  blankLines?: number;
 }
 
 export interface LibrarySlice {
@@ -28,7 +35,7 @@ export interface LibrarySlice {
   setNotice: (notice: ImportNotice | undefined) => void;
 }
 
-export const createLibrarySlice: StateCreator<AppState, [], [], LibrarySlice> = (set) => ({
+export const createLibrarySlice: StateCreator<LibrarySlice, [], [], LibrarySlice> = (set) => ({
   selectedId: undefined,
   jobs: {},
   notice: undefined,

@@ -1,6 +1,5 @@
 /** Which summarizer compaction uses (offline by default), and the remote / local model settings — never the key. */
 import type { StateCreator } from 'zustand';
-import type { AppState } from './store.ts';
 
 export type SummarizerKind = 'offline' | 'local' | 'remote';
 
@@ -25,7 +24,7 @@ export interface ModelsSlice {
   setSettingsOpen: (open: boolean) => void;
 }
 
-export const createModelsSlice: StateCreator<AppState, [], [], ModelsSlice> = (set) => ({
+export const createModelsSlice: StateCreator<ModelsSlice, [], [], ModelsSlice> = (set) => ({
   summarizerKind: 'offline',
   remote: { presetId: 'openai', api: 'openai', baseUrl: 'https://api.openai.com/v1', model: 'gpt-4o-mini' },
   localModelId: undefined,

@@ -1,9 +1,11 @@
 /**
  * The one zustand store, combined from typed slices. UI state only: persistent data lives in Dexie.
- * Small preferences (counter, window, verbosity) persist in localStorage with a version.
+ * Small preferences (counter, window, verbosity) persist with a version in the library's settings
+ * table, with a copy in localStorage for the first paint (preferences-storage.ts).
  */
 import { create } from 'zustand';
-import { persist } from 'zustand/middleware';
+import { createJSONStorage, persist } from 'zustand/middleware';
+import { preferencesStorage, PREFERENCES_KEY } from './preferences-storage.ts';
 import { createLibrarySlice, type LibrarySlice } from './library-slice.ts';
 import { createViewSlice, type ViewSlice } from './view-slice.ts';
 import { createCountsSlice, type CountsSlice } from './counts-slice.ts';
@@ -18,8 +20,9 @@ export const useAppStore = create<AppState>()(
   persist(
     (...a) => ({ ...createLibrarySlice(...a), ...createViewSlice(...a), ...createCountsSlice(...a), ...createCompactSlice(...a), ...createModelsSlice(...a), ...createCompareSlice(...a), ...createJudgeSlice(...a) }),
     {
-      name: 'foldlab.preferences',
+      name: PREFERENCES_KEY,
       version: 1,
+      storage: createJSONStorage(() => preferencesStorage),
       partialize: (state) => ({
         counter: state.counter,
         windowPreset: state.windowPreset,
@@ -29,6 +32,7 @@ export const useAppStore = create<AppState>()(
         strategy: state.strategy,
         optionValues: state.optionValues,
         pluginSource: state.pluginSource,
+        hookSource: state.hookSource,
         summarizerKind: state.summarizerKind,
         remote: state.remote,
         localModelId: state.localModelId,

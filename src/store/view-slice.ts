@@ -3,7 +3,6 @@ import type { StateCreator } from 'zustand';
 import type { Verbosity } from '../core/journal/view-rows.ts';
 import type { CounterId } from '../core/tokens/counters.ts';
 import { DEFAULT_WINDOW_TOKENS } from '../core/tokens/windows.ts';
-import type { AppState } from './store.ts';
 
 export interface ViewSlice {
   counter: CounterId;
@@ -19,7 +18,7 @@ export interface ViewSlice {
   setBranchLeaf: (conversationId: string, leafId: string) => void;
 }
 
-export const createViewSlice: StateCreator<AppState, [], [], ViewSlice> = (set) => ({
+export const createViewSlice: StateCreator<ViewSlice, [], [], ViewSlice> = (set) => ({
   counter: 'o200k',
   windowPreset: 'claude-200k',
   windowTokens: DEFAULT_WINDOW_TOKENS,

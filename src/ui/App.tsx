@@ -3,26 +3,21 @@
  * conversation on the right. On the very first visit it seeds the generated demo session.
  */
 import { lazy, Suspense, useEffect } from 'react';
-import { db } from '../db/db.ts';
-import { cancelJob, importDemo } from '../store/actions.ts';
+import { cancelJob } from '../store/actions.ts';
+import { seedDemoOnce } from '../store/demo-seed.ts';
 import { useAppStore } from '../store/store.ts';
 import { ProgressBar } from './common/ProgressBar.tsx';
+import { ResumeOffer } from './common/ResumeOffer.tsx';
+import { SchemaBanner } from './common/SchemaBanner.tsx';
+import { LibraryBoundary } from './common/LibraryBoundary.tsx';
 import { ImportNotice } from './library/ImportNotice.tsx';
 import { ConversationList } from './library/ConversationList.tsx';
 import { ImportControls } from './library/ImportControls.tsx';
 import { CounterSelect } from './tokens/CounterSelect.tsx';
 import { ConversationView } from './transcript/ConversationView.tsx';
 
-const DEMO_SEEDED = 'demoSeeded';
 // Model settings pull in WebLLM's model list: loaded only when opened.
 const ModelsDialog = lazy(() => import('./settings/ModelsDialog.tsx').then((m) => ({ default: m.ModelsDialog })));
-
-async function seedDemoOnce(): Promise<void> {
-  const seeded = await db.settings.get(DEMO_SEEDED);
-  if (seeded) return;
-  await db.settings.put({ key: DEMO_SEEDED, value: true });
-  if ((await db.conversations.count()) === 0) await importDemo();
-}
 
 export function App() {
   const selectedId = useAppStore((state) => state.selectedId);
@@ -61,6 +56,9 @@ export function App() {
           <ProgressBar key={job.id} job={job} onCancel={() => cancelJob(job.id)} />
         ))}
       </div>
+      <SchemaBanner />
+      <LibraryBoundary>
+      <ResumeOffer />
       <div className="layout">
         <aside className="sidebar">
           <ImportControls />
@@ -71,6 +69,7 @@ export function App() {
           {selectedId ? <ConversationView conversationId={selectedId} /> : <EmptyState />}
         </main>
       </div>
+      </LibraryBoundary>
     </div>
   );
 }

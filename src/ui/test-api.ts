@@ -5,6 +5,7 @@
 import { importListeners, runListeners } from '../store/actions.ts';
 import type { CompactionRow } from '../db/schema.ts';
 import { useAppStore } from '../store/store.ts';
+import { crashEngineForTest } from '../worker/client.ts';
 import type { FoldView, ImportOutcome } from '../worker/protocol.ts';
 
 export interface FoldlabTestApi {
@@ -13,6 +14,8 @@ export interface FoldlabTestApi {
   /** The last folding view the worker returned (what the timeline draws). */
   fold?: FoldView;
   state: () => ReturnType<typeof useAppStore.getState>;
+  /** Makes the engine worker throw an uncaught error (the crash-recovery test). */
+  crashEngine: () => void;
 }
 
 declare global {
@@ -22,7 +25,7 @@ declare global {
 }
 
 export function installTestApi(): void {
-  const api: FoldlabTestApi = { imports: [], runs: [], state: () => useAppStore.getState() };
+  const api: FoldlabTestApi = { imports: [], runs: [], state: () => useAppStore.getState(), crashEngine: crashEngineForTest };
   importListeners.add((outcome) => api.imports.push(outcome));
   runListeners.add((row) => api.runs.push(row));
   window.__foldlab = api;

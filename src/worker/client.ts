@@ -1,19 +1,132 @@
 /**
- * The page's handle on the engine worker: created once, lazily. Callbacks are proxied so progress
- * reaches the page; errors arrive as Error objects carrying the worker's name and message.
+ * The page's handle on the engine worker: created lazily, and created again after a crash.
+ * Callbacks are proxied so progress reaches the page; errors arrive as Error objects carrying the
+ * worker's name and message. A worker that dies (an uncaught error, or a message it cannot read)
+ * would otherwise leave every waiting call pending for ever: instead each of them fails with
+ * WorkerCrashedError, the dead worker is terminated, and the next call starts a fresh one.
  */
 import * as Comlink from 'comlink';
 import type { EngineApi } from './protocol.ts';
 
-let remote: Comlink.Remote<EngineApi> | undefined;
+/** The engine worker stopped while jobs were waiting on it. */
+export class WorkerCrashedError extends Error {
+  override name = 'WorkerCrashedError';
+}
+
+/** What the client needs of a worker: a Comlink endpoint that can be terminated (a real Worker in the page, a fake in tests). */
+export interface WorkerLike extends Comlink.Endpoint {
+  terminate(): void;
+}
+
+export interface EngineClient {
+  /** The engine of the live worker, started on first use and after a crash. */
+  engine(): Comlink.Remote<EngineApi>;
+  /** Posts a raw message to the live worker, if there is one (the test API's crash hook uses it). */
+  post(message: unknown): void;
+  /** Called after each crash, with the error the waiting calls received. */
+  onCrash(listener: (error: WorkerCrashedError) => void): () => void;
+  /** Workers started so far. */
+  readonly started: number;
+}
+
+interface Live {
+  worker: WorkerLike;
+  remote: Comlink.Remote<EngineApi>;
+}
+
+export function createEngineClient(spawn: () => WorkerLike): EngineClient {
+  let live: Live | undefined;
+  let started = 0;
+  const listeners = new Set<(error: WorkerCrashedError) => void>();
+
+  function start(): Live {
+    const worker = spawn();
+    started++;
+    let fail: (error: WorkerCrashedError) => void = () => undefined;
+    const crashed = new Promise<never>((_, reject) => {
+      fail = reject;
+    });
+    crashed.catch(() => undefined);
+    const state: Live = { worker, remote: guard(Comlink.wrap<EngineApi>(worker), crashed) };
+    const onCrash = (event: Event) => {
+      if (live !== state) return;
+      live = undefined;
+      worker.terminate();
+      const error = new WorkerCrashedError(crashMessage(event));
+      fail(error);
+      for (const listener of listeners) listener(error);
+    };
+    worker.addEventListener('error', onCrash);
+    worker.addEventListener('messageerror', onCrash);
+    live = state;
+    return state;
+  }
+
+  return {
+    engine: () => (live ?? start()).remote,
+    post: (message) => live?.worker.postMessage(message),
+    onCrash: (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    get started() {
+      return started;
+    },
+  };
+}
+
+/** Every method call of `remote` settles: with the worker's answer, or with the crash. */
+function guard(remote: Comlink.Remote<EngineApi>, crashed: Promise<never>): Comlink.Remote<EngineApi> {
+  return new Proxy(remote, {
+    get(target, prop) {
+      // Not a thenable: `await engine()` must not call into the worker.
+      if (prop === 'then' || typeof prop !== 'string') return undefined;
+      const method = (target as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>)[prop]!;
+      return (...args: unknown[]) => Promise.race([method(...args), crashed]);
+    },
+  });
+}
+
+function crashMessage(event: Event): string {
+  const reason = event.type === 'messageerror'
+    ? 'a message between the page and the worker could not be read'
+    : (event as ErrorEvent).message || 'an uncaught error';
+  return `The Foldlab engine (the background worker that imports, counts and compacts) stopped unexpectedly: ${reason}. The jobs it was running were stopped and nothing half-done was stored. It has been restarted: run the job again.`;
+}
+
+const client = createEngineClient(() => new Worker(new URL('./engine.worker.ts', import.meta.url), { type: 'module', name: 'foldlab-engine' }));
+let toldOnline = 0;
+
+/** Tells the worker whether the page is online (its events are the reliable ones); again after a restart. */
+function tellOnline(remote: Comlink.Remote<EngineApi>): void {
+  if (typeof navigator === 'undefined') return;
+  void remote.setOnline(navigator.onLine).catch(() => undefined);
+}
 
 export function engine(): Comlink.Remote<EngineApi> {
-  if (!remote) {
-    const worker = new Worker(new URL('./engine.worker.ts', import.meta.url), { type: 'module', name: 'foldlab-engine' });
-    remote = Comlink.wrap<EngineApi>(worker);
+  const remote = client.engine();
+  if (toldOnline !== client.started) {
+    toldOnline = client.started;
+    tellOnline(remote);
   }
   return remote;
 }
+
+if (typeof window !== 'undefined') {
+  const onChange = () => {
+    if (client.started > 0) tellOnline(engine());
+  };
+  window.addEventListener('online', onChange);
+  window.addEventListener('offline', onChange);
+}
+
+/** Test-only (the test API's crashEngine): makes the live worker throw an uncaught error, as a real crash would. */
+export function crashEngineForTest(): void {
+  client.post({ foldlabTest: 'crash' });
+}
+
+/** The page's engine client (crash listeners, the test API). */
+export const engineClient: EngineClient = client;
 
 export const proxy = Comlink.proxy;
 

@@ -9,17 +9,22 @@ import type { Summarizer } from '../core/compaction/summarizer.ts';
 import type { CompactedContext, CompactionInput, Plan, PreviousCompaction } from '../core/compaction/types.ts';
 import { pluginEntries } from '../core/strategies/custom-plugin.ts';
 import { runPlugin } from './plugin-runner.ts';
+import { loadHookRunner } from '../core/hooks/runner.ts';
+import { askBeforeFork, notifyAfterCompact, userCompactionHooks } from '../core/hooks/user-hooks.ts';
+import { browserHookWorker, type HookWorkerFactory } from './hook-worker.ts';
 import { getStrategy } from '../core/strategies/index.ts';
 import { withUserWindow } from '../core/compaction/window-option.ts';
 import { createOfflineSummarizer } from '../core/summarize/offline.ts';
 import { createRemoteSummarizer } from '../llm/remote.ts';
+import { inertResponse } from '../llm/inert-output.ts';
 import { createWebLLMSummarizer, type WebLLMSummarizer } from '../llm/webllm.ts';
 import type { AppConfig } from '@mlc-ai/web-llm';
 import { getCounter } from '../core/tokens/counters.ts';
-import { loadEntries } from '../db/conversations.ts';
+import { commitRun, loadEntries } from '../db/conversations.ts';
+import { buildProvenance, type Provenance } from '../core/compaction/provenance.ts';
 import type { CompactionRow, FoldlabDatabase, StoredContextEntry } from '../db/schema.ts';
 import { PROMPTS } from './prompts.ts';
-import type { CompactRequest, PlanPreview } from './protocol.ts';
+import type { CompactRequest, JobWait, PlanPreview } from './protocol.ts';
 
 type CountTokens = (conversationId: string, counter: CompactRequest['counter']) => Promise<Uint32Array>;
 
@@ -27,20 +32,36 @@ type CountTokens = (conversationId: string, counter: CompactRequest['counter']) 
 export type OnText = (text: string, tokensPerSecond: number) => void;
 /** What a summarizer is made from: the provider settings of a request (compaction or folding). */
 export type SummarizerSettings = Pick<CompactRequest, 'remote' | 'localModelId' | 'localAppConfig'>;
-export type SummarizerFactory = (request: SummarizerSettings, onText: OnText) => Summarizer;
+/** A wait before a model request is tried again, forwarded as progress. */
+export type OnWait = (wait: JobWait) => void;
+export type SummarizerFactory = (request: SummarizerSettings, onText: OnText, onWait?: OnWait) => Summarizer;
 
 /** The summarizers by request kind: 'offline' (default), 'remote', 'webllm'. Also used by folding (fold-summaries.ts). */
 export const DEFAULT_SUMMARIZERS: Readonly<Record<string, SummarizerFactory>> = {
   offline: () => createOfflineSummarizer(),
-  remote: (request, onText) => {
+  remote: (request, onText, onWait) => {
     if (!request.remote) throw new Error('Choose a remote provider in Settings > Models first.');
-    return createRemoteSummarizer(request.remote, (_delta, progress) => onText(progress.text, progress.tokensPerSecond));
+    return createRemoteSummarizer(
+      request.remote,
+      (_delta, progress) => onText(progress.text, progress.tokensPerSecond),
+      onWait && (({ attempt, delayMs, error }) => onWait({ reason: error.status === 429 ? 'rate-limit' : 'busy', until: Date.now() + delayMs, attempt })),
+    );
   },
   webllm: (request, onText) => {
     if (!request.localModelId) throw new Error('Download and choose a local model in Settings > Models first.');
-    return localSummarizer(request.localModelId, request.localAppConfig, onText);
+    return inertOutput(localSummarizer(request.localModelId, request.localAppConfig, onText));
   },
 };
+
+/** The local model's replies made inert like the remote ones (src/llm/inert-output.ts) before anything stores them. */
+function inertOutput(summarizer: Summarizer): Summarizer {
+  return {
+    id: summarizer.id,
+    label: summarizer.label,
+    ...(summarizer.systemPrompt !== undefined ? { systemPrompt: summarizer.systemPrompt } : {}),
+    summarize: (request) => summarizer.summarize(request).then(inertResponse),
+  };
+}
 
 /** One WebLLM engine per model for the worker's lifetime: loading weights onto the GPU is slow. */
 let local: { key: string; summarizer: WebLLMSummarizer; onText: { current: OnText } } | undefined;
@@ -60,6 +81,7 @@ export class CompactionJobs {
     private readonly db: FoldlabDatabase,
     private readonly countTokens: CountTokens,
     private readonly summarizers: Readonly<Record<string, SummarizerFactory>> = DEFAULT_SUMMARIZERS,
+    private readonly hookWorker: HookWorkerFactory = browserHookWorker,
   ) {}
 
   private async prepare(request: CompactRequest) {
@@ -79,9 +101,12 @@ export class CompactionJobs {
       contextWindow: request.contextWindow,
       ...(previous ? { previous } : {}),
       pinned: new Set(pins.map((pin) => pin.entryId)),
-      now: request.now ?? Date.now(),
+      ...(request.now !== undefined ? { now: request.now } : {}),
+      wallClock: Date.now(),
     });
-    return { conversation, journal, built, previousRow, options: await this.pluginOptions(request, built.input) };
+    // The whole branch, when the run takes it up at an earlier point (a fork: before-fork is asked).
+    const whole = request.upTo !== undefined ? buildInput(journal, totals, counter, { ...(request.leafId ? { leafId: request.leafId } : {}), contextWindow: request.contextWindow, wallClock: 0 }) : undefined;
+    return { conversation, journal, built, whole, previousRow, options: await this.pluginOptions(request, built.input) };
   }
 
   /** The custom strategy's options: the user's plugin runs first and its checked answer becomes the plan. */
@@ -112,26 +137,36 @@ export class CompactionJobs {
     };
   }
 
-  async compact(request: CompactRequest, signal: AbortSignal, onProgress: (progress: CompactionProgress & { tokensPerSecond?: number }) => void): Promise<CompactionRow> {
-    const { conversation, built, options } = await this.prepare(request);
+  async compact(request: CompactRequest, signal: AbortSignal, onProgress: (progress: CompactionProgress & { tokensPerSecond?: number; wait?: JobWait }) => void): Promise<CompactionRow> {
+    const { conversation, built, whole, options } = await this.prepare(request);
     const strategy = getStrategy(request.strategy);
     const makeSummarizer = this.summarizers[request.summarizer];
     if (!makeSummarizer) throw new Error(`Unknown summarizer "${request.summarizer}".`);
+    const hookSource = request.hookSource?.trim();
+    const hooks = hookSource ? await loadHookRunner(() => this.hookWorker(hookSource), request.hookTimeoutMs !== undefined ? { timeoutMs: request.hookTimeoutMs } : {}) : undefined;
+    if (hooks && whole) await askBeforeFork(hooks, whole.input.entries, whole.journalIndex.filter((index) => index <= request.upTo!).length);
     const outcome = await runCompaction({
       strategy,
       input: built.input,
       rawOptions: options,
-      summarizer: makeSummarizer(request, (text, tokensPerSecond) => onProgress({ phase: 'summarizing', done: 0, total: 1, partial: text, tokensPerSecond })),
+      summarizer: makeSummarizer(
+        request,
+        (text, tokensPerSecond) => onProgress({ phase: 'summarizing', done: 0, total: 1, partial: text, tokensPerSecond }),
+        (wait) => onProgress({ phase: 'summarizing', done: 0, total: 1, wait }),
+      ),
       prompts: PROMPTS,
       signal,
       onProgress,
       ...(request.timeoutMs ? { timeoutMs: request.timeoutMs } : {}),
+      ...(hooks ? { hooks: userCompactionHooks(hooks, built.input) } : {}),
     });
+    const afterCompactError = hooks ? await notifyAfterCompact(hooks, outcome) : undefined;
+    if (afterCompactError) outcome.record.notes.push(afterCompactError);
     if (outcome.plan.nothingToDo && !outcome.context.summaryApplied && !outcome.context.truncationApplied && outcome.plan.compressions.length === 0) {
       throw new NothingToCompactError(outcome.plan.nothingToDo);
     }
-    const row: CompactionRow = {
-      id: crypto.randomUUID(),
+    const row: CompactionRow & { provenance: Provenance[] } = {
+      id: request.runId ?? crypto.randomUUID(),
       conversationId: conversation.id,
       importId: conversation.importId,
       createdAt: Date.now(),
@@ -146,9 +181,10 @@ export class CompactionJobs {
       previous: outcome.context.previous,
       record: outcome.record,
       journalIndex: built.journalIndex,
+      provenance: runProvenance(outcome, built.input.entries, built.journalIndex),
     };
     if (signal.aborted) throw new Error('Compaction cancelled: nothing was changed.');
-    await this.db.compactions.add(row);
+    await commitRun(this.db, row);
     return row;
   }
 }
@@ -156,6 +192,27 @@ export class CompactionJobs {
 /** The conversation is too short (or already small enough) for this strategy. */
 export class NothingToCompactError extends Error {
   override name = 'NothingToCompactError';
+}
+
+/** One provenance record per summary the run stored: who made it, with which prompt, from which entries. */
+function runProvenance(outcome: Awaited<ReturnType<typeof runCompaction>>, entries: CompactionInput['entries'], journalIndex: readonly number[]): Provenance[] {
+  const { record, plan, summaries } = outcome;
+  return plan.summaries.filter((task) => summaries[task.id] !== undefined).flatMap((task) => {
+    const indices = task.indices ?? Array.from({ length: task.to - task.from + 1 }, (_, k) => task.from + k);
+    const source = indices.flatMap((i) => {
+      const entry = entries[i];
+      return entry ? [{ id: entry.id, index: journalIndex[i] ?? entry.index, role: entry.role, blocks: entry.blocks }] : [];
+    });
+    if (source.length === 0) return [];
+    return [buildProvenance({
+      summarizer: record.summarizer,
+      model: record.summarizer_model,
+      method: `compaction:${record.strategy}/${task.id}`,
+      prompt: { id: task.prompt, text: PROMPTS[task.prompt] ?? '' },
+      entries: source,
+      at: record.at,
+    })];
+  });
 }
 
 function storeContext(context: CompactedContext): StoredContextEntry[] {

@@ -42,6 +42,59 @@ describe('Engine', () => {
     expect(await db.entries.count()).toBe(0);
   });
 
+  it('counts before it writes: a cancel while counting stores nothing, and the counts are cached with the import', async () => {
+    db = new FoldlabDatabase(`t-${Math.random()}`);
+    const engine = new Engine(db);
+    // A message with a 1 MB run without whitespace: counting it spans several slices.
+    const line = JSON.stringify({ type: 'message', id: 'm1', parentId: null, timestamp: '2026-01-01T00:00:00Z', message: { role: 'user', content: 'a'.repeat(1_000_000) } });
+    const text = `${JSON.stringify({ type: 'session', version: 3, id: 's', timestamp: '2026-01-01T00:00:00Z', cwd: '/' })}\n${line}\n`;
+    const phases: string[] = [];
+    const pending = engine.importBlob(new Blob([text]), { jobId: 'count-cancel', fileName: 'run.jsonl', origin: 'file' }, (p) => {
+      phases.push(p.phase);
+      if (p.phase === 'counting') engine.cancel('count-cancel');
+    });
+    await expect(pending).rejects.toThrow(/Cancelled: nothing was changed/);
+    expect(phases).toContain('counting');
+    expect(phases).not.toContain('saving');
+    expect(await db.conversations.count()).toBe(0);
+    expect(await db.entries.count()).toBe(0);
+
+    const done = await engine.importBlob(new Blob([text]), { jobId: 'count-ok', fileName: 'run.jsonl', origin: 'file' }, () => undefined);
+    expect(done.report.tokens.total).toBeGreaterThan(1_000_000 / 16);
+    const cached = await engine.countTokens('again', done.conversation.id, 'o200k', () => undefined);
+    expect(cached).toMatchObject({ cached: true, total: done.report.tokens.total });
+  });
+
+  it('a cancel that arrives while saving removes a new conversation again, and says what a re-import left', async () => {
+    db = new FoldlabDatabase(`t-${Math.random()}`);
+    const engine = new Engine(db);
+    const cancelOnSave = (jobId: string) => (p: JobProgress) => {
+      if (p.phase === 'saving') engine.cancel(jobId);
+    };
+    await expect(engine.importBlob(new Blob([CLAUDE]), { jobId: 's1', fileName: 'c.jsonl', origin: 'file' }, cancelOnSave('s1'))).rejects.toThrow(/Cancelled: nothing was changed/);
+    expect(await db.conversations.count()).toBe(0);
+    expect(await db.entries.count()).toBe(0);
+
+    const first = await engine.importBlob(new Blob([CLAUDE]), { jobId: 's2', fileName: 'c.jsonl', origin: 'file' }, () => undefined);
+    const again = engine.importBlob(new Blob([CLAUDE]), { jobId: 's3', fileName: 'c.jsonl', origin: 'file', replaceId: first.conversation.id }, cancelOnSave('s3'));
+    await expect(again).rejects.toMatchObject({ name: 'SavedBeforeCancelError', message: expect.stringMatching(/after "c.jsonl" was saved: the conversation now holds the new import/) });
+    const row = await db.conversations.get(first.conversation.id);
+    expect(row?.importId).not.toBe(first.conversation.importId);
+  });
+
+  it('reports the true number of skipped lines and the blank lines, also when reading the stored conversation back', async () => {
+    db = new FoldlabDatabase(`t-${Math.random()}`);
+    const engine = new Engine(db);
+    const lines = CLAUDE.toString('utf8').trimEnd().split('\n');
+    const broken = Array.from({ length: 1200 }, (_, i) => `{broken ${i}`);
+    const text = [...lines.slice(0, 5), '', ...broken, '  ', ...lines.slice(5)].join('\n');
+    const outcome = await engine.importBlob(new Blob([text]), { jobId: 'many', fileName: 'many.jsonl', origin: 'file' }, () => undefined);
+    expect(outcome.report).toMatchObject({ skippedLines: 1200, blankLines: 2 });
+    expect(outcome.conversation.issues).toHaveLength(1000);
+    expect(outcome.conversation).toMatchObject({ issueCount: 1200, blankLines: 2 });
+    expect(await engine.inspect(outcome.conversation.id, 'o200k')).toMatchObject({ skippedLines: 1200, blankLines: 2 });
+  });
+
   it('a cancelled import stores nothing', async () => {
     db = new FoldlabDatabase(`t-${Math.random()}`);
     const engine = new Engine(db);

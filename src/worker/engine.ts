@@ -8,19 +8,23 @@ import type { ImportResult } from '../core/import/types.ts';
 import { inspect, type InspectReport, type TokenSummary } from '../core/inspect.ts';
 import type { Entry } from '../core/journal/entry.ts';
 import { COUNTER_LABELS, getCounter, type CounterId } from '../core/tokens/counters.ts';
-import { countEntries } from '../core/tokens/entry-tokens.ts';
-import { commitImport, loadEntries } from '../db/conversations.ts';
+import { countEntriesSliced } from '../core/tokens/sliced-count.ts';
+import { commitImport, deleteConversation, loadEntries } from '../db/conversations.ts';
 import type { FoldlabDatabase } from '../db/schema.ts';
 import { cachedCounts, storeCounts } from '../db/token-counts.ts';
 import type { CompactionRow } from '../db/schema.ts';
 import { CompactionJobs } from './compaction-jobs.ts';
+import { setPageOnline } from '../llm/network.ts';
+import { ResumableCompactions } from './resumable-compaction.ts';
 import { CompareJobs } from './compare-jobs.ts';
 import type { CompareProgress, CompareRequest, CompareResult, CompareSave } from './compare-protocol.ts';
 import { FoldJobs, type FoldRequest, type FoldView } from './fold-jobs.ts';
+import type { FoldSimulateRequest, FoldSimulateView } from './fold-protocol.ts';
+import { FoldSimulations } from './fold-simulate.ts';
 import { JudgeJobs } from './judge-jobs.ts';
 import type { JudgeJobProgress, JudgeQuote, JudgeRequest, JudgeResult } from './judge-protocol.ts';
 import {
-  JobCancelledError, type CompactRequest, type EngineApi, type PlanPreview, type ImportOutcome, type ImportRequest, type ProgressCallback, type TokenCounts,
+  JobCancelledError, SavedBeforeCancelError, type CompactRequest, type EngineApi, type PlanPreview, type ImportOutcome, type ImportRequest, type ProgressCallback, type TokenCounts,
 } from './protocol.ts';
 
 /** Progress is reported at most this often (ms), so the page is not flooded with messages. */
@@ -29,7 +33,10 @@ const PROGRESS_INTERVAL_MS = 50;
 export class Engine implements EngineApi {
   private readonly jobs = new Map<string, AbortController>();
   private readonly compactions: CompactionJobs;
+  /** Compactions under the conversation's Web Lock, model ones as resumable job records. */
+  private readonly resumable: ResumableCompactions<Parameters<CompactionJobs['compact']>[2]>;
   private readonly folds: FoldJobs;
+  private readonly simulations: FoldSimulations;
   private readonly comparisons: CompareJobs;
   private readonly judgements: JudgeJobs;
 
@@ -37,7 +44,9 @@ export class Engine implements EngineApi {
     const totals = async (conversationId: string, counter: CounterId) =>
       (await this.countTokens(`count-${conversationId}-${counter}`, conversationId, counter, () => undefined)).totals;
     this.compactions = new CompactionJobs(db, totals);
+    this.resumable = new ResumableCompactions(db, (request, signal, onProgress) => this.compactions.compact(request, signal, onProgress));
     this.folds = new FoldJobs(db, totals);
+    this.simulations = new FoldSimulations(db, totals);
     this.comparisons = new CompareJobs(db, totals);
     this.judgements = new JudgeJobs(db);
   }
@@ -73,24 +82,43 @@ export class Engine implements EngineApi {
     );
   }
 
+  /** F13: what folding a range would save; with a job id it can be cancelled and reports progress (unit: summaries). */
+  simulateFold(request: FoldSimulateRequest, onProgress?: ProgressCallback): Promise<FoldSimulateView> {
+    const jobId = request.jobId ?? `simulate-${request.conversationId}`;
+    return this.job(jobId, (signal) =>
+      this.simulations.simulate(request, signal, (progress) =>
+        onProgress?.({ jobId, phase: 'summarizing', done: progress.done, total: progress.total, unit: 'summaries', ...(progress.tokensPerSecond !== undefined ? { tokensPerSecond: progress.tokensPerSecond } : {}) }),
+      ),
+    );
+  }
+
   planCompaction(request: CompactRequest): Promise<PlanPreview> {
     return this.compactions.plan(request);
   }
 
   compact(request: CompactRequest, onProgress: ProgressCallback): Promise<CompactionRow> {
     return this.job(request.jobId, (signal) =>
-      this.compactions.compact(request, signal, (progress) =>
-        onProgress({
-          jobId: request.jobId, phase: progress.phase, done: progress.done, total: progress.total, unit: 'summaries',
-          ...(progress.partial !== undefined ? { partial: progress.partial.slice(-2000) } : {}),
-          ...(progress.tokensPerSecond !== undefined ? { tokensPerSecond: progress.tokensPerSecond } : {}),
-        }),
+      this.resumable.run(
+        request,
+        signal,
+        (progress) =>
+          onProgress({
+            jobId: request.jobId, phase: progress.phase, done: progress.done, total: progress.total, unit: 'summaries',
+            ...(progress.partial !== undefined ? { partial: progress.partial.slice(-2000) } : {}),
+            ...(progress.tokensPerSecond !== undefined ? { tokensPerSecond: progress.tokensPerSecond } : {}),
+            ...(progress.wait ? { wait: progress.wait } : {}),
+          }),
+        () => onProgress({ jobId: request.jobId, phase: 'waiting', done: 0, total: 1, unit: 'summaries' }),
       ),
     );
   }
 
   cancel(jobId: string): void {
     this.jobs.get(jobId)?.abort();
+  }
+
+  setOnline(online: boolean): void {
+    setPageOnline(online);
   }
 
   async importBlob(blob: Blob, request: ImportRequest, onProgress: ProgressCallback): Promise<ImportOutcome> {
@@ -148,12 +176,22 @@ export class Engine implements EngineApi {
     const entries = await loadEntries(this.db, conversationId);
     const counts = await this.countTokens(`inspect-${conversationId}-${counterId}`, conversationId, counterId, () => undefined);
     return inspect(
-      { format: conversation.format, entries, issues: conversation.issues, meta: conversation.meta, lines: conversation.lines, ignoredLines: conversation.ignoredLines },
+      {
+        format: conversation.format, entries, issues: conversation.issues, meta: conversation.meta, lines: conversation.lines, ignoredLines: conversation.ignoredLines,
+        issueCount: conversation.issueCount ?? conversation.issues.length, blankLines: conversation.blankLines ?? 0,
+      },
       summaryOf(counts),
     );
   }
 
+  /**
+   * Counts the import (o200k) before anything is written, so a failure or a cancel while counting
+   * leaves the library untouched; then writes it in one transaction. A cancel that arrives while
+   * saving removes a new conversation again; a re-import already saved is kept and said so.
+   */
   private async commit(result: ImportResult, request: ImportRequest, size: number, signal: AbortSignal, onProgress: ProgressCallback): Promise<ImportOutcome> {
+    if (signal.aborted) throw new JobCancelledError();
+    const counted = await this.countInSlices(result.entries, 'o200k', request.jobId, signal, onProgress);
     if (signal.aborted) throw new JobCancelledError();
     onProgress({ jobId: request.jobId, phase: 'saving', done: 0, total: result.entries.length, unit: 'entries' });
     const conversation = await commitImport(this.db, result, {
@@ -163,24 +201,35 @@ export class Engine implements EngineApi {
       ...(request.replaceId ? { replaceId: request.replaceId } : {}),
       ...(request.title ? { title: request.title } : {}),
     });
+    if (signal.aborted) {
+      if (request.replaceId) throw new SavedBeforeCancelError(`Cancel arrived after "${request.fileName}" was saved: the conversation now holds the new import (${result.entries.length} entries).`);
+      await deleteConversation(this.db, conversation.id);
+      throw new JobCancelledError();
+    }
     onProgress({ jobId: request.jobId, phase: 'saving', done: result.entries.length, total: result.entries.length, unit: 'entries' });
-    const counts = await this.countTokens(`${request.jobId}:count`, conversation.id, 'o200k', onProgress);
-    return { conversation, report: inspect(result, summaryOf(counts)) };
+    const counts = { conversationId: conversation.id, counter: 'o200k' as const, importId: conversation.importId, ...counted };
+    // Only a cache: if it cannot be written, the counts are made again when asked for.
+    await storeCounts(this.db, counts).catch(() => undefined);
+    return { conversation, report: inspect(result, summaryOf({ ...counts, label: COUNTER_LABELS.o200k, exact: true, cached: false })) };
   }
 
-  /** Counts in slices, yielding between them so cancel messages and progress get through. */
+  /** Counts in slices of bounded work, yielding between them so cancel messages and progress get through. */
   private async countInSlices(entries: Entry[], counterId: CounterId, jobId: string, signal: AbortSignal, onProgress: ProgressCallback) {
     const counter = await getCounter(counterId);
     const report = throttle(onProgress);
-    const slice = 2000;
-    const parts: Array<ReturnType<typeof countEntries>> = [];
-    for (let start = 0; start < entries.length; start += slice) {
+    const slices = countEntriesSliced(entries, counter);
+    for (;;) {
       if (signal.aborted) throw new JobCancelledError();
-      parts.push(countEntries(entries.slice(start, start + slice), counter));
-      report({ jobId, phase: 'counting', done: Math.min(entries.length, start + slice), total: entries.length, unit: 'entries' });
+      const step = slices.next();
+      if (step.done) {
+        let total = 0;
+        for (const value of step.value.totals) total += value;
+        report({ jobId, phase: 'counting', done: entries.length, total: entries.length, unit: 'entries' });
+        return { ...step.value, total };
+      }
+      report({ jobId, phase: 'counting', done: step.value.done, total: entries.length, unit: 'entries' });
       await yieldToEventLoop();
     }
-    return mergeCounts(parts, entries.length);
   }
 
   private async job<T>(jobId: string, run: (signal: AbortSignal) => Promise<T>): Promise<T> {
@@ -192,22 +241,6 @@ export class Engine implements EngineApi {
       this.jobs.delete(jobId);
     }
   }
-}
-
-function mergeCounts(parts: Array<ReturnType<typeof countEntries>>, length: number) {
-  const totals = new Uint32Array(length);
-  let offset = 0;
-  let total = 0;
-  const byRole = { system: 0, user: 0, assistant: 0, tool: 0, summary: 0 };
-  const byKind = { text: 0, thinking: 0, tool_call: 0, tool_result: 0, image: 0 };
-  for (const part of parts) {
-    totals.set(part.totals, offset);
-    offset += part.totals.length;
-    for (const value of part.totals) total += value;
-    for (const key of Object.keys(byRole) as Array<keyof typeof byRole>) byRole[key] += part.byRole[key];
-    for (const key of Object.keys(byKind) as Array<keyof typeof byKind>) byKind[key] += part.byKind[key];
-  }
-  return { totals, total, byRole, byKind };
 }
 
 function summaryOf(counts: TokenCounts): TokenSummary {

@@ -4,3 +4,13 @@ import { db } from '../db/db.ts';
 import { Engine } from './engine.ts';
 
 Comlink.expose(new Engine(db));
+
+// Test-only hook (src/ui/test-api.ts crashEngine): an uncaught error, exactly what a real crash raises on the page.
+self.addEventListener('message', (event: MessageEvent<unknown>) => {
+  const data = event.data as { foldlabTest?: unknown } | null;
+  if (data?.foldlabTest === 'crash') {
+    setTimeout(() => {
+      throw new Error('crash requested by the test API');
+    });
+  }
+});

@@ -5,49 +5,17 @@
  * index — never the entries themselves.
  */
 import { buildInput } from '../core/compaction/input.ts';
-import { queryHistory, toIterations, toTimelineData, type FoldedBlock, type FoldRun } from '../core/folding/index.ts';
-import type { TimelineData } from '../core/folding/timeline-data.ts';
+import { queryHistory, toIterations, toTimelineData, type FoldedBlock } from '../core/folding/index.ts';
 import type { SummaryCache } from '../core/folding/types.ts';
 import { getCounter, type CounterId } from '../core/tokens/counters.ts';
 import { loadEntries } from '../db/conversations.ts';
 import type { FoldlabDatabase } from '../db/schema.ts';
-import { FoldSessions, type RecallRequest } from './fold-sessions.ts';
-import { FoldSummaries, type FoldSummaryProgress, type FoldSummaryRequest, type FoldSummaryView } from './fold-summaries.ts';
+import type { FoldBlockView, FoldRequest, FoldSummaryProgress, FoldView } from './fold-protocol.ts';
+import { FoldSessions } from './fold-sessions.ts';
+import { FoldSummaries } from './fold-summaries.ts';
+import { FoldViewStore } from './fold-store.ts';
 
-export interface FoldRequest extends FoldSummaryRequest {
-  conversationId: string;
-  options: Record<string, unknown>;
-  counter: CounterId;
-  contextWindow: number;
-  leafId?: string;
-  /** Fold as of this iteration (0-based, inclusive): the replay's position. */
-  upToIteration?: number;
-  /** Recall query (query_history): the blocks that match. */
-  query?: string;
-  /** Blocks the user expanded into the retrieved zone, at the iteration they did it. */
-  recalls?: RecallRequest[];
-}
-
-/** A folded block without its nesting, for the detail panel; `journalFrom..journalTo` open its source. */
-export type FoldBlockView = Pick<FoldedBlock, 'id' | 'level' | 'from' | 'to' | 'keywords' | 'entities' | 'stateChanges' | 'tokens' | 'text' | 'sourceHash'>
-  & FoldedBlock['summary']
-  & { depth: number; importance: number; journalFrom: number; journalTo: number };
-
-export interface FoldView extends FoldSummaryView {
-  timeline: TimelineData;
-  blocks: FoldBlockView[];
-  events: FoldRun['events'];
-  /** Iterations in the whole branch (the replay's range). */
-  totalIterations: number;
-  tokensBefore: number;
-  tokensAfter: number;
-  summariesMade: number;
-  hits: Array<{ blockId: string; score: number }>;
-  /** The retrieved zone at the replay's position: recalled blocks until they fade. */
-  retrieved: FoldRun['retrieved'];
-  /** Requested recalls whose block did not exist at that iteration. */
-  missedRecalls: RecallRequest[];
-}
+export type { FoldBlockView, FoldRequest, FoldView } from './fold-protocol.ts';
 
 type CountTokens = (conversationId: string, counter: CounterId) => Promise<Uint32Array>;
 
@@ -55,12 +23,18 @@ export class FoldJobs {
   /** Summaries by source hash, per conversation: replaying or re-folding reuses them (F12). */
   private readonly caches = new Map<string, SummaryCache>();
   private readonly sessions = new FoldSessions();
+  /** Whole-branch views kept in the library, read back after a reload. */
+  private readonly stored: FoldViewStore;
 
-  constructor(private readonly db: FoldlabDatabase, private readonly countTokens: CountTokens, private readonly summaries = new FoldSummaries()) {}
+  constructor(private readonly db: FoldlabDatabase, private readonly countTokens: CountTokens, private readonly summaries = new FoldSummaries()) {
+    this.stored = new FoldViewStore(db);
+  }
 
   async fold(request: FoldRequest, signal?: AbortSignal, onProgress?: (progress: FoldSummaryProgress) => void): Promise<FoldView> {
     const conversation = await this.db.conversations.get(request.conversationId);
     if (!conversation) throw new Error(`No conversation ${request.conversationId}: it may have been deleted.`);
+    const stored = await this.stored.read(conversation, request);
+    if (stored) return stored;
     const [journal, totals, counter] = await Promise.all([
       loadEntries(this.db, request.conversationId),
       this.countTokens(request.conversationId, request.counter),
@@ -80,7 +54,7 @@ export class FoldJobs {
     const live = this.sessions.advance(sessionKey, all, counts, upTo + 1, request.recalls ?? [], raw, cache, counter);
     const extracted = { ...live.session.snapshot(), summariesMade: live.made };
     // Model summaries (when asked for) on the final run only, never on the replay's inner steps.
-    const { run, notes, modelSummaries } = await this.summaries.apply(key, extracted, entries, request, raw, counter, signal, onProgress);
+    const { run, notes, modelSummaries, complete } = await this.summaries.apply(key, extracted, entries, request, raw, counter, signal, onProgress, { db: this.db, conversationId: conversation.id });
     const blocks: FoldBlockView[] = [];
     const flatten = (list: readonly FoldedBlock[], depth: number) => {
       for (const block of list) {
@@ -95,7 +69,7 @@ export class FoldJobs {
       }
     };
     flatten(run.blocks, 0);
-    return {
+    const view: FoldView = {
       timeline: toTimelineData(run),
       blocks,
       events: run.events,
@@ -109,5 +83,7 @@ export class FoldJobs {
       retrieved: run.retrieved,
       missedRecalls: live.missed,
     };
+    await this.stored.write(conversation, request, view, complete);
+    return view;
   }
 }

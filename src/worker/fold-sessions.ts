@@ -9,12 +9,9 @@ import { createFoldSession, pushIterations, type FoldSession } from '../core/fol
 import type { Entry } from '../core/journal/entry.ts';
 import type { SummaryCache } from '../core/folding/types.ts';
 import type { TokenCounter } from '../core/tokens/counters.ts';
+import type { RecallRequest } from './fold-protocol.ts';
 
-/** A block the user expanded into the retrieved zone at an iteration (0-based) of the replay. */
-export interface RecallRequest {
-  iteration: number;
-  blockId: string;
-}
+export type { RecallRequest } from './fold-protocol.ts';
 
 /** Sessions kept at most (one per conversation and options; the oldest goes first). */
 export const MAX_SESSIONS = 3;

@@ -3,44 +3,31 @@
  * (the same factories as compaction) and applies `enrichRun` to the final run, keeping the model
  * digests per conversation so re-folding, a query or the replay asks the model only for new blocks.
  */
-import type { AppConfig } from '@mlc-ai/web-llm';
 import type { PromptLibrary } from '../core/compaction/prompts.ts';
-import { enrichRun, type ModelDigestCache } from '../core/folding/model-enrich.ts';
-import type { FoldRun } from '../core/folding/types.ts';
+import { enrichRun, modelCacheKey, type ModelDigestCache } from '../core/folding/model-enrich.ts';
+import type { FoldedBlock, FoldRun, Level } from '../core/folding/types.ts';
 import type { Entry } from '../core/journal/entry.ts';
 import type { TokenCounter } from '../core/tokens/counters.ts';
-import type { RemoteConfig } from '../llm/remote.ts';
+import type { FoldSummaryProgress, FoldSummaryRequest, FoldSummaryView } from './fold-protocol.ts';
 import { DEFAULT_SUMMARIZERS, type SummarizerFactory } from './compaction-jobs.ts';
 import { PROMPTS } from './prompts.ts';
+import { loadFoldSummaries, StoredDigestCache, storeFoldSummary } from '../db/folds.ts';
+import { provenance } from '../db/provenance.ts';
+import type { FoldlabDatabase } from '../db/schema.ts';
 
-/** The summary fields of a fold request (FoldRequest extends this). */
-export interface FoldSummaryRequest {
-  /** Job id, to cancel the model summaries (and report their progress). */
-  jobId?: string;
-  /** 'offline' (default): extraction digests only; 'remote' / 'webllm': the model indexes every block at L2-L4. */
-  summarizer?: 'offline' | 'remote' | 'webllm';
-  /** The remote provider, key included: held in memory for this request only, never stored. */
-  remote?: RemoteConfig;
-  localModelId?: string;
-  localAppConfig?: AppConfig;
-  /** F10: ask the model what each summary misses and add it. Default false. */
-  selfCheck?: boolean;
-  /** Only model summaries made before are used; the model is not asked (the replay). Default false. */
-  cachedOnly?: boolean;
+export type { FoldSummaryProgress, FoldSummaryRequest, FoldSummaryView } from './fold-protocol.ts';
+
+/** Where model digests are stored so no reload asks (and pays) the model twice. */
+export interface FoldSummaryStore {
+  db: FoldlabDatabase;
+  conversationId: string;
 }
 
-/** The summary fields of a fold view (FoldView extends this). */
-export interface FoldSummaryView {
-  /** Blocks the model could not summarize and what was used instead; self-check results. */
-  notes: string[];
-  /** Model digests made by this fold, and reused from an earlier one. */
-  modelSummaries: { made: number; reused: number };
-}
-
-export interface FoldSummaryProgress {
-  done: number;
-  total: number;
-  tokensPerSecond?: number;
+function walkBlocks(blocks: readonly FoldedBlock[], visit: (block: FoldedBlock) => void): void {
+  for (const block of blocks) {
+    visit(block);
+    walkBlocks(block.children, visit);
+  }
 }
 
 /** The model this request names, for the cache key (the summarizer's id completes it). */
@@ -57,6 +44,32 @@ export class FoldSummaries {
     private readonly prompts: PromptLibrary = PROMPTS,
   ) {}
 
+  /**
+   * The digests of `key`: kept in memory, else read from the store, which then receives every new
+   * one with its provenance as it is made.
+   */
+  private async cacheFor(key: string, store: FoldSummaryStore | undefined, run: FoldRun, model: string, selfCheck: boolean): Promise<ModelDigestCache> {
+    const kept = this.caches.get(key);
+    if (kept) return kept;
+    if (!store) {
+      const cache: ModelDigestCache = new Map();
+      this.caches.set(key, cache);
+      return cache;
+    }
+    const ranges = new Map<string, { from: number; to: number }>();
+    walkBlocks(run.blocks, (block) => ranges.set(block.sourceHash, { from: block.from, to: block.to }));
+    const cache = new StoredDigestCache(await loadFoldSummaries(store.db, store.conversationId), (cacheKey, entry) => {
+      const [sourceHash = '', level = ''] = cacheKey.split('|');
+      const range = ranges.get(sourceHash) ?? { from: -1, to: -1 };
+      return storeFoldSummary(store.db, {
+        conversationId: store.conversationId, key: cacheKey, createdAt: Date.now(), entry,
+        provenance: provenance(model, `fold-summary ${level}${selfCheck ? '+self-check' : ''}`, range, sourceHash),
+      });
+    });
+    this.caches.set(key, cache);
+    return cache;
+  }
+
   /** The run with model digests when the request asks for a model, else the run as it is. */
   async apply(
     key: string,
@@ -67,16 +80,19 @@ export class FoldSummaries {
     counter: TokenCounter,
     signal?: AbortSignal,
     onProgress?: (progress: FoldSummaryProgress) => void,
-  ): Promise<FoldSummaryView & { run: FoldRun }> {
+    store?: FoldSummaryStore,
+  ): Promise<FoldSummaryView & { run: FoldRun; complete: boolean }> {
     const kind = request.summarizer ?? 'offline';
-    if (kind === 'offline') return { run, notes: [], modelSummaries: { made: 0, reused: 0 } };
+    if (kind === 'offline') return { run, notes: [], modelSummaries: { made: 0, reused: 0 }, complete: true };
     const factory = this.factories[kind];
     if (!factory) throw new Error(`Unknown summarizer "${kind}": use offline, remote or webllm.`);
     let done = 0;
     let total = 0;
     const summarizer = factory(request, (_text, tokensPerSecond) => onProgress?.({ done, total, tokensPerSecond }));
-    const cache = this.caches.get(key) ?? new Map();
-    this.caches.set(key, cache);
+    const cache = await this.cacheFor(key, store, run, `${summarizer.id}:${modelName(request)}`, request.selfCheck ?? false);
+    const flush = async () => {
+      if (cache instanceof StoredDigestCache) await cache.flush();
+    };
     const result = await enrichRun(run, entries, summarizer, {
       prompts: this.prompts,
       counter,
@@ -91,7 +107,18 @@ export class FoldSummaries {
         total = progress.total;
         onProgress?.(progress);
       },
+    }).catch(async (error: unknown) => {
+      // The summaries made before a cancel or a failure are paid for: keep them.
+      await flush().catch(() => undefined);
+      throw error;
     });
-    return { run: result.run, notes: result.notes, modelSummaries: { made: result.made, reused: result.reused } };
+    const notes = [...result.notes];
+    await flush().catch((error: unknown) => notes.push(`The model summaries could not be stored (${error instanceof Error ? error.message : String(error)}); they will be asked for again after a reload.`));
+    // Complete when every block at L2-L4 has its model digest (none failed or was skipped).
+    let complete = true;
+    walkBlocks(result.run.blocks, (block) => {
+      if (block.level >= 2 && !cache.has(modelCacheKey(block.sourceHash, block.level as Level, summarizer.id, modelName(request), request.selfCheck ?? false))) complete = false;
+    });
+    return { run: result.run, notes, modelSummaries: { made: result.made, reused: result.reused }, complete };
   }
 }

@@ -10,11 +10,12 @@ import type { Plan, StrategyId } from '../core/compaction/types.ts';
 import type { RemoteConfig } from '../llm/remote.ts';
 import type { AppConfig } from '@mlc-ai/web-llm';
 import type { CompactionRow, ConversationRow } from '../db/schema.ts';
-import type { FoldRequest, FoldView } from './fold-jobs.ts';
+import type { FoldRequest, FoldSimulateRequest, FoldSimulateView, FoldView } from './fold-protocol.ts';
 import type { CompareProgress, CompareRequest, CompareResult, CompareSave } from './compare-protocol.ts';
 import type { JudgeJobProgress, JudgeQuote, JudgeRequest, JudgeResult } from './judge-protocol.ts';
 
-export type JobPhase = 'reading' | 'saving' | 'counting' | 'generating' | 'planning' | 'summarizing' | 'assembling' | 'done';
+/** 'waiting': another tab holds the conversation's compaction lock; the job starts when it is released. */
+export type JobPhase = 'reading' | 'saving' | 'counting' | 'generating' | 'planning' | 'summarizing' | 'assembling' | 'waiting' | 'done';
 
 export interface JobProgress {
   jobId: string;
@@ -26,6 +27,18 @@ export interface JobProgress {
   /** A streaming summarizer's text so far (the latest task), and its speed. */
   partial?: string;
   tokensPerSecond?: number;
+  /** Set while the job waits to try a model request again (a rate limit or a busy server). */
+  wait?: JobWait;
+}
+
+/** A wait before a retry, as the page shows it ("rate limited — retrying in 12 s"). */
+export interface JobWait {
+  /** 'rate-limit' for a 429, 'busy' for 5xx/529/408/409. */
+  reason: 'rate-limit' | 'busy';
+  /** When the next attempt starts (epoch ms, the worker's clock: the same machine's as the page). */
+  until: number;
+  /** The attempt about to be made: 1 for the first retry. */
+  attempt: number;
 }
 
 export type ProgressCallback = (progress: JobProgress) => void;
@@ -82,8 +95,16 @@ export interface CompactRequest {
   localAppConfig?: AppConfig;
   /** For the custom strategy: the user's plugin module (run in its own worker, with nothing but plain entry data). */
   pluginSource?: string;
+  /** The user's hook module (beforeCompact / afterCompact / beforeFork), each call in its own worker. */
+  hookSource?: string;
+  /** Time each hook call may take, ms (default 2,000). */
+  hookTimeoutMs?: number;
   timeoutMs?: number;
-  /** Clock for the plan (tests); default now. */
+  /** Resume this interrupted job record (src/db/jobs.ts) instead of starting a new one. */
+  resumeJobId?: string;
+  /** The id the stored run gets (set by the job record, so that a resume can never store a second run). */
+  runId?: string;
+  /** Clock for the plan (tests); default the transcript's own time of the call being planned (its latest timestamp). */
   now?: number;
 }
 
@@ -106,6 +127,8 @@ export interface EngineApi {
   planCompaction(request: CompactRequest): Promise<PlanPreview>;
   compact(request: CompactRequest, onProgress: ProgressCallback): Promise<CompactionRow>;
   fold(request: FoldRequest, onProgress?: ProgressCallback): Promise<FoldView>;
+  /** F13: what folding a range of iterations into one block would save; nothing is changed. */
+  simulateFold(request: FoldSimulateRequest, onProgress?: ProgressCallback): Promise<FoldSimulateView>;
   compare(request: CompareRequest, onProgress: (progress: CompareProgress) => void): Promise<CompareResult>;
   compareAndSave(request: CompareRequest, save: CompareSave, onProgress: (progress: CompareProgress) => void): Promise<{ id: string }>;
   /** The judged mode of a saved comparison's probes: what a run would send and cost (nothing is sent). */
@@ -113,6 +136,8 @@ export interface EngineApi {
   /** Asks the model, grades the answers, caches them; cancellable by job id; stores nothing on failure. */
   judge(request: JudgeRequest, onProgress: (progress: JudgeJobProgress) => void): Promise<JudgeResult>;
   cancel(jobId: string): void;
+  /** The page's navigator.onLine, sent on its online/offline events: no model request is retried while offline. */
+  setOnline(online: boolean): void;
 }
 
 /** Thrown when the user cancels a job. */
@@ -121,4 +146,9 @@ export class JobCancelledError extends Error {
   constructor() {
     super('Cancelled: nothing was changed.');
   }
+}
+
+/** A cancel that arrived after an import was already written: the message says what is now stored. */
+export class SavedBeforeCancelError extends Error {
+  override name = 'SavedBeforeCancelError';
 }

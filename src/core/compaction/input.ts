@@ -4,6 +4,7 @@
  * recorded (that is what its model saw), optionally cut at an earlier point in time, with the
  * cached per-entry token counts re-indexed to that order.
  */
+import { nextCallAt } from '../journal/clock.ts';
 import type { Entry } from '../journal/entry.ts';
 import { activeLeaf, pathTo } from '../journal/tree.ts';
 import type { TokenCounter } from '../tokens/counters.ts';
@@ -18,7 +19,13 @@ export interface BuildInputOptions {
   contextWindow: number;
   previous?: PreviousCompaction;
   pinned?: ReadonlySet<string>;
-  now: number;
+  /**
+   * Clock of the plan, epoch ms. Default: the transcript's own time of the call being planned (the
+   * latest timestamp of the input, as the replay does), else `wallClock` when no entry has one.
+   */
+  now?: number;
+  /** The caller's clock, used only when no entry of the input has a timestamp. Default 0. */
+  wallClock?: number;
 }
 
 export interface BuiltInput {
@@ -59,7 +66,7 @@ export function buildInput(journal: readonly Entry[], totals: ArrayLike<number>,
       contextWindow: options.contextWindow,
       ...(options.previous ? { previous: options.previous } : {}),
       ...(options.pinned ? { pinned: options.pinned } : {}),
-      now: options.now,
+      now: options.now ?? nextCallAt(entries) ?? options.wallClock ?? 0,
     },
     journalIndex: path,
     ...(note ? { note } : {}),

@@ -143,8 +143,8 @@ export async function runCompaction(args: RunCompactionArgs): Promise<Compaction
     summarizer: hook?.summary !== undefined ? 'hook' : args.summarizer.id,
     summarizer_model: responses[0]?.model ?? (hook?.summary !== undefined ? 'hook' : 'none'),
     summary_usage: responses.reduce((sum, r) => ({ input: sum.input + (r.usage?.input ?? 0), output: sum.output + (r.usage?.output ?? 0) }), { input: 0, output: 0 }),
-    prompts: [...new Set(plan.summaries.map((task) => task.prompt))],
-    prompt_versions: Object.fromEntries([...new Set(plan.summaries.map((task) => task.prompt))].map((id) => [id, promptVersion(args.prompts[id] ?? '')])),
+    prompts: promptIds(plan, args.summarizer),
+    prompt_versions: Object.fromEntries(promptIds(plan, args.summarizer).map((id) => [id, promptVersion(args.prompts[id] ?? '')])),
     duration_ms: Math.max(0, clock() - started),
     at: input.now,
     notes: [...plan.notes, ...context.notes],
@@ -153,6 +153,13 @@ export async function runCompaction(args: RunCompactionArgs): Promise<Compaction
   args.onProgress?.({ phase: 'done', done: 1, total: 1 });
   args.hooks?.afterCompact?.(outcome);
   return outcome;
+}
+
+/** The prompt files a run used: each task's prompt, its sections, and the summarizer's own system prompt. */
+function promptIds(plan: Plan, summarizer: Summarizer): string[] {
+  const ids = plan.summaries.flatMap((task) => [task.prompt, ...Object.values(task.sections ?? {})]);
+  if (plan.summaries.length > 0 && summarizer.systemPrompt) ids.push(summarizer.systemPrompt);
+  return [...new Set(ids)];
 }
 
 /** FNV-1a (32-bit) of a prompt's text, as 8 hex digits. */
@@ -174,6 +181,7 @@ async function summarizeTask(args: RunCompactionArgs, task: SummaryTask): Promis
     previous_summary: task.previousSummary ?? '',
     ...task.vars,
   };
+  for (const [name, id] of Object.entries(task.sections ?? {})) vars[name] = renderTemplate(getPrompt(args.prompts, id), vars);
   const prompt = renderTemplate(getPrompt(args.prompts, task.prompt), vars);
   const timeoutMs = args.timeoutMs ?? DEFAULT_SUMMARY_TIMEOUT_MS;
   const timeout = new AbortController();

@@ -51,3 +51,9 @@ export function wrapTranscript(text: string, base = 'conversation'): string {
   while (text.includes(`<${tag}`) || text.includes(`</${tag}`)) tag = `${base}-${++n}`;
   return `<${tag}>\n${text}\n</${tag}>`;
 }
+
+/** The text `wrapTranscript` wrapped (any tag it may have chosen); other text unchanged. */
+export function unwrapTranscript(text: string): string {
+  const match = /^<([a-z_]+(?:-\d+)?)>\n([\s\S]*)\n<\/\1>$/.exec(text.trim());
+  return match ? match[2]! : text;
+}

@@ -30,6 +30,8 @@ export interface Summarizer {
   /** 'offline', 'webllm', 'openai', 'anthropic', ... */
   id: string;
   label: string;
+  /** Prompt file id of the system message it sends with every request, if any (its version is recorded). */
+  systemPrompt?: string;
   summarize(request: SummaryRequest): Promise<SummaryResponse>;
 }
 

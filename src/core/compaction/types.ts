@@ -66,6 +66,11 @@ export interface SummaryTask {
   previousSummary?: string;
   /** Variables for the prompt beyond the transcript (e.g. abridged history). */
   vars?: Record<string, string>;
+  /**
+   * Placeholders filled with another prompt file rendered with the same variables (placeholder ->
+   * prompt id), so optional parts of a prompt are files too; their versions are recorded.
+   */
+  sections?: Record<string, string>;
   /** Upper bound on the summary's length, tokens. */
   maxTokens?: number;
 }

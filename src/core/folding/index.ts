@@ -18,3 +18,4 @@ export {
   DEFAULT_MODEL_TIMEOUT_MS, enrichRun, FoldSummariesCancelledError, modelCacheKey, modelLevelText,
   type EnrichOptions, type EnrichResult, type ModelDigestCache, type ModelDigestEntry,
 } from './model-enrich.ts';
+export { FoldSimulateError, parseRange, simulateFold, type FoldSimulation, type SimulateOptions } from './simulate.ts';

@@ -39,6 +39,8 @@ export interface FoldOptions {
   l4Chunk: number;
   keyMoments: boolean;
   bigStateChange: number;
+  touchNear: number;
+  recallNear: boolean;
   /** Iterations the user bookmarked (F9): they stay at L0. */
   bookmarks: number[];
 }
@@ -53,7 +55,7 @@ export const FOLD_OPTIONS: readonly OptionSpec[] = [
   { name: 'l1Distance', ...iters, default: 20, description: 'Up to this distance: L1, redundant outputs elided (seed: iter 80-95).' },
   { name: 'l2Distance', ...iters, default: 50, description: 'Up to this distance: L2, summary + key actions (seed: iter 50-80).' },
   { name: 'l3Distance', ...iters, default: 80, description: 'Up to this distance: L3, chapter index; beyond it L4, one line (seed: iter 20-50 / 1-20).' },
-  { name: 'pressureRatio', alias: 'pressure_ratio', ...ratio, default: 0.8, description: 'Emergency fold when the context uses more than this share of the window.' },
+  { name: 'pressureRatio', alias: 'pressure_ratio', ...ratio, default: 0.8, description: 'Emergency fold when the context rises above this share of the window; while it stays above, folds run every everyHigh iterations.' },
   { name: 'criticalRatio', alias: 'critical_ratio', ...ratio, default: 0.9, description: 'Above this share the oldest L1 content is folded at once.' },
   { name: 'lowRatio', alias: 'low_ratio', ...ratio, default: 0.5, description: 'Below this share the pressure is low (fold every everyLow iterations).' },
   { name: 'adaptive', type: 'boolean', default: true, description: 'Adapt the periodic folding frequency to the pressure; off: fold every everyMedium iterations.' },
@@ -80,6 +82,8 @@ export const FOLD_OPTIONS: readonly OptionSpec[] = [
   { name: 'l4Chunk', ...iters, default: 100, description: 'Iterations per L4 phase line at most (the seed aggregates 1-100); phases also end where the model said so.' },
   { name: 'keyMoments', alias: 'key_moments', type: 'boolean', default: true, description: 'Keep key moments (first success, errors, big state changes, bookmarks) at L0.' },
   { name: 'bigStateChange', type: 'integer', min: 1, max: 10_000, unit: 'files', default: 3, description: 'Files changed in one iteration that make it a key moment. Not in the seed.' },
+  { name: 'touchNear', alias: 'touch_near', type: 'integer', min: 0, max: 1000, unit: 'iterations', default: 3, description: 'When a file is touched again, up to this many of the latest earlier iterations that touched it and are folded to L2-L4 come one level nearer (never nearer than L1); 0: off. Not in the seed.' },
+  { name: 'recallNear', alias: 'recall_near', type: 'boolean', default: true, description: 'A recalled block\'s iterations come one level nearer (never nearer than L2: its content is in the retrieved zone meanwhile).' },
   { name: 'bookmarks', type: 'string', default: '', description: 'Bookmarked iterations, comma-separated (they stay L0).' },
 ];
 

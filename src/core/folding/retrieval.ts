@@ -21,6 +21,8 @@ export interface RecallHost {
   digestOf(block: FoldedBlock): BlockDigest | undefined;
   /** Importance of iterations from..to from their own access counts (the slow way). */
   rangeImportance(from: number, to: number, digest: BlockDigest, now: number): number;
+  /** Iterations from..to were just recalled (F2: they come nearer). */
+  accessed?(from: number, to: number, now: number, trigger: RecallTrigger): void;
 }
 
 interface Access {
@@ -62,7 +64,7 @@ export class RetrievedZone {
   }
 
   /** Counts a recall of iterations from..to; the committed blocks holding them see it. */
-  private touch(from: number, to: number, now: number): void {
+  private touch(from: number, to: number, now: number, trigger: RecallTrigger): void {
     const { lastAccess, accessCount } = this.host;
     let most = 0;
     for (let i = from; i <= to; i++) {
@@ -81,6 +83,7 @@ export class RetrievedZone {
       const access = this.access.get(layout[k]!);
       if (access) this.access.set(layout[k]!, { count: Math.max(access.count, most), last: now, digest: access.digest });
     }
+    this.host.accessed?.(from, to, now, trigger);
   }
 
   /**
@@ -92,7 +95,7 @@ export class RetrievedZone {
     const existing = this.retrieved.find((r) => r.blockId === block.id);
     const importanceNow = this.importanceOf(block, now);
     if (existing) {
-      this.touch(block.from, block.to, now);
+      this.touch(block.from, block.to, now, trigger);
       existing.until = now + o.fadeAfter;
       return;
     }
@@ -105,7 +108,7 @@ export class RetrievedZone {
       events.push({ iteration: now, trigger, action: 'recall-skipped', numbers: { ...numbers, tokens: block.tokens.original }, blockId: block.id });
       return;
     }
-    this.touch(block.from, block.to, now);
+    this.touch(block.from, block.to, now, trigger);
     this.retrieved.push({ blockId: block.id, from: block.from, to: block.to, level, since: now, until: now + o.fadeAfter, tokens: numbers.tokens, trigger });
     events.push({ iteration: now, trigger, action: 'recall', numbers: { ...numbers, level }, blockId: block.id });
   }

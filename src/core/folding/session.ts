@@ -3,7 +3,8 @@
  * iteration as the agent lived it and decides whether to fold (pressure, critical, adaptive
  * periodic, semantic), what to recall (explicit query, implicit mention, error) and what fades.
  * Levels come from distance, then the partition budgets push the oldest content down (working ->
- * short-term -> long-term -> phase). Its cost per iteration follows what changes, not the length
+ * short-term -> long-term -> phase); touching a file again or recalling a block brings its folded
+ * iterations one level nearer (F2, nearness.ts). Its cost per iteration follows what changes, not the length
  * of the run: an iteration's level is looked at again only when its distance can have crossed a
  * threshold (a queue keyed by that iteration), zone totals are kept as running sums, and the block
  * layout is repaired only around the iterations whose level rose.
@@ -18,6 +19,7 @@ import { applyRepair, repairLayout, type TileRules } from './layout.ts';
 import { fnv1a64 } from './hash.ts';
 import { foldEvery, levelFor } from './importance.ts';
 import { MentionIndex, mentionWords } from './mentions.ts';
+import { Nearness, RECALL_NEAREST, TOUCH_NEAREST } from './nearness.ts';
 import { iterationInfo, keyMomentOf, momentState, type IterationInfo } from './moments.ts';
 import type { FoldOptions } from './options.ts';
 import { searchBlocks } from './recall.ts';
@@ -27,6 +29,10 @@ import type { FoldedBlock, FoldEvent, FoldRun, FoldTrigger, Iteration, KeyMoment
 
 /** Budget-flow rounds per fold at most (each promotes one chunk). */
 const MAX_FLOW_ROUNDS = 10_000;
+
+function* rangeOf(from: number, to: number): Generator<number> {
+  for (let i = from; i <= to; i++) yield i;
+}
 
 export class FoldSessionError extends Error {
   override name = 'FoldSessionError';
@@ -76,6 +82,12 @@ export class FoldSession {
   private readonly boundary = [0, 0, 0, 0, 0];
   /** Iteration -> iterations whose distance may cross their level's threshold by then. */
   private readonly due = new Map<number, number[]>();
+  /** The iteration each one is queued for (a queue entry for another one is stale). */
+  private readonly dueAt: number[] = [];
+  /** F2: folded iterations by file, and the ones brought near. */
+  private readonly nearness = new Nearness();
+  /** The context was above pressureRatio after the last iteration (F4: the pressure trigger fires on crossing it). */
+  private above = false;
   private dueDone = -1;
   private readonly rules: TileRules;
 
@@ -90,6 +102,9 @@ export class FoldSession {
       layoutBlocks: () => this.layout,
       l1Tokens: (i) => this.l1Tokens(i),
       digestOf: (block) => this.builder.digestOf(block),
+      accessed: (from, to, now, trigger) => {
+        if (o.recallNear) this.bringNear(rangeOf(from, to), RECALL_NEAREST, now, trigger);
+      },
       rangeImportance: (from, to, digest, now) => this.builder.importance(from, to, digest, now).value,
     });
     this.rules = { levels: this.levels, chunk: (level) => chunkOf(o, level as Level), phaseEnds: this.phaseEnds };
@@ -150,6 +165,7 @@ export class FoldSession {
     const level = this.levels[i]!;
     if (level >= 4 || this.isKey(i)) return;
     const at = this.anchor(i) + this.threshold(level) + 1;
+    this.dueAt[i] = at;
     const bucket = this.due.get(at);
     if (bucket) bucket.push(i);
     else this.due.set(at, [i]);
@@ -163,13 +179,33 @@ export class FoldSession {
     if (level === 1) this.short += this.l1Tokens(i) - this.infos[i]!.systemTokens;
     this.levels[i] = level;
     this.changedSince.push(i);
-    this.risen.add(i);
+    if (level > previous) this.risen.add(i);
+    // Lowered: the first iteration at `level` or lower may now be this one.
+    else for (let l = level; l < this.boundary.length; l++) if (this.boundary[l]! > i) this.boundary[l] = i;
+    this.nearness.moved(i, previous, level, this.infos[i]!.files);
   }
 
-  /** Raises iteration i to `level` and every older non-key iteration below it (older is at least as folded). */
+  /**
+   * F2: brings each of `candidates` (non-key, before `now`, folded beyond `nearest`) one level
+   * nearer, marks it near and queues its next level check from its new anchor; logs a `near` event.
+   */
+  private bringNear(candidates: Iterable<number>, nearest: number, now: number, trigger: FoldTrigger): void {
+    const moved: number[] = [];
+    for (const i of candidates) {
+      const level = this.levels[i]!;
+      if (i >= now || this.isKey(i) || level <= nearest) continue;
+      this.setLevel(i, level - 1);
+      this.nearness.near.add(i);
+      this.schedule(i);
+      moved.push(i);
+    }
+    if (moved.length > 0) this.events.push({ iteration: now, trigger, action: 'near', numbers: { iterations: moved.length, nearest }, iterations: moved });
+  }
+
+  /** Raises iteration i to `level` and every older non-key iteration below it (older is at least as folded), except the ones brought near. */
   private raise(i: number, level: number): void {
     for (let j = i; j >= 0; j--) {
-      if (this.isKey(j)) continue;
+      if (this.isKey(j) || (j !== i && this.nearness.near.has(j))) continue;
       if (this.levels[j]! >= level) break;
       this.setLevel(j, level);
     }
@@ -211,6 +247,7 @@ export class FoldSession {
     this.lastAccess.push(-1);
     this.accessCount.push(0);
     this.l1Memo.push(-1);
+    this.dueAt.push(-1);
     this.keyOwn.push(this.keyOwn[now]! + (moment ? this.own(now) : 0));
     this.pending += info.tokens;
     this.working += this.own(now);
@@ -222,23 +259,29 @@ export class FoldSession {
     for (const file of info.files) this.fileLast.set(file, now);
     if (info.phaseEnd) this.phaseEnds.add(now);
     this.schedule(now);
+    if (this.o.touchNear > 0 && info.files.length > 0) this.bringNear(this.nearness.folded(info.files, this.o.touchNear, this.levels, now), TOUCH_NEAREST, now, 'touch');
     this.recalls(now);
     this.zone.fade(now);
     const before = this.usage(now);
     const pressure = before / this.window;
     const every = foldEvery(pressure, this.o);
     let trigger: FoldTrigger | undefined;
+    // F4: above criticalRatio every iteration; crossing pressureRatio once; then the band's interval.
     if (pressure > this.o.criticalRatio) trigger = 'critical';
-    else if (pressure > this.o.pressureRatio) trigger = 'pressure';
+    else if (pressure > this.o.pressureRatio && !this.above) trigger = 'pressure';
     else if (now - this.lastFold >= every) trigger = 'periodic';
     else if (this.o.semantic && info.phaseEnd) trigger = 'semantic';
-    if (!trigger) return;
+    if (!trigger) {
+      this.above = pressure > this.o.pressureRatio;
+      return;
+    }
     this.risen.clear();
     let oldestL1 = 0;
     if (trigger === 'critical') oldestL1 = this.promoteOldest(1, this.o.l2Chunk, now).length || this.promoteOldest(0, this.o.l1Chunk, now).length;
     this.fold(now);
     const changed = this.risen.size;
     const after = this.usage(now);
+    this.above = after / this.window > this.o.pressureRatio;
     const action = trigger === 'critical' ? 'fold-oldest-l1' : changed > 0 || after < before ? 'fold' : 'nothing-to-fold';
     this.events.push({
       iteration: now,
@@ -266,7 +309,11 @@ export class FoldSession {
       if (this.isKey(i)) continue;
       const l = this.levels[i]!;
       if (l > level) continue;
-      if (l < level) break;
+      // Below it: the recent end, unless it is content a touch or recall brought near.
+      if (l < level) {
+        if (this.nearness.near.has(i)) continue;
+        break;
+      }
       this.setLevel(i, level + 1);
       moved.push(i);
     }
@@ -281,6 +328,7 @@ export class FoldSession {
       if (!bucket) continue;
       this.due.delete(t);
       for (const i of bucket) {
+        if (this.dueAt[i] !== t) continue;
         const level = levelFor(now - this.anchor(i), o);
         if (level > this.levels[i]!) this.raise(i, level);
         this.schedule(i);

@@ -59,17 +59,19 @@ export interface FoldedBlock {
   children: FoldedBlock[];
 }
 
-export type FoldTrigger = 'pressure' | 'critical' | 'periodic' | 'semantic' | 'recall-explicit' | 'recall-implicit' | 'recall-error' | 'fade';
+export type FoldTrigger = 'pressure' | 'critical' | 'periodic' | 'semantic' | 'recall-explicit' | 'recall-implicit' | 'recall-error' | 'fade' | 'touch';
 
 export interface FoldEvent {
   iteration: number;
   trigger: FoldTrigger;
-  /** What was done: 'fold', 'fold-oldest-l1', 'nothing-to-fold', 'recall', 'recall-skipped', 'fade'. */
+  /** What was done: 'fold', 'fold-oldest-l1', 'nothing-to-fold', 'recall', 'recall-skipped', 'fade', 'near' (F2: iterations one level nearer). */
   action: string;
   /** The numbers behind the decision (tokens, ratios, counts). */
   numbers: Record<string, number>;
   /** Block concerned, for recall and fade events. */
   blockId?: string;
+  /** Iterations concerned, for `near` events. */
+  iterations?: number[];
 }
 
 export type ZoneId = 'static' | 'working' | 'short-term' | 'long-term' | 'retrieved' | 'dynamic';

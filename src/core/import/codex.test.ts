@@ -100,13 +100,33 @@ describe('codex importer: schema-coverage fixture (CLI 0.146)', () => {
     expect(merged?.blocks.map((block) => block.type)).toEqual(['thinking', 'tool_call', 'tool_call']);
   });
 
-  it('links tool calls by call_id; only the server-side web_search_call has no output', () => {
+  it('links tool calls by call_id; the server-side web_search_call has no output and is a complete (hosted) call, not an orphan', () => {
     const calls = items.filter((payload) => /(_call)$/.test(String(payload.type)) && payload.type !== 'image_generation_call');
     expect(toolCalls(result.entries)).toHaveLength(calls.length);
     expect(toolResults(result.entries)).toHaveLength(items.filter((payload) => String(payload.type).endsWith('_output')).length);
-    expect(linkReport(result.entries)).toEqual({ toolCalls: 7, toolResults: 6, orphanToolCalls: 1, orphanToolResults: 0 });
-    const orphan = toolCalls(result.entries).find((block) => !block.resultEntryId);
-    expect(orphan).toMatchObject({ name: 'web_search', callId: 'ws-1' });
+    expect(linkReport(result.entries)).toEqual({ toolCalls: 7, toolResults: 6, orphanToolCalls: 0, orphanToolResults: 0 });
+    const unlinked = toolCalls(result.entries).filter((block) => !block.resultEntryId);
+    expect(unlinked).toEqual([expect.objectContaining({ name: 'web_search', callId: 'ws-1', hosted: true })]);
+  });
+
+  it('marks a server-side tool_search_call hosted; a local one is linked to its tool_search_output and an unanswered function_call stays an orphan', () => {
+    const text = jsonl(
+      meta(),
+      item({ type: 'tool_search_call', call_id: 'ts-server', execution: 'server', arguments: { query: 'q' } }),
+      item({ type: 'tool_search_call', call_id: 'ts-local', execution: 'local', arguments: { query: 'q' } }),
+      item({ type: 'tool_search_output', call_id: 'ts-local', execution: 'local', tools: [] }),
+      item({ type: 'web_search_call', status: 'completed', action: { type: 'search', query: 'q' } }),
+      item({ type: 'function_call', name: 'shell', arguments: '{}', call_id: 'fc-open' }),
+    );
+    const imported = importText(text);
+    const calls = toolCalls(imported.entries);
+    expect(calls.map((block) => [block.callId, block.hosted ?? false, block.resultEntryId !== undefined])).toEqual([
+      ['ts-server', true, false],
+      ['ts-local', false, true],
+      [expect.any(String), true, false],
+      ['fc-open', false, false],
+    ]);
+    expect(linkReport(imported.entries)).toMatchObject({ toolCalls: 4, orphanToolCalls: 1 });
   });
 
   it('attaches token_count usage to the preceding assistant entry', () => {

@@ -20,8 +20,9 @@
  *   abandoned branch (a real user prompt starts a turn; injected context messages do not).
  * - `compacted` becomes a compaction marker whose text is the summary (`message`, empty for remote
  *   compaction). `replacement_history` is not re-imported: it repeats history already in the file.
- * - Server-side calls (`web_search_call`) have no output item, so they stay unlinked calls.
- *   `image_generation_call` carries its result inline and becomes an image block of the response.
+ * - Server-side calls (`web_search_call`, a `tool_search_call` not executed locally) have no output
+ *   item: their result is part of the model response. They are marked `hosted`, complete calls, not
+ *   orphans. `image_generation_call` carries its result inline and becomes an image block of the response.
  *   Inter-agent `agent_message` items become injected user messages.
  * - `turn_aborted` flags the last assistant entry of the current user turn (none if the turn was
  *   interrupted before the model wrote anything).
@@ -436,7 +437,9 @@ function callBlock(type: string, p: Record<string, unknown>, lineNo: number): To
       input = typeof args === 'string' ? parseJsonLoose(args) : (args ?? {});
     }
   }
-  return { type: 'tool_call', callId, name, input };
+  const block: ToolCallBlock = { type: 'tool_call', callId, name, input };
+  if (type === 'web_search_call' || (type === 'tool_search_call' && p.execution !== 'local')) block.hosted = true;
+  return block;
 }
 
 /** Content parts of a message or a tool output: text and images, in order. */

@@ -9,18 +9,20 @@ const PI_V3 = readFileSync('public/samples/pi/v3-small.jsonl', 'utf8');
 const CLAUDE = readFileSync('public/samples/claude-code/37f83ec9-f2ea-42a9-925e-0d5c105cb6e8.jsonl', 'utf8');
 
 describe('LineSplitter', () => {
-  it('gives the same lines however the text is chunked (CRLF included)', () => {
+  it('gives the same lines however the bytes are chunked (CRLF, multi-byte characters, bad bytes, long lines included)', () => {
     fc.assert(
-      fc.property(fc.string({ maxLength: 200 }), fc.array(fc.nat(), { maxLength: 10 }), (raw, cuts) => {
-        const text = raw.replace(/x/g, '\r\n').replace(/y/g, '\n');
-        const whole = new LineSplitter();
+      fc.property(fc.string({ maxLength: 200, unit: 'grapheme' }), fc.array(fc.nat(), { maxLength: 10 }), fc.integer({ min: 4, max: 400 }), (raw, cuts, cap) => {
+        const text = new TextEncoder().encode(raw.replace(/x/g, '\r\n').replace(/y/g, '\n'));
+        // 'z' becomes a byte that can never be UTF-8.
+        for (let i = 0; i < text.length; i++) if (text[i] === 0x7a) text[i] = 0xff;
+        const whole = new LineSplitter(cap);
         const expected = [...whole.push(text), ...whole.end()];
         const points = [...new Set(cuts.map((c) => c % (text.length + 1)))].sort((a, b) => a - b);
-        const split = new LineSplitter();
+        const split = new LineSplitter(cap);
         const got = [];
         let at = 0;
         for (const point of [...points, text.length]) {
-          got.push(...split.push(text.slice(at, point)));
+          got.push(...split.push(text.subarray(at, point)));
           at = point;
         }
         got.push(...split.end());

@@ -1,8 +1,9 @@
 /**
  * The import driver: feeds bytes (in chunks of any size) to the right importer and returns the
- * journal. It detects the format from the content unless one is given, reports malformed and
- * truncated lines with their numbers while keeping every good line, refuses empty, binary and
- * oversized files with a specific message, and links tool calls to their results at the end.
+ * journal. It detects the format from the content unless one is given, reports malformed, truncated,
+ * non-UTF-8 and over-long lines with their numbers while keeping every good line, counts blank
+ * lines, refuses empty, binary and oversized files with a specific message, and links tool calls to
+ * their results at the end.
  */
 import { linkToolCalls } from '../journal/link.ts';
 import { describe, isRecord } from './builder.ts';
@@ -11,7 +12,7 @@ import { locateJsonError } from './json-error.ts';
 import { LineSplitter, type Line } from './lines.ts';
 import { IMPORTERS } from './registry.ts';
 import {
-  FORMAT_LABELS, ImportFormatError, MAX_IMPORT_BYTES, UnreadableFileError,
+  FORMAT_LABELS, ImportFormatError, MAX_IMPORT_BYTES, MAX_LINE_BYTES, MAX_LISTED_ISSUES, UnreadableFileError,
   type FormatId, type ImportIssue, type ImportResult, type LineImporter,
 } from './types.ts';
 
@@ -22,6 +23,8 @@ export interface ImportOptions {
   fileName?: string;
   /** Total size in bytes when known: files over 500 MB are refused before reading. */
   size?: number;
+  /** Longest JSONL line accepted. Default `MAX_LINE_BYTES` (64 MiB). Unit: bytes. */
+  maxLineBytes?: number;
 }
 
 /** How many bytes are sniffed for binary content. */
@@ -37,14 +40,19 @@ type Mode =
  * The result is the same however the input is chunked.
  */
 export class ImportSession {
-  private readonly decoder = new TextDecoder('utf-8');
-  private readonly splitter = new LineSplitter();
+  private readonly encoder = new TextEncoder();
+  private readonly splitter: LineSplitter;
   private mode: Mode = { kind: 'pending' };
   /** Lines held until the format is known (only blank lines, at most the first non-empty one). */
   private held: Line[] = [];
   /** Whole text, kept only for JSON documents. */
   private documentText: string[] = [];
   private readonly lineIssues: ImportIssue[] = [];
+  /** Line issues in all (only the first `MAX_LISTED_ISSUES` are kept). */
+  private lineIssueCount = 0;
+  private blankLines = 0;
+  /** The first non-whitespace byte of the file: '[' can only start a JSON document. */
+  private firstByte: number | undefined;
   private sniffed = 0;
   private sawText = false;
   private bytesRead = 0;
@@ -56,6 +64,9 @@ export class ImportSession {
         `${this.name()} is ${(options.size / 1024 / 1024).toFixed(0)} MB; Foldlab imports files up to ${MAX_IMPORT_BYTES / 1024 / 1024} MB. Split the session or trim old lines first.`,
       );
     }
+    this.splitter = new LineSplitter(options.maxLineBytes ?? MAX_LINE_BYTES);
+    // A forced document format is read whole, whatever its line lengths.
+    if (options.format !== undefined && IMPORTERS[options.format].kind === 'json') this.enterDocumentMode(options.format);
   }
 
   /** Bytes consumed so far (for progress). */
@@ -64,34 +75,39 @@ export class ImportSession {
   }
 
   push(chunk: Uint8Array | string): void {
-    let text: string;
-    if (typeof chunk === 'string') {
-      text = chunk;
-      this.bytesRead += chunk.length;
-    } else {
-      this.sniff(chunk);
-      this.bytesRead += chunk.byteLength;
-      text = this.decoder.decode(chunk, { stream: true });
-    }
+    const bytes = typeof chunk === 'string' ? this.encoder.encode(chunk) : chunk;
+    if (typeof chunk !== 'string') this.sniff(bytes);
+    this.bytesRead += bytes.byteLength;
     if (this.bytesRead > MAX_IMPORT_BYTES) {
       throw new UnreadableFileError(`${this.name()} is larger than ${MAX_IMPORT_BYTES / 1024 / 1024} MB; Foldlab imports files up to that size.`);
     }
-    this.accept(text);
+    this.watchFirstByte(bytes);
+    for (const line of this.splitter.push(bytes)) this.onLine(line);
   }
 
   finish(): ImportResult {
-    this.accept(this.decoder.decode());
     for (const line of this.splitter.end()) this.onLine(line);
     if (!this.sawText) throw new UnreadableFileError(`${this.name()} is empty: there is nothing to import.`);
-    if (this.mode.kind === 'pending') this.decide(undefined);
+    if (this.mode.kind === 'pending') {
+      // Only refused or blank lines: say why the first refused line could not be read.
+      const first = this.lineIssues[0];
+      if (first !== undefined && this.held.every((line) => line.text.trim().length === 0)) {
+        throw new ImportFormatError(`${this.name()} has no line that could be read: line ${first.line}: ${first.message}`, first.line);
+      }
+      this.decide(undefined);
+    }
     let result: ImportResult;
     if (this.mode.kind === 'jsonl') {
       result = this.mode.importer.finish();
       // Physical lines of the file, blank and malformed ones included.
       result.lines = this.lastLine?.no ?? 0;
-      result.issues = [...this.lineIssues, ...result.issues].sort((a, b) => a.line - b.line);
+      result.issueCount = this.lineIssueCount + result.issues.length;
+      result.issues = [...this.lineIssues, ...result.issues].sort((a, b) => a.line - b.line).slice(0, MAX_LISTED_ISSUES);
+      result.blankLines = this.blankLines;
     } else {
       result = this.parseDocument();
+      result.issueCount = result.issues.length;
+      result.blankLines = 0;
     }
     if (result.entries.length === 0) {
       const first = result.issues[0];
@@ -123,30 +139,67 @@ export class ImportSession {
     this.sniffed += end;
   }
 
-  private accept(text: string): void {
-    if (text.length === 0) return;
-    if (!this.sawText && text.trim().length > 0) this.sawText = true;
-    if (this.mode.kind === 'json') {
-      this.documentText.push(text);
+  /** Until the first non-whitespace byte is seen: a '[' there means a JSON document, read without a line cap. */
+  private watchFirstByte(bytes: Uint8Array): void {
+    if (this.firstByte !== undefined) return;
+    for (const byte of bytes) {
+      if (byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09 || byte === 0xef || byte === 0xbb || byte === 0xbf) continue;
+      this.firstByte = byte;
+      if (byte === 0x5b && this.mode.kind === 'pending') this.enterDocumentMode(this.options.format);
       return;
     }
-    for (const line of this.splitter.push(text)) this.onLine(line);
-    // The first line showed a JSON document: from here on the text is kept whole, in order.
-    if ((this.mode as Mode).kind === 'json') this.documentText.push(this.splitter.takePartial());
+  }
+
+  private enterDocumentMode(format: FormatId | undefined): void {
+    this.mode = { kind: 'json' };
+    this.splitter.maxLineBytes = Number.POSITIVE_INFINITY;
+    if (format) this.documentFormat = format;
   }
 
   private onLine(line: Line): void {
+    if (!this.sawText && line.text.trim().length > 0) this.sawText = true;
     if (this.mode.kind === 'json') {
+      if (line.refused?.reason === 'encoding') {
+        throw new ImportFormatError(`${this.name()} is not valid UTF-8: line ${line.no}, byte ${line.refused.offset + 1} of the line.`, line.no);
+      }
       this.documentText.push(line.text, line.terminated ? '\n' : '');
+      return;
+    }
+    if (line.refused) {
+      this.sawText = true;
+      this.lastLine = line;
+      this.refuse(line);
       return;
     }
     if (this.mode.kind === 'pending') {
       this.held.push(line);
       if (line.text.trim().length === 0) return;
+      // A broken object line says nothing about the format: the next good line decides.
+      if (this.options.format === undefined && looksLikeBrokenLine(line.text)) return;
       this.decide(line);
       return;
     }
     this.feed(line);
+  }
+
+  private refuse(line: Line): void {
+    const refused = line.refused;
+    if (refused === undefined) return;
+    if (refused.reason === 'too-long') {
+      const limit = this.splitter.maxLineBytes;
+      this.issue({
+        line: line.no,
+        kind: 'too-long',
+        message: `the line is ${megabytes(line.bytes)}, over the ${megabytes(limit)} limit for one line; it was skipped. If the file is one JSON document (OpenAI or Anthropic messages), choose that format instead of Auto`,
+      });
+    } else {
+      this.issue({ line: line.no, kind: 'encoding', message: `not valid UTF-8 (byte ${refused.offset + 1} of the line starts no valid character); it was skipped` });
+    }
+  }
+
+  private issue(issue: ImportIssue): void {
+    this.lineIssueCount++;
+    if (this.lineIssues.length < MAX_LISTED_ISSUES) this.lineIssues.push(issue);
   }
 
   /** Chooses JSONL or JSON mode from the first non-empty line (or the forced format). */
@@ -166,9 +219,11 @@ export class ImportSession {
       for (const line of held) this.feed(line);
       return;
     }
-    this.mode = { kind: 'json' };
+    // A document cannot lose a line: one refused while the format was unknown refuses the file.
+    const refused = this.lineIssues[0];
+    if (refused !== undefined) throw new ImportFormatError(`${this.name()} is not a JSONL transcript and cannot be read as one JSON document: line ${refused.line}: ${refused.message}`, refused.line);
+    this.enterDocumentMode(format);
     for (const line of held) this.documentText.push(line.text, line.terminated ? '\n' : '');
-    if (format) this.documentFormat = format;
   }
 
   private documentFormat: FormatId | undefined;
@@ -176,20 +231,23 @@ export class ImportSession {
   private feed(line: Line): void {
     if (this.mode.kind !== 'jsonl') return;
     this.lastLine = line;
-    if (line.text.trim().length === 0) return;
+    if (line.text.trim().length === 0) {
+      this.blankLines++;
+      return;
+    }
     let value: unknown;
     try {
       value = JSON.parse(line.text);
     } catch (error) {
       if (!line.terminated) {
-        this.lineIssues.push({ line: line.no, kind: 'truncated', message: 'the last line is cut off (incomplete JSON, the file may still be being written); it was skipped' });
+        this.issue({ line: line.no, kind: 'truncated', message: 'the last line is cut off (incomplete JSON, the file may still be being written); it was skipped' });
       } else {
-        this.lineIssues.push({ line: line.no, kind: 'malformed', message: `not valid JSON (${(error as Error).message}); expected one JSON object per line` });
+        this.issue({ line: line.no, kind: 'malformed', message: `not valid JSON (${(error as Error).message}); expected one JSON object per line` });
       }
       return;
     }
     if (!isRecord(value)) {
-      this.lineIssues.push({ line: line.no, kind: 'malformed', message: `expected a JSON object, got ${describe(value)}` });
+      this.issue({ line: line.no, kind: 'malformed', message: `expected a JSON object, got ${describe(value)}` });
       return;
     }
     this.mode.importer.line(value, line.no);
@@ -230,6 +288,23 @@ export class ImportSession {
     result.lines = lines;
     return result;
   }
+}
+
+/** A size as `900 bytes`, `4 KiB`, `4.9 KiB`, `64 MiB`, `100.0 MiB`. */
+export function megabytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} bytes`;
+  const [value, unit] = bytes < 1024 * 1024 ? [bytes / 1024, 'KiB'] : [bytes / 1024 / 1024, 'MiB'];
+  return Number.isInteger(value) ? `${value} ${unit}` : `${value.toFixed(1)} ${unit}`;
+}
+
+/**
+ * A line that fails to parse yet looks like one JSONL object (starts with '{' or ends with '}'), as
+ * opposed to the first line of a pretty-printed document (`{`, `{"messages": [`, ...).
+ */
+function looksLikeBrokenLine(text: string): boolean {
+  const t = text.trim();
+  if (t.length < 2 || /[[{,:]$/.test(t) || !(t.startsWith('{') || t.endsWith('}'))) return false;
+  return tryParse(t) === undefined;
 }
 
 function tryParse(text: string): unknown {

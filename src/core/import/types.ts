@@ -21,8 +21,11 @@ export const FORMAT_IDS = Object.keys(FORMAT_LABELS) as FormatId[];
 export interface ImportIssue {
   line: number;
   message: string;
-  /** malformed: not JSON / wrong shape; truncated: the last line was cut; skipped: understood but ignored. */
-  kind: 'malformed' | 'truncated' | 'unsupported';
+  /**
+   * malformed: not JSON / wrong shape; truncated: the last line was cut; unsupported: understood but
+   * ignored; encoding: not UTF-8; too-long: over `MAX_LINE_BYTES`. Every kind means the line was skipped.
+   */
+  kind: 'malformed' | 'truncated' | 'unsupported' | 'encoding' | 'too-long';
 }
 
 /** What the source says about the session as a whole. */
@@ -45,6 +48,10 @@ export interface ImportResult {
   lines: number;
   /** Lines understood but not turned into entries (metadata, snapshots, duplicated events). */
   ignoredLines: number;
+  /** Problems found in all; `issues` lists the first `MAX_LISTED_ISSUES` of them by line. Set by the driver. */
+  issueCount?: number;
+  /** Blank (empty or whitespace-only) lines of a JSONL file. Set by the driver. */
+  blankLines?: number;
 }
 
 /** A streaming JSONL importer: `line` for each non-empty line in order, then `finish` once. */
@@ -75,6 +82,18 @@ export class ImportFormatError extends Error {
 export class UnreadableFileError extends Error {
   override name = 'UnreadableFileError';
 }
+
+/** Issues kept in a result's list (the count stays exact). Default 1000. */
+export const MAX_LISTED_ISSUES = 1000;
+
+/**
+ * A JSONL line longer than this is refused (reported by number, the rest imported). 64 MiB: a line
+ * records one message or event of one model request, and the APIs cap a request body well below
+ * that (Anthropic Messages: 32 MB, with at most 5 MB of base64 per image; OpenAI: 20 MB per image),
+ * so a real line carrying several pasted images still fits, while a runaway line cannot take the
+ * worker's memory. Unit: bytes.
+ */
+export const MAX_LINE_BYTES = 64 * 1024 * 1024;
 
 /** Files larger than this are refused before reading (bytes). */
 export const MAX_IMPORT_BYTES = 500 * 1024 * 1024;

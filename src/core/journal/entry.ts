@@ -42,6 +42,11 @@ export interface ToolCallBlock {
   input: unknown;
   /** Set by `linkToolCalls`: id of the entry holding the matching result, or absent if orphaned. */
   resultEntryId?: string;
+  /**
+   * Run by the provider inside the model response (Codex `web_search_call`, a server-side
+   * `tool_search_call`): its result is part of the response, so it is complete without a result entry.
+   */
+  hosted?: true;
 }
 
 export interface ImageBlock {

@@ -1,7 +1,8 @@
 /**
  * Links every tool call to its result at import, by the format's pairing key, so no later stage
  * has to guess. Results that arrive out of order (parallel calls) still link; calls and results
- * with no partner are left unlinked and counted as orphans.
+ * with no partner are left unlinked and counted as orphans, except hosted calls (run by the
+ * provider, their result inside the response), which are complete on their own.
  */
 import type { Entry, ToolCallBlock, ToolResultBlock } from './entry.ts';
 
@@ -43,7 +44,7 @@ export function linkToolCalls(entries: Entry[]): LinkReport {
     else orphanToolResults++;
   }
   let orphanToolCalls = 0;
-  for (const list of open.values()) orphanToolCalls += list.length;
+  for (const list of open.values()) for (const { block } of list) if (!block.hosted) orphanToolCalls++;
   return { toolCalls, toolResults, orphanToolCalls, orphanToolResults };
 }
 
@@ -59,7 +60,7 @@ export function linkReport(entries: readonly Entry[]): LinkReport {
     for (const block of entry.blocks) {
       if (block.type === 'tool_call') {
         report.toolCalls++;
-        if (!block.resultEntryId) report.orphanToolCalls++;
+        if (!block.resultEntryId && !block.hosted) report.orphanToolCalls++;
       } else if (block.type === 'tool_result') {
         report.toolResults++;
         if (!block.callEntryId) report.orphanToolResults++;

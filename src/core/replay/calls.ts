@@ -35,8 +35,4 @@ export function idleMoment(entries: readonly Entry[], from: number, to: number):
   return best ? { after: best.after, at: best.at } : undefined;
 }
 
-/** For each index, the latest recorded time at or before it (the clock of the session there). */
-export function clockOf(entries: readonly Entry[]): Array<number | undefined> {
-  let last: number | undefined;
-  return entries.map((entry) => (last = entry.timestamp ?? last));
-}
+export { clockOf } from '../journal/clock.ts';

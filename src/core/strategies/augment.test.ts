@@ -9,8 +9,12 @@ import { getEstimator } from '../tokens/counters.ts';
 import { countEntry } from '../tokens/entry-tokens.ts';
 import { AugmentSummaryMissingError, augmentStrategy, cacheExpiryDecision, SUMMARY_TASK_ID } from './augment.ts';
 import { AUGMENT_CODE_DEFAULTS, type AugmentOptions } from './augment/params.ts';
+import { plannedMemories } from './augment/memories.ts';
+import { createOfflineSummarizer } from '../summarize/offline.ts';
 import { ABRIDGED_EXCHANGE_TEMPLATE, SUMMARY_NODE_RESPONSE, SUPERVISOR_TEMPLATE } from './augment/templates.ts';
 import { loadPrompts } from '../../cli/load.ts';
+import { buildInput } from '../compaction/input.ts';
+import { formatTime } from '../journal/clock.ts';
 
 const prompts = loadPrompts();
 const opts = (raw: Record<string, unknown> = {}): AugmentOptions => augmentStrategy.parse(raw);
@@ -203,13 +207,15 @@ describe('trigger and split (A1, A3)', () => {
 
 describe('cache-expiry trigger (A1)', () => {
   const base = { cacheTTLMs: 300_000, bufferTimeBeforeCacheExpirationMs: 30_000, threshold: 30_000, historySize: 40_000, cacheWrittenAt: 1_000_000 };
+  const written = formatTime(1_000_000);
 
-  it('delay = TTL - cacheAge - buffer; fires once the delay has run out', () => {
+  it('delay = TTL - cacheAge - buffer; fires once the delay has run out, saying when', () => {
     const early = cacheExpiryDecision({ ...base, now: 1_000_000 + 100_000 });
     expect(early).toMatchObject({ scheduled: true, cacheAgeMs: 100_000, delayMs: 170_000, firesAt: 1_270_000, expiresAt: 1_300_000, due: false, fire: false });
+    expect(early.reason).toBe(`delay = cacheTTLMs 300,000 - cacheAge 100,000 - buffer 30,000 = 170,000 ms: the timer has not fired yet, it would fire in 170,000 ms (cache written ${written}, timer at ${formatTime(1_270_000)}, planned call ${formatTime(1_100_000)}; history 40,000 >= 30,000 then)`);
     const at = cacheExpiryDecision({ ...base, now: 1_270_000 });
     expect(at).toMatchObject({ delayMs: 0, due: true, fire: true });
-    expect(at.reason).toBe('delay = cacheTTLMs 300,000 - cacheAge 270,000 - buffer 30,000 = 0 ms: the timer fired 0 ms ago; history 40,000 >= 30,000');
+    expect(at.reason).toBe(`delay = cacheTTLMs 300,000 - cacheAge 270,000 - buffer 30,000 = 0 ms: the timer fired 0 ms before the planned call (cache written ${written}, timer at ${formatTime(1_270_000)}, planned call ${formatTime(1_270_000)}); history 40,000 >= 30,000`);
     expect(cacheExpiryDecision({ ...base, historySize: 10_000, now: 1_280_000 })).toMatchObject({ due: true, fire: false });
   });
 
@@ -219,17 +225,49 @@ describe('cache-expiry trigger (A1)', () => {
     expect(cacheExpiryDecision({ ...base, cacheWrittenAt: undefined, now: 2_000_000 }).fire).toBe(false);
   });
 
-  it('the strategy fires on it when the history is between the two thresholds', () => {
-    const entries = sizedTurns([20_000, 20_000]);
-    const last = entries[entries.length - 1]!.timestamp!;
+  /** Two exchanges of 20,000 chars, each answered; the second answer at `answeredAt`, then a user message at `userAt`. */
+  function idleSession(answeredAt: number, userAt: number): Entry[] {
+    const entries = makeEntries([{ user: 'E1'.padEnd(20_000, '.') }, { assistant: 'ok' }, { user: 'E2'.padEnd(20_000, '.') }, { assistant: 'ok' }, { user: 'back' }]);
+    entries[3]!.timestamp = answeredAt;
+    entries[4]!.timestamp = userAt;
+    return entries;
+  }
+
+  it('the cache was written by the last model call; the strategy fires when the history is between the two thresholds', () => {
+    const entries = idleSession(5_000_000, 5_000_000);
     const raw = { history_tail_size_chars_to_exclude: 1000 };
-    const before = augmentStrategy.trigger(makeInput(entries, { now: last + 200_000 }), opts(raw));
+    const before = augmentStrategy.trigger(makeInput(entries, { now: 5_200_000 }), opts(raw));
     expect(before.fire).toBe(false);
-    expect(before.detail).toMatch(/historyChars 40,000 < 50,000.*cache-expiry trigger: delay = cacheTTLMs 300,000 - cacheAge 200,000 - buffer 30,000 = 70,000 ms: the timer has not fired yet/);
-    const plan = augmentStrategy.plan(makeInput(entries, { now: last + 270_000 }), opts(raw));
+    expect(before.detail).toMatch(/historyChars 40,0\d\d < 50,000.*cache-expiry trigger: delay = cacheTTLMs 300,000 - cacheAge 200,000 - buffer 30,000 = 70,000 ms: the timer has not fired yet, it would fire in 70,000 ms/);
+    expect(before.numbers.cacheFiresAt).toBe(5_270_000);
+    const plan = augmentStrategy.plan(makeInput(entries, { now: 5_270_000 }), opts(raw));
     expect(plan.trigger).toMatchObject({ fire: true, rule: 'cacheExpiring' });
     expect(plan.trigger.numbers).toMatchObject({ cacheThreshold: 30_000, cacheAgeMs: 270_000, delayMs: 0 });
-    expect(plan.cut!.index).toBe(1);
+    expect(plan.cut!.index).toBe(4);
+  });
+
+  it('a single plan takes the transcript’s own time: the user came back after the timer', () => {
+    const t0 = Date.UTC(2026, 2, 2, 9, 0, 0);
+    const entries = idleSession(t0, t0 + 10 * 60_000);
+    // buildInput's default clock: the time of the call being planned (the latest timestamp), never the wall clock.
+    const built = buildInput(entries, entries.map(() => 1), getEstimator('chars4'), { contextWindow: 200_000, wallClock: Date.now() });
+    expect(built.input.now).toBe(t0 + 10 * 60_000);
+    const plan = augmentStrategy.plan(built.input, opts({ history_tail_size_chars_to_exclude: 1000 }));
+    expect(plan.trigger).toMatchObject({ fire: true, rule: 'cacheExpiring' });
+    expect(plan.trigger.detail).toContain('the timer fired 330,000 ms before the planned call (cache written 2026-03-02 09:00:00 UTC, timer at 2026-03-02 09:04:30 UTC, planned call 2026-03-02 09:10:00 UTC)');
+    // Without any timestamp the caller's clock is used, and no timer is scheduled.
+    const bare = entries.map((entry) => ({ ...entry, timestamp: undefined }));
+    expect(buildInput(bare, bare.map(() => 1), getEstimator('chars4'), { contextWindow: 200_000, wallClock: 42 }).input.now).toBe(42);
+  });
+
+  it('a summary rewrites the cache: the timer restarts from it', async () => {
+    const t0 = Date.UTC(2026, 2, 2, 9, 0, 0);
+    const entries = idleSession(t0, t0 + 10 * 60_000);
+    const raw = { history_tail_size_chars_to_exclude: 1000 };
+    const first = await run(makeInput(entries, { now: t0 + 10 * 60_000 }), raw);
+    expect(first.context.previous.state!.compactedAt).toBe(t0 + 10 * 60_000);
+    const again = augmentStrategy.trigger(makeInput(entries, { now: t0 + 11 * 60_000, previous: first.context.previous }), opts(raw));
+    expect(again.numbers.cacheAgeMs).toBe(60_000);
   });
 });
 
@@ -338,6 +376,11 @@ describe('versions and repeated compaction (A8, A9)', () => {
     const previous = first.context.previous.summaries[0]!;
     expect(second.plan.summaries[0]!.previousSummary).toBe(previous);
     expect(second.summarizer.requests[0]!.prompt).toContain(`<previous_summary>\n${previous}\n</previous_summary>`);
+    // The nested-mode instruction is the prompt file augment-nested-section, and its version is recorded (D8).
+    const section = renderTemplate(loadPrompts()['augment-nested-section']!, { previous_summary: `<previous_summary>\n${previous}\n</previous_summary>` });
+    expect(second.summarizer.requests[0]!.prompt).toContain(section);
+    expect(second.record.prompt_versions).toHaveProperty('augment-nested-section');
+    expect(first.record.prompt_versions).not.toHaveProperty('augment-nested-section');
     expect(second.plan.fates.slice(1, 10).every((f) => f === 'summarize')).toBe(true);
   });
 
@@ -409,6 +452,27 @@ describe('memories compression (A11)', () => {
     const lines = String(context.previous.state!.memories).split('\n');
     expect(lines).toEqual(['- merged A', '- merged B', ...Array.from({ length: 10 }, (_, i) => `- memory ${110 + i}`)]);
     expect(context.entries.map((e) => e.entry)).toEqual(input.entries);
+  });
+
+  it('the next run starts from the compressed memories, with the offline summarizer (no tags, no duplicates)', async () => {
+    const raw = { memories, memories_params: { max_lines: 100, compression_target: 50, num_recent_memories_to_keep: 10 } };
+    const first = await runCompaction({ strategy: augmentStrategy as never, input: makeInput(sizedTurns([100])), rawOptions: raw, summarizer: createOfflineSummarizer(), prompts });
+    const compressed = String(first.context.previous.state!.memories);
+    expect(compressed.split('\n')).toHaveLength(50);
+    expect(compressed).not.toMatch(/<\/?memories>|;/);
+    expect(compressed.split('\n').slice(-10)).toEqual(Array.from({ length: 10 }, (_, i) => `- memory ${110 + i}`));
+    expect(plannedMemories(first.plan)).toMatchObject({ targetLines: 40, keep: Array.from({ length: 10 }, (_, i) => `- memory ${110 + i}`) });
+    expect(plannedMemories(first.plan)!.compress).toHaveLength(110);
+
+    // Next run of the conversation: the memories are the compressed ones, not the option's 120 lines.
+    const next = makeInput(sizedTurns([100, 100]), { previous: first.context.previous });
+    const plan = augmentStrategy.plan(next, opts(raw));
+    expect(plan.summaries).toEqual([]);
+    expect(plan.notes).toContain('Memories (as the previous run left them): memories 50 lines <= max 100: not compressed.');
+    const second = await runCompaction({ strategy: augmentStrategy as never, input: next, rawOptions: raw, summarizer: createOfflineSummarizer(), prompts });
+    expect(second.context.previous.state!.memories).toBe(compressed);
+    // Without a previous run, the option's memories.
+    expect(augmentStrategy.plan(makeInput(sizedTurns([100, 100])), opts(raw)).summaries).toHaveLength(1);
   });
 
   it('no task under the limit or without a prompt', () => {

@@ -9,22 +9,25 @@ import type { Strategy } from '../compaction/strategy.ts';
 import type { CompactedContext, CompactionInput, Fate, Plan, PreviousCompaction, SummaryTask, TriggerDecision } from '../compaction/types.ts';
 import { countEntry } from '../tokens/entry-tokens.ts';
 import { abridgedHistory } from './augment/abridged.ts';
-import { cacheExpiryDecision } from './augment/cache.ts';
+import { cacheExpiryDecision, cacheWrittenAt } from './augment/cache.ts';
 import { isSystem } from './augment/exchanges.ts';
 import { fmt } from './augment/format.ts';
 import { historyView, type HistoryItem, type HistoryView } from './augment/history.ts';
-import { applyMemoriesCompression, MEMORIES_TASK_ID, memoriesTask, planMemoriesCompression } from './augment/memories.ts';
+import { applyMemoriesCompression, currentMemories, MEMORIES_TASK_ID, memoriesTask, planMemoriesCompression } from './augment/memories.ts';
 import { buildContext, carriedCalls, fillSupervisor, replacedRange, stripSummaryTags, type NodeSpec } from './augment/node.ts';
 import { AUGMENT_OPTIONS, effectiveTemplate, parseAugmentOptions, type AugmentOptions } from './augment/params.ts';
 import { insertionSequenceId } from './augment/sequence.ts';
 import { splitHistory, type Split } from './augment/split.ts';
-import { truncateHead } from './augment/truncate.ts';
+import { summarizerRange } from './augment/summarizer-range.ts';
+import { keepToolPairs } from './augment/tool-pairs.ts';
 
 export { cacheExpiryDecision } from './augment/cache.ts';
 export { AUGMENT_CODE_DEFAULTS, AUGMENT_OPTIONS, parseAugmentOptions, type AugmentOptions } from './augment/params.ts';
 
 /** Id of the history summary task. */
 export const SUMMARY_TASK_ID = 'augment-summary';
+/** Prompt file (prompts/augment-nested-section.md) that puts the previous summary into the new one's prompt (nested mode). */
+export const NESTED_SECTION_PROMPT = 'augment-nested-section';
 /** Words a summary is expected to have (the seed's suggested prompt: 500-1,000), for the estimate. */
 export const SUMMARY_WORDS_ESTIMATE = 1_000;
 
@@ -77,10 +80,10 @@ function evaluate(input: CompactionInput, options: AugmentOptions, view: History
   }
 
   const cacheThreshold = options.triggerOnHistorySizeCharsWhenCacheExpiring;
-  const lastAt = lastTimestamp(input);
+  const writtenAt = cacheWrittenAt(input);
   const cache = cacheExpiryDecision({
     cacheTTLMs: options.cacheTTLMs, bufferTimeBeforeCacheExpirationMs: options.bufferTimeBeforeCacheExpirationMs,
-    threshold: cacheThreshold, historySize: size, cacheWrittenAt: lastAt, now: input.now,
+    threshold: cacheThreshold, historySize: size, cacheWrittenAt: writtenAt, now: input.now,
   });
   Object.assign(numbers, { cacheThreshold, cacheAgeMs: cache.cacheAgeMs, delayMs: cache.delayMs, ...(cache.firesAt !== undefined ? { cacheFiresAt: cache.firesAt } : {}) });
   if (cache.fire) {
@@ -92,14 +95,6 @@ function evaluate(input: CompactionInput, options: AugmentOptions, view: History
     details.push(`cache-expiry trigger: ${cache.reason}`);
   }
   return off('belowThreshold', `${details.join('; ')}.`);
-}
-
-function lastTimestamp(input: CompactionInput): number | undefined {
-  for (let i = input.entries.length - 1; i >= 0; i--) {
-    const at = input.entries[i]!.timestamp;
-    if (at !== undefined) return at;
-  }
-  return undefined;
 }
 
 /** Fates when no new summary is made: entries behind a current previous node stay represented by it. */
@@ -147,70 +142,14 @@ function currentContext(input: CompactionInput, view: HistoryView) {
   return { fates, context: buildContext(input.entries, (i) => fates[i] === 'keep', view.previous?.boundary ?? 0, spec) };
 }
 
-function memoriesPlan(options: AugmentOptions) {
-  return planMemoriesCompression(options.memories, {
+function memoriesPlan(input: CompactionInput, options: AugmentOptions) {
+  return planMemoriesCompression(currentMemories(input, options.memories).text, {
     maxLines: options.memoriesMaxLines, compressionTarget: options.compressionTarget,
     numRecentMemoriesToKeep: options.numRecentMemoriesToKeep, compressionPrompt: options.compressionPrompt,
   });
 }
 
 type ExchangeItem = Extract<HistoryItem, { kind: 'exchange' }>;
-
-/**
- * What the summarizer reads: the head exchanges from the first to the last summarizable one (pinned
- * ones in between are read as context but stay verbatim), then zee's cut (A4) by characters.
- */
-function summarizerRange(head: readonly HistoryItem[], entries: CompactionInput['entries'], view: HistoryView) {
-  const exchanges = head.filter((item): item is ExchangeItem => item.kind === 'exchange');
-  const first = exchanges.findIndex((item) => !item.exchange.pinned);
-  let last = -1;
-  exchanges.forEach((item, k) => { if (!item.exchange.pinned) last = k; });
-  const sent = exchanges.slice(first, last + 1);
-  const sentChars = sent.map((item) => {
-    let c = 0;
-    for (let i = item.exchange.start; i <= item.exchange.end; i++) if (!isSystem(entries[i]!)) c += view.charsOf(i);
-    return c;
-  });
-  const zee = truncateHead(sentChars);
-  // The last sent exchange is summarizable and zee always keeps it, so there is a first one to read.
-  const fromItem = sent.slice(zee.start).find((item) => !item.exchange.pinned)!;
-  const toItem = sent[sent.length - 1]!;
-  const note = zee.startSegment === undefined ? undefined
-    : `zee: the head is ${fmt(sentChars.reduce((a, b) => a + b, 0))} chars in ${zee.segments.length} segments of ${fmt(zee.segmentSize)}; the summarizer reads from segment ${zee.startSegment} (exchange ${zee.start + 1} of ${sent.length}); ${zee.start} older exchange${zee.start === 1 ? ' is' : 's are'} dropped from its input (A4).`;
-  return { fromItem, toItem, sent, note };
-}
-
-/**
- * Closes the kept set over tool pairs: a kept result keeps the entry holding its call, and a kept
- * call keeps the entries holding its results (a pinned exchange can straddle an earlier summary's
- * boundary). Only entries before `limit` are changed. Returns how many entries it had to keep.
- */
-function keepToolPairs(entries: CompactionInput['entries'], fates: Fate[], limit: number): number {
-  const callAt = new Map<string, number>();
-  const resultsAt = new Map<string, number[]>();
-  entries.forEach((entry, i) => {
-    for (const block of entry.blocks) {
-      if (block.type === 'tool_call') callAt.set(block.callId, i);
-      else if (block.type === 'tool_result') resultsAt.set(block.callId, [...(resultsAt.get(block.callId) ?? []), i]);
-    }
-  });
-  let changed = 0;
-  const queue = fates.flatMap((fate, i) => (fate === 'keep' ? [i] : []));
-  while (queue.length > 0) {
-    const i = queue.pop()!;
-    for (const block of entries[i]!.blocks) {
-      const partners = block.type === 'tool_call' ? (resultsAt.get(block.callId) ?? []) : block.type === 'tool_result' ? [callAt.get(block.callId)].filter((j): j is number => j !== undefined) : [];
-      for (const j of partners) {
-        if (j < limit && fates[j] !== 'keep') {
-          fates[j] = 'keep';
-          changed++;
-          queue.push(j);
-        }
-      }
-    }
-  }
-  return changed;
-}
 
 function makePlan(input: CompactionInput, options: AugmentOptions): Plan {
   const view = historyView(input, options);
@@ -221,9 +160,10 @@ function makePlan(input: CompactionInput, options: AugmentOptions): Plan {
   notes.push(...view.notes);
   const current = currentContext(input, view);
   const tokensBefore = indexedTokensOf(input, current.context);
-  const memories = memoriesPlan(options);
+  const memories = memoriesPlan(input, options);
   const memoryTasks: SummaryTask[] = memories.needed ? [memoriesTask(memories, options.compressionPrompt)] : [];
-  if (options.memories !== '') notes.push(`Memories: ${memories.reason}.`);
+  const source = currentMemories(input, options.memories);
+  if (source.text !== '') notes.push(`Memories${source.carried ? ' (as the previous run left them)' : ''}: ${memories.reason}.`);
 
   const base = { strategy: 'augment' as const, options: { ...options }, trigger: decision, compressions: [], tokensBefore };
   if (!decision.fire || !split || threshold === undefined) {
@@ -291,11 +231,11 @@ function makePlan(input: CompactionInput, options: AugmentOptions): Plan {
     ...(previousSummary !== undefined ? { previousSummary } : {}),
     vars: {
       abridged_history: abridged.text,
-      previous_summary_section: previousSummary !== undefined
-        ? `\nThe conversation before this part was summarized earlier. Fold that earlier summary into yours, so nothing it records is lost:\n\n${wrapTranscript(previousSummary, 'previous_summary')}\n`
-        : '',
+      // Nested mode: the section asking to fold the earlier summary in is its own prompt file.
+      ...(previousSummary !== undefined ? { previous_summary: wrapTranscript(previousSummary, 'previous_summary') } : { previous_summary_section: '' }),
       sequence_id: String(sequenceId),
     },
+    ...(previousSummary !== undefined ? { sections: { previous_summary_section: NESTED_SECTION_PROMPT } } : {}),
   };
 
   const keptIndex = (i: number) => fates[i] === 'keep';
@@ -327,10 +267,12 @@ function assemble(input: CompactionInput, plan: Plan, summaries: ReadonlyMap<str
   if (template.error) notes.push(`Error: ${template.error}`);
   const task = plan.summaries.find((t) => t.id === SUMMARY_TASK_ID);
 
-  const memoryState: Record<string, unknown> = {};
+  // The memories travel with the run's state, compressed or as they came (A11).
+  const memoriesNow = currentMemories(input, options.memories);
+  const memoryState: Record<string, unknown> = memoriesNow.carried ? { memories: memoriesNow.text } : {};
   const memoryText = summaries.get(MEMORIES_TASK_ID);
   if (plan.summaries.some((t) => t.id === MEMORIES_TASK_ID) && memoryText !== undefined) {
-    const applied = applyMemoriesCompression(memoriesPlan(options), memoryText);
+    const applied = applyMemoriesCompression(memoriesPlan(input, options), memoryText);
     memoryState.memories = applied.text;
     notes.push(`Memories compressed to ${applied.lines} lines${applied.overTarget ? ` (over the target of ${options.compressionTarget}: the model wrote more lines than asked)` : ''}.`);
   }
@@ -368,7 +310,7 @@ function assemble(input: CompactionInput, plan: Plan, summaries: ReadonlyMap<str
       summaries: [summary],
       ...(after ? { firstKeptEntryId: after.id } : {}),
       state: {
-        version: options.historySummaryVersion, nodeText, ackText, mode: options.summaryMode,
+        version: options.historySummaryVersion, nodeText, ackText, mode: options.summaryMode, compactedAt: input.now,
         ...(replaces ? { lastReplacedEntryId: replaces.toId } : {}),
         ...(Number.isFinite(sequenceId) ? { sequenceId } : {}),
         ...memoryState,

@@ -107,7 +107,7 @@ describe('system messages, pins, instructions', () => {
   });
 
   it('names the counter in the notes', () => {
-    expect(run(makeInput(entries), { keepRecentTokens: 3000 }).plan.notes.join('\n')).toContain('Counts are input.tokens (chars/4)');
+    expect(run(makeInput(entries), { keepRecentTokens: 3000 }).plan.notes.join('\n')).toContain('Context counted with chars/4: no successful reply recorded its usage.');
   });
 });
 

@@ -3,7 +3,7 @@
  * stack), the operating system and project root, the tools the agent used — and how two such
  * notes lists merge (one tool list, one project root).
  */
-import { codeSpan } from './digest.ts';
+import { codeSpan } from './errors.ts';
 import { unionInto } from './extract.ts';
 
 const EXTENSIONS: Record<string, string> = {

@@ -185,11 +185,22 @@ describe('memory compression', () => {
       '- Authentication questions keep coming back',
     ].join('\n');
     const out = compressMemories(memories, 4);
-    expect(out).toHaveLength(4);
-    expect(out[0]).toBe('User prefers TypeScript over JavaScript; User prefers TypeScript strict mode');
-    for (const line of memories.split('\n')) expect(out.join('\n')).toContain(line.slice(2));
+    expect(out).toEqual([
+      'User prefers TypeScript over JavaScript, strict mode',
+      'Project uses React with Vite, test coverage requirement of 80%, deadline is next Friday',
+      'User asked about authentication 3 times, Authentication questions keep coming back',
+      'User timezone is UTC+8',
+    ]);
+    // Merged lines say each word once, and no content word is lost.
+    const kept = new Set(out.join(' ').toLowerCase().split(/\s+/));
+    for (const word of ['javascript', 'strict', 'vite', '80%', 'friday', 'authentication', 'coming', 'utc+8']) expect(kept.has(word) || kept.has(`${word},`)).toBe(true);
+    expect(out.join('\n')).not.toContain(';');
     expect(compressMemories(memories, 4)).toEqual(out);
     expect(compressMemories(memories)).toHaveLength(8);
-    expect(compressMemories('a\nb\nc', 1)).toEqual(['a; b; c']);
+    expect(compressMemories('a\nb\nc', 1)).toEqual(['a, b, c']);
+  });
+
+  it('drops older memories a kept recent one already says', () => {
+    expect(compressMemories('- Deadline Friday\n- Uses pnpm\n- Likes tea', 5, ['Deadline Friday at noon'])).toEqual(['Uses pnpm', 'Likes tea']);
   });
 });

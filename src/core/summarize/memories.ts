@@ -1,7 +1,8 @@
 /**
- * Augment memory compression done offline: memory lines deduplicated (exact and contained ones),
- * then the most similar lines (word overlap, Chinese by character pairs) merged until at most the
- * target number remain. Deterministic; the order of first mention is kept.
+ * Augment memory compression done offline: memory lines deduplicated (exact and contained ones,
+ * and older ones a kept recent memory already says), then the most similar lines (word overlap,
+ * Chinese by character pairs) merged until at most the target number remain; a merged line states
+ * shared words once. Deterministic; the order of first mention is kept.
  */
 import { itemKey, oneLine } from './extract.ts';
 
@@ -38,16 +39,53 @@ export function memoryLines(text: string): string[] {
   return unique.filter((_, index) => !keys.some((other, j) => j !== index && other.length > keys[index]!.length && other.includes(keys[index]!)));
 }
 
+/** Older memories without those a kept recent memory already says (the same, or contained in it): the later one wins. */
+export function withoutRecent(lines: readonly string[], recent: readonly string[]): string[] {
+  const keys = recent.map(itemKey);
+  return lines.filter((line) => {
+    const key = itemKey(line);
+    return !keys.some((other) => other.includes(key));
+  });
+}
+
+const words = (line: string): string[] => line.split(/\s+/).filter((word) => word !== '');
+const wordKey = (word: string): string => word.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+
+/**
+ * One line for a group of similar memories, shared words said once: a later line loses the words it
+ * shares with the start of the merged line (and a leading filler word), and what is left is added
+ * after a comma ("User prefers TypeScript over JavaScript" + "User prefers TypeScript strict mode"
+ * -> "User prefers TypeScript over JavaScript, strict mode"). A line the merged one already says
+ * adds nothing.
+ */
+export function mergeMemoryLines(lines: readonly string[]): string {
+  let merged = words(lines[0] ?? '');
+  for (const line of lines.slice(1)) {
+    let rest = words(line);
+    let shared = 0;
+    while (shared < rest.length && shared < merged.length && wordKey(rest[shared]!) === wordKey(merged[shared]!)) shared++;
+    rest = rest.slice(shared);
+    if (shared > 0) while (rest.length > 1 && STOPWORDS.has(wordKey(rest[0]!))) rest = rest.slice(1);
+    const restKey = itemKey(rest.join(' '));
+    if (restKey === '' || itemKey(merged.join(' ')).includes(restKey)) continue;
+    const last = merged.length - 1;
+    merged[last] = `${merged[last]!.replace(/[.;,]$/, '')},`;
+    merged = [...merged, ...rest];
+  }
+  return merged.join(' ');
+}
+
 /** Lines sharing a token with more than this many others do not count it (too common to mean similar). */
 const COMMON_TOKEN_LINES = 50;
 
 /**
- * Augment memory compression, deterministically: duplicates removed, then the most similar lines
- * (word overlap, Jaccard) merged into one `a; b` line until at most `targetLines` remain; lines
- * with nothing in common are merged with their neighbour, oldest first. Order of first mention kept.
+ * Augment memory compression, deterministically: duplicates removed (also those a `recent` memory
+ * already says), then the most similar lines (word overlap, Jaccard) merged into one line
+ * (`mergeMemoryLines`) until at most `targetLines` remain; lines with nothing in common are merged
+ * with their neighbour, oldest first. Order of first mention kept.
  */
-export function compressMemories(text: string, targetLines?: number): string[] {
-  const lines = memoryLines(text);
+export function compressMemories(text: string, targetLines?: number, recent: readonly string[] = []): string[] {
+  const lines = withoutRecent(memoryLines(text), recent);
   const target = targetLines !== undefined && Number.isFinite(targetLines) ? Math.max(1, Math.floor(targetLines)) : undefined;
   if (target === undefined || lines.length <= target) return lines;
   const tokens = lines.map(memoryTokens);
@@ -97,5 +135,5 @@ export function compressMemories(text: string, targetLines?: number): string[] {
     }
     ordered = [...ordered.slice(0, best), [...ordered[best]!, ...ordered[best + 1]!], ...ordered.slice(best + 2)];
   }
-  return ordered.map((members) => members.map((index) => lines[index]!).join('; '));
+  return ordered.map((members) => mergeMemoryLines(members.map((index) => lines[index]!)));
 }

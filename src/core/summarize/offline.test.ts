@@ -220,7 +220,13 @@ describe('determinism and caps', () => {
     const memories = Array.from({ length: 30 }, (_, i) => `- memory ${i % 10} about topic ${i % 7}`).join('\n');
     const text = offlineSummaryText(request('augment-memories-compression', [], { vars: { memories, target_lines: '6' } }));
     expect(text.split('\n')).toHaveLength(6);
-    for (let i = 0; i < 10; i++) expect(text).toContain(`memory ${i} about`);
+    for (let i = 0; i < 10; i++) expect(text).toMatch(new RegExp(`memory ${i} about|, ${i} about`));
+  });
+
+  it('memory compression reads the memories inside their prompt tags, never the tags (A11)', () => {
+    const memories = '<memories>\n- Uses pnpm\n- Uses pnpm.\n- Deadline Friday\n- Likes tea\n- Likes green tea\n</memories>';
+    const text = offlineSummaryText(request('augment-memories-compression', [], { vars: { memories, recent_memories: '<recent_memories>\n- Deadline Friday at noon\n</recent_memories>', target_lines: '5' } }));
+    expect(text).toBe('- Uses pnpm\n- Likes tea\n- Likes green tea');
   });
 });
 

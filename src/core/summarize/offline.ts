@@ -3,10 +3,11 @@
  * the template the prompt id names with facts extracted from the entries, merging an earlier
  * summary (update / nested modes) so nothing it recorded is lost. The app's default summarizer.
  */
+import { unwrapTranscript } from '../compaction/serialize.ts';
 import type { Summarizer, SummaryRequest, SummaryResponse } from '../compaction/summarizer.ts';
 import { type Digest, digestFromFacts, mergeDigests, parseSummary } from './digest.ts';
 import { extractFacts } from './extract.ts';
-import { compressMemories, fit, memoryBlock, memoryItems, rank, renderTemplateText, templateFor } from './formats.ts';
+import { compressMemories, fit, memoryBlock, memoryItems, memoryLines, rank, renderTemplateText, templateFor } from './formats.ts';
 
 export const OFFLINE_SUMMARIZER_ID = 'offline';
 
@@ -46,7 +47,9 @@ export function offlineSummaryText(request: OfflineRequest): string {
   if (template === 'augment-memories-compression') {
     const source = vars.memories ?? vars.agent_memories ?? vars.memory ?? request.previousSummary
       ?? memoryItems(mergedDigest(request, false)).map((item) => item.text).join('\n');
-    const lines = compressMemories(source, positiveInt(vars.target_lines ?? vars.compression_target));
+    // The prompt wraps the memories in tags: those are the frame, never a memory.
+    const recent = memoryLines(unwrapTranscript(vars.recent_memories ?? ''));
+    const lines = compressMemories(unwrapTranscript(source), positiveInt(vars.target_lines ?? vars.compression_target), recent);
     return fit([{ items: lines.map((line, index) => ({ text: `- ${line}`, priority: rank(0, index, lines.length) })) }], budget);
   }
   if (template === 'budget-memory-block') {

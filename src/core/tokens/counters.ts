@@ -2,6 +2,7 @@
  * Token counters: two exact BPE tokenizers (o200k_base, cl100k_base via gpt-tokenizer, loaded lazily)
  * and three cheap estimators (chars/4, len/3, chars) that mirror what seed agents use.
  */
+import { BpeCounter, coreInternals } from './bpe-count.ts';
 
 export type CounterId = 'o200k' | 'cl100k' | 'chars4' | 'len3' | 'chars';
 export type ExactCounterId = 'o200k' | 'cl100k';
@@ -17,6 +18,17 @@ export interface TokenCounter {
   count(text: string): number;
   /** What one image weighs, in this counter's unit (tokens; characters for `chars`). */
   readonly imageTokens: number;
+  /**
+   * Starts a count that can be done in slices (see `TextCount`); the exact counters have it, so a long
+   * text never blocks the worker for long. Without it, `count` is cheap enough to call whole.
+   */
+  start?(text: string): TextCount;
+}
+
+/** A count in progress: `advance(budget)` does about `budget` units of work, true once `tokens` is final. */
+export interface TextCount {
+  tokens: number;
+  advance(budget: number): boolean;
 }
 
 export const COUNTER_IDS: readonly CounterId[] = ['o200k', 'cl100k', 'chars4', 'len3', 'chars'];
@@ -163,21 +175,58 @@ export function guardMergeCache(mod: EncodingModule, limit: number = MERGE_CACHE
   };
 }
 
-/** Wraps an encoding module as a counter; exported for tests (use `getCounter`). */
+/**
+ * Wraps an encoding module as a counter; exported for tests (use `getCounter`). Counting goes through
+ * `BpeCounter` (same regex, ranks and merge order as gpt-tokenizer, linear-ish on long runs, in
+ * slices); only if this gpt-tokenizer version hides its internals does it fall back to `countTokens`.
+ */
 export function exactCounter(id: ExactCounterId, mod: EncodingModule, mergeCacheLimit: number = MERGE_CACHE_LIMIT): TokenCounter {
   const afterCount = guardMergeCache(mod, mergeCacheLimit);
+  const core = coreInternals(mod);
+  const bpe = core === undefined ? undefined : new BpeCounter(core);
+  const countWhole = (text: string): number => {
+    if (text.length === 0) return 0;
+    const tokens = bpe === undefined ? mod.countTokens(text, PLAIN_TEXT) : bpe.count(text);
+    afterCount(tokens);
+    return tokens;
+  };
   return Object.freeze({
     id,
     label: COUNTER_LABELS[id],
     exact: true,
     imageTokens: IMAGE_TOKENS[id],
-    count(text: string): number {
-      if (text.length === 0) return 0;
-      const tokens = mod.countTokens(text, PLAIN_TEXT);
-      afterCount(tokens);
-      return tokens;
+    count: countWhole,
+    start(text: string): TextCount {
+      if (bpe === undefined) return wholeCount(text, countWhole);
+      const cursor = bpe.start(text);
+      return {
+        get tokens() {
+          return cursor.tokens;
+        },
+        advance(budget: number): boolean {
+          const done = cursor.advance(budget);
+          if (done) afterCount(cursor.tokens);
+          return done;
+        },
+      };
     },
   });
+}
+
+/** A `TextCount` for a counter without slices: the whole text at the first `advance`. */
+export function wholeCount(text: string, count: (text: string) => number): TextCount {
+  let tokens = 0;
+  let done = false;
+  return {
+    get tokens() {
+      return tokens;
+    },
+    advance(): boolean {
+      if (!done) tokens = count(text);
+      done = true;
+      return true;
+    },
+  };
 }
 
 // Dynamic imports: each rank table is 1-2.5 MB of JavaScript, loaded only when first asked for.

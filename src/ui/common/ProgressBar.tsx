@@ -1,10 +1,12 @@
 /** A labelled progress bar for a worker job, with a Cancel button. */
 import type { JobState } from '../../store/library-slice.ts';
+import { JobWaitNotice } from './JobWaitNotice.tsx';
+import { formatNumber } from './format.ts';
 
 function formatAmount(done: number, unit: 'bytes' | 'entries' | 'summaries'): string {
   if (unit === 'bytes') return `${(done / 1024 / 1024).toFixed(1)} MB`;
   if (unit === 'summaries') return `${done} summar${done === 1 ? 'y' : 'ies'}`;
-  return `${done.toLocaleString('en-US')} entries`;
+  return `${formatNumber(done)} entries`;
 }
 
 /** `detail` replaces the phase and amount text when the job's unit does not describe it (a compare counts calls). */
@@ -17,10 +19,15 @@ export function ProgressBar({ job, onCancel, detail }: { job: JobState; onCancel
         <span>{job.label}</span>
         {progress && (
           <span className="muted">
-            {detail ?? `${progress.phase} · ${formatAmount(progress.done, progress.unit)}`}
-            {fraction !== undefined && ` (${Math.round(fraction * 100)}%)`}
+            {progress.phase === 'waiting' ? (
+              <span data-testid="job.waiting">running in another tab: waits for it to finish (or Cancel)</span>
+            ) : (
+              (detail ?? `${progress.phase} · ${formatAmount(progress.done, progress.unit)}`)
+            )}
+            {fraction !== undefined && progress.phase !== 'waiting' && ` (${Math.round(fraction * 100)}%)`}
           </span>
         )}
+        <JobWaitNotice wait={progress?.wait} />
         {onCancel && (
           <button type="button" className="link" onClick={onCancel} data-testid="job.cancel">
             Cancel

@@ -22,7 +22,7 @@ export const JudgeGrades = memo(function JudgeGrades({ result }: { result: Judge
       <p className="muted small" data-testid="compare.judge.usage">
         Graded by {result.modelLabel}{result.models.length > 0 ? ` (${result.models.join(', ')})` : ''} · {usage} · {(result.durationMs / 1000).toFixed(1)} s
       </p>
-      <div className="table-scroll">
+      <div className="table-scroll" tabIndex={0} role="region" aria-label="Grades per category">
         <table className="compare-table small" data-testid="compare.judge.grades">
           <caption className="muted">Mean grade 0-5 per category (5: every reference fact, correct).</caption>
           <thead>

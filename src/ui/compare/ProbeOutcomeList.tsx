@@ -9,14 +9,15 @@ import { preview } from './model.ts';
 
 const SHOWN = 40;
 
-export function ProbeOutcomeList({ outcomes, byId, testId, onlyLost = false }: { outcomes: readonly ProbeOutcome[]; byId: ReadonlyMap<string, Entry>; testId: string; onlyLost?: boolean }) {
+export function ProbeOutcomeList({ outcomes, byId, testId, onlyLost = false, label = onlyLost ? 'Lost probes' : 'Probe outcomes' }: { outcomes: readonly ProbeOutcome[]; byId: ReadonlyMap<string, Entry>; testId: string; onlyLost?: boolean; label?: string }) {
   const [all, setAll] = useState(false);
   const sorted = useMemo(() => [...outcomes].filter((o) => !onlyLost || !o.kept).sort((a, b) => Number(a.kept) - Number(b.kept)), [outcomes, onlyLost]);
   if (sorted.length === 0) return <p className="muted small" data-testid={testId}>{onlyLost ? 'Nothing lost.' : 'No probe was read from these entries.'}</p>;
   const shown = all ? sorted : sorted.slice(0, SHOWN);
   return (
     <>
-      <ul className="probe-outcomes small" data-testid={testId}>
+      {/* The list scrolls: focusable and named so the keyboard can scroll it. */}
+      <ul className="probe-outcomes small" tabIndex={0} aria-label={label} data-testid={testId}>
         {shown.map(({ probe, kept, span }) => {
           const source = byId.get(probe.entryId);
           return (

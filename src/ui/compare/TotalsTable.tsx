@@ -13,7 +13,7 @@ const fmt = (n: number) => n.toLocaleString('en-US');
 
 export const TotalsTable = memo(function TotalsTable({ results, counterLabel }: { results: readonly ReplayResult[]; counterLabel: string }) {
   return (
-    <div className="table-scroll">
+    <div className="table-scroll" tabIndex={0} role="region" aria-label="Totals per configuration">
       <table className="compare-table small" data-testid="compare.totals">
         <caption className="muted">Totals per configuration ({counterLabel}); probe scores count what the final context still carries, and under them what the context carried right after each compaction.</caption>
         <thead>

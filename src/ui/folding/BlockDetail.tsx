@@ -3,7 +3,7 @@
  * original entries from the journal; a folded one can be expanded into the retrieved zone (F7).
  */
 import type { Entry } from '../../core/journal/entry.ts';
-import type { FoldBlockView } from '../../worker/fold-jobs.ts';
+import type { FoldBlockView } from '../../worker/fold-protocol.ts';
 import { EntryCard } from '../transcript/EntryCard.tsx';
 
 export function BlockDetail({ block, journal, bookmarked, onBookmark, onClose, onExpand, retrieved = false }: { block: FoldBlockView; journal: readonly Entry[]; bookmarked: boolean; onBookmark: () => void; onClose: () => void; onExpand?: () => void; retrieved?: boolean }) {

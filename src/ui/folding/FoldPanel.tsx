@@ -11,7 +11,7 @@ import { errorMessage } from '../../store/actions.ts';
 import { useAppStore } from '../../store/store.ts';
 import { modelLabel, summarizerFields } from '../../store/summarizer-request.ts';
 import { engine, newJobId, proxy } from '../../worker/client.ts';
-import type { FoldView } from '../../worker/fold-jobs.ts';
+import type { FoldView, RecallRequest } from '../../worker/fold-protocol.ts';
 import type { JobProgress } from '../../worker/protocol.ts';
 import { OptionsForm } from '../strategies/OptionsForm.tsx';
 import { FoldTimeline } from '../timeline/FoldTimeline.tsx';
@@ -20,7 +20,8 @@ import { publishFold } from '../test-api.ts';
 import { BlockDetail } from './BlockDetail.tsx';
 import { FoldSummariesControl } from './FoldSummariesControl.tsx';
 import { RetrievedZone } from './RetrievedZone.tsx';
-import type { RecallRequest } from '../../worker/fold-sessions.ts';
+import { SimulatePanel } from './SimulatePanel.tsx';
+import { useBookmarks } from './use-bookmarks.ts';
 
 const EMPTY: Record<string, string> = {};
 
@@ -45,11 +46,14 @@ export function FoldPanel({ conversation, journal, leafId }: { conversation: Con
   const [selfCheck, setSelfCheck] = useState(false);
   const [progress, setProgress] = useState<JobProgress>();
 
+  // Bookmarks are kept per conversation in the library and folded in as the `bookmarks` option.
+  const marks = useBookmarks(conversation.id, values);
   const request = useMemo(
-    () => ({ conversationId: conversation.id, options: values, counter, contextWindow, ...(leafId ? { leafId } : {}), ...(upTo !== undefined ? { upToIteration: upTo } : {}), ...(query.trim() ? { query: query.trim() } : {}), ...(recalls.length ? { recalls } : {}) }),
-    [conversation.id, values, counter, contextWindow, leafId, upTo, query, recalls],
+    () => ({ conversationId: conversation.id, options: marks.options, counter, contextWindow, ...(leafId ? { leafId } : {}), ...(upTo !== undefined ? { upToIteration: upTo } : {}), ...(query.trim() ? { query: query.trim() } : {}), ...(recalls.length ? { recalls } : {}) }),
+    [conversation.id, marks.options, counter, contextWindow, leafId, upTo, query, recalls],
   );
   useEffect(() => {
+    if (!marks.ready) return;
     let live = true;
     // Progress comes over its own port: a late message must not outlive the result.
     let settled = false;
@@ -79,7 +83,7 @@ export function FoldPanel({ conversation, journal, leafId }: { conversation: Con
       clearTimeout(timer);
       void engine().cancel(jobId);
     };
-  }, [request, useModel, selfCheck, model]);
+  }, [request, useModel, selfCheck, model, marks.ready]);
 
   // Replay: step one iteration at a time while playing.
   useEffect(() => {
@@ -94,13 +98,9 @@ export function FoldPanel({ conversation, journal, leafId }: { conversation: Con
     return () => clearTimeout(timer);
   }, [playing, upTo, view]);
 
-  const bookmarks = (values.bookmarks ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  const bookmarks = marks.list;
   const open = view?.blocks.find((block) => block.id === openId);
-  const toggleBookmark = (iteration: number) => {
-    const key = String(iteration);
-    const next = bookmarks.includes(key) ? bookmarks.filter((b) => b !== key) : [...bookmarks, key];
-    setOption('folding', 'bookmarks', next.length ? next.join(',') : undefined);
-  };
+  const toggleBookmark = marks.toggle;
   const hitIds = new Set(view?.hits.map((hit) => hit.blockId));
   const position = view ? (upTo ?? view.totalIterations - 1) : 0;
   // Recalls later than the position cannot have happened yet: moving back drops them.
@@ -116,6 +116,7 @@ export function FoldPanel({ conversation, journal, leafId }: { conversation: Con
           <p className="small" data-testid="fold.summary">
             <strong>{view.timeline.iterations.toLocaleString('en-US')}</strong> of {view.totalIterations.toLocaleString('en-US')} iterations · tokens {view.tokensBefore.toLocaleString('en-US')} → <strong>{view.tokensAfter.toLocaleString('en-US')}</strong>
             {view.tokensBefore > 0 && ` (saved ${Math.round((1 - view.tokensAfter / view.tokensBefore) * 100)}%)`} · {view.blocks.length} blocks · {view.summariesMade} new summaries (the rest reused by source hash)
+            {view.storedAt !== undefined && <span data-testid="fold.stored"> · shown from the library (folded {new Date(view.storedAt).toLocaleString('en-US')})</span>}
           </p>
           <FoldTimeline data={view.timeline} onOpenBlock={setOpenId} {...(upTo !== undefined ? { currentIteration: upTo } : {})} />
           <div className="actions">
@@ -142,6 +143,7 @@ export function FoldPanel({ conversation, journal, leafId }: { conversation: Con
           </div>
           <PartitionBar partitions={view.timeline.partitions} />
           <RetrievedZone view={view} recalls={recalls} onOpen={setOpenId} />
+          <SimulatePanel request={request} iterations={view.timeline.iterations} model={model} />
           {open && <BlockDetail block={open} journal={journal} bookmarked={bookmarks.includes(String(open.from))} onBookmark={() => toggleBookmark(open.from)} onClose={() => setOpenId(undefined)} {...(open.level >= 2 ? { onExpand: () => expand(open.id), retrieved: retrievedIds.has(open.id) } : {})} />}
           <details className="fold-events">
             <summary>{view.events.length} fold events{view.events.length > 300 && ' (the last 300)'}</summary>

@@ -3,7 +3,7 @@
  * in Settings, with the optional self-check (F10); the model's progress, and the notes saying
  * which blocks kept the offline summary and why.
  */
-import type { FoldSummaryView } from '../../worker/fold-summaries.ts';
+import type { FoldSummaryView } from '../../worker/fold-protocol.ts';
 import type { JobProgress } from '../../worker/protocol.ts';
 
 /** Notes listed at most; the rest are counted. */

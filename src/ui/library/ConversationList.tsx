@@ -11,6 +11,8 @@ import type { ConversationRow } from '../../db/schema.ts';
 import { errorMessage, importFile } from '../../store/actions.ts';
 import { useAppStore } from '../../store/store.ts';
 import { ConfirmDialog } from '../common/ConfirmDialog.tsx';
+import { BackupControls } from './BackupControls.tsx';
+import { formatNumber } from '../common/format.ts';
 
 export function ConversationList() {
   const conversations = useLiveQuery(() => db.conversations.orderBy('importedAt').reverse().toArray(), []);
@@ -33,6 +35,7 @@ export function ConversationList() {
   return (
     <section aria-labelledby="library-heading">
       <h2 id="library-heading">Library ({conversations.length})</h2>
+      <BackupControls />
       {conversations.length === 0 && <p className="muted">Nothing imported yet.</p>}
       <ul className="library" ref={list} onKeyDown={onKeyDown} data-testid="library.list">
         {conversations.map((conversation) => (
@@ -76,7 +79,7 @@ function ConversationItem({ conversation, selected, onOpen }: { conversation: Co
         <button type="button" className="open" onClick={onOpen} aria-current={selected} data-testid="library.item.open">
           <span className="title">{conversation.title}</span>
           <span className="muted small">
-            {FORMAT_LABELS[conversation.format]} · {conversation.entryCount.toLocaleString('en-US')} entries
+            {FORMAT_LABELS[conversation.format]} · {formatNumber(conversation.entryCount)} entries
             {conversation.issues.length > 0 && ` · ${conversation.issues.length} problems`}
           </span>
         </button>
@@ -102,7 +105,7 @@ function ConversationItem({ conversation, selected, onOpen }: { conversation: Co
       {confirming && (
         <ConfirmDialog
           title="Delete this conversation?"
-          message={`"${conversation.title}" and its ${conversation.entryCount.toLocaleString('en-US')} entries will be removed from this browser. The original file is not touched.`}
+          message={`"${conversation.title}" and its ${formatNumber(conversation.entryCount)} entries will be removed from this browser. The original file is not touched.`}
           confirmLabel="Delete"
           onClose={() => setConfirming(false)}
           onConfirm={() => {

@@ -6,6 +6,7 @@ import { useRef, useState, type DragEvent } from 'react';
 import { FORMAT_IDS, FORMAT_LABELS, type FormatId } from '../../core/import/types.ts';
 import { importDemo, importFile, importSample } from '../../store/actions.ts';
 import { SAMPLES } from './samples.ts';
+import { StoragePersistence } from './StoragePersistence.tsx';
 
 export function ImportControls() {
   const input = useRef<HTMLInputElement>(null);
@@ -55,6 +56,7 @@ export function ImportControls() {
           data-testid="import.input"
         />
       </div>
+      <StoragePersistence />
       <label className="field">
         <span>Format</span>
         <select value={format} onChange={(event) => setFormat(event.target.value as FormatId | 'auto')} data-testid="import.format">
@@ -69,7 +71,7 @@ export function ImportControls() {
       <h3>Examples</h3>
       <ul className="samples">
         <li>
-          <button type="button" className="link" onClick={() => void importDemo()} data-testid="samples.demo">
+          <button type="button" className="link" onClick={() => void importDemo({ userStarted: true })} data-testid="samples.demo">
             Demo: generated coding-agent session
           </button>
           <span className="muted">300 iterations, tool calls and results</span>

@@ -9,6 +9,7 @@ import { createWebLLMSummarizer, type WebLLMSummarizer } from '../../llm/webllm.
 import { deleteCached, isCached, listLocalModels, selfHostedConfig, storageEstimate, type StorageInfo } from '../../llm/webllm-models.ts';
 import { errorMessage } from '../../store/actions.ts';
 import { useAppStore } from '../../store/store.ts';
+import { useOnline } from '../common/OfflineNotice.tsx';
 
 export function useWebGPU(): WebGPUStatus | undefined {
   const [status, setStatus] = useState<WebGPUStatus>();
@@ -20,6 +21,7 @@ export function useWebGPU(): WebGPUStatus | undefined {
 
 export function LocalSettings({ gpu }: { gpu: WebGPUStatus | undefined }) {
   const models = useMemo(() => listLocalModels(), []);
+  const online = useOnline();
   const localModelId = useAppStore((s) => s.localModelId);
   const setLocalModel = useAppStore((s) => s.setLocalModel);
   const baseUrl = useAppStore((s) => s.localModelBaseUrl);
@@ -122,7 +124,7 @@ export function LocalSettings({ gpu }: { gpu: WebGPUStatus | undefined }) {
                 {cached[m.id] ? (
                   <button type="button" className="link danger" onClick={() => void deleteCached(m.id, safeConfig(m.id)).then(refresh)}>Delete</button>
                 ) : (
-                  <button type="button" className="link" disabled={!!progress || (m.f16 && !gpu.shaderF16)} onClick={() => void download(m.id)}>Download</button>
+                  <button type="button" className="link" disabled={!!progress || !online || (m.f16 && !gpu.shaderF16)} title={online ? undefined : 'Downloading a model needs the network'} onClick={() => void download(m.id)}>Download</button>
                 )}
               </td>
             </tr>

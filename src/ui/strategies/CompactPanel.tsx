@@ -15,6 +15,7 @@ import type { CompactRequest, PlanPreview } from '../../worker/protocol.ts';
 import { OptionsForm } from './OptionsForm.tsx';
 import { EXAMPLE_PLUGIN } from './plugin-example.ts';
 import { PlanView } from './PlanView.tsx';
+import { HooksEditor } from './HooksEditor.tsx';
 
 const EMPTY: Record<string, string> = {};
 
@@ -42,6 +43,7 @@ export function CompactPanel({ conversation, leafId, entryCount }: { conversatio
   const remote = useAppStore((s) => s.remote);
   const localModelId = useAppStore((s) => s.localModelId);
   const setSettingsOpen = useAppStore((s) => s.setSettingsOpen);
+  const hookSource = useAppStore((s) => s.hookSource);
 
   const optionError = useMemo(() => {
     try {
@@ -93,7 +95,7 @@ export function CompactPanel({ conversation, leafId, entryCount }: { conversatio
     setRunError(undefined);
     try {
       // The key is read from memory at the moment of the run and goes only into this request.
-      const row = await runCompactionJob({ ...request, ...(await summarizerFields()) });
+      const row = await runCompactionJob({ ...request, ...(hookSource.trim() ? { hookSource } : {}), ...(await summarizerFields()) });
       openRun(row.id);
       setTab('runs');
     } catch (error) {
@@ -152,6 +154,7 @@ export function CompactPanel({ conversation, leafId, entryCount }: { conversatio
               <span>Continue from this strategy's previous run (update / nest / append its summary)</span>
             </label>
           </fieldset>
+          <HooksEditor />
         </div>
         <div>
           {optionError ? (

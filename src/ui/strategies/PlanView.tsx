@@ -1,6 +1,7 @@
 /** The plan before anything is summarized: the trigger's decision with its numbers, the cut and its rule, what each entry becomes. */
 import type { PlanPreview } from '../../worker/protocol.ts';
 import { FateStrip } from './FateStrip.tsx';
+import { MemoriesView } from './MemoriesView.tsx';
 
 export function PlanView({ preview, counterLabel }: { preview: PlanPreview; counterLabel: string }) {
   const { plan } = preview;
@@ -31,6 +32,7 @@ export function PlanView({ preview, counterLabel }: { preview: PlanPreview; coun
         </p>
       )}
       {plan.compressions.length > 0 && <p className="small">{plan.compressions.length} tool outputs compressed for history.</p>}
+      <MemoriesView plan={plan} />
       {(preview.inputNote || plan.notes.length > 0) && (
         <ul className="small notes" data-testid="plan.notes">
           {preview.inputNote && <li>{preview.inputNote}</li>}

@@ -14,6 +14,7 @@ import { download, slug } from '../common/download.ts';
 import { VirtualList, type VirtualListHandle } from '../common/VirtualList.tsx';
 import { EntryCard } from '../transcript/EntryCard.tsx';
 import { restoreContext } from './context.ts';
+import { MemoriesView } from './MemoriesView.tsx';
 
 export function RunResult({ row, journal, title }: { row: CompactionRow; journal: readonly Entry[]; title: string }) {
   const byId = useMemo(() => new Map(journal.map((entry) => [entry.id, entry])), [journal]);
@@ -64,6 +65,7 @@ export function RunResult({ row, journal, title }: { row: CompactionRow; journal
             ))}
           </ul>
         )}
+        <MemoriesView plan={row.plan} after={typeof row.previous?.state?.memories === 'string' ? row.previous.state.memories : undefined} />
         {made.length > 0 && (
           <p className="small" data-testid="run.summaries">
             Summaries in this context:{' '}

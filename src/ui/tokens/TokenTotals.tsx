@@ -1,11 +1,12 @@
 /** Token totals of a conversation per role and per content kind, labelled with their counter. */
 import type { TokenCounts } from '../../worker/protocol.ts';
+import { formatNumber } from '../common/format.ts';
 
 const ROLES = ['system', 'user', 'assistant', 'tool', 'summary'] as const;
 const KINDS = ['text', 'thinking', 'tool_call', 'tool_result', 'image'] as const;
 
 export function TokenTotals({ counts }: { counts: TokenCounts }) {
-  const fmt = (n: number) => n.toLocaleString('en-US');
+  const fmt = (n: number) => formatNumber(n);
   return (
     <div className="totals" data-testid="totals">
       <p>

@@ -6,6 +6,7 @@ import { useMemo, useState } from 'react';
 import { formatUsd, inputCost, priceFor, PRICES_AS_OF } from '../../core/pricing.ts';
 import { formatWindow, windowPresets } from '../../core/tokens/windows.ts';
 import { useAppStore } from '../../store/store.ts';
+import { formatNumber } from '../common/format.ts';
 
 export function WindowGauge({ tokens, label }: { tokens: number | undefined; label: string }) {
   const presets = useMemo(() => windowPresets(), []);
@@ -66,8 +67,8 @@ export function WindowGauge({ tokens, label }: { tokens: number | undefined; lab
         <div className="gauge-fill" style={{ width: `${Math.min(100, fraction * 100)}%` }} />
       </div>
       <p className="small" data-testid="gauge.text">
-        {tokens === undefined ? 'counting…' : `${tokens.toLocaleString('en-US')} / ${formatWindow(windowTokens)} tokens (${(fraction * 100).toFixed(1)}%) · ${label}`}
-        {fraction > 1 && <strong className="error"> — over the window by {(tokens! - windowTokens).toLocaleString('en-US')}</strong>}
+        {tokens === undefined ? 'counting…' : `${formatNumber(tokens)} / ${formatWindow(windowTokens)} tokens (${(fraction * 100).toFixed(1)}%) · ${label}`}
+        {fraction > 1 && <strong className="error"> — over the window by {formatNumber(tokens! - windowTokens)}</strong>}
         {priced && tokens !== undefined && (
           <span className="muted" data-testid="gauge.cost" title={`Foldlab's price table, as of ${PRICES_AS_OF}`}>
             {' '}· {formatUsd(inputCost(tokens, priced.price))} as one request's input at {priced.model} prices

@@ -19,6 +19,7 @@ import { BranchPicker } from './BranchPicker.tsx';
 import { TranscriptList } from './TranscriptList.tsx';
 import { useEntries } from './use-entries.ts';
 import { VerbosityToggle } from './VerbosityToggle.tsx';
+import { formatNumber } from '../common/format.ts';
 // The compaction panels (strategies, exports) load on first use: the first screen stays light.
 const CompactPanel = lazy(() => import('../strategies/CompactPanel.tsx').then((m) => ({ default: m.CompactPanel })));
 const FoldPanel = lazy(() => import('../folding/FoldPanel.tsx').then((m) => ({ default: m.FoldPanel })));
@@ -50,8 +51,9 @@ function LoadedConversation({ conversation }: { conversation: ConversationRow })
         <h2 id="conversation-title" data-testid="conversation.title">{conversation.title}</h2>
         <p className="muted small" data-testid="conversation.meta">
           {FORMAT_LABELS[conversation.format]} · {conversation.fileName} · {(conversation.size / 1024).toFixed(0)} KB ·{' '}
-          <span data-testid="conversation.entries">{conversation.entryCount.toLocaleString('en-US')}</span> entries from {conversation.lines.toLocaleString('en-US')} lines
-          {conversation.ignoredLines > 0 && ` (${conversation.ignoredLines.toLocaleString('en-US')} metadata lines not shown)`}
+          <span data-testid="conversation.entries">{formatNumber(conversation.entryCount)}</span> entries from {formatNumber(conversation.lines)} lines
+          {conversation.ignoredLines > 0 && ` (${formatNumber(conversation.ignoredLines)} metadata lines not shown)`}
+          {(conversation.blankLines ?? 0) > 0 && <span data-testid="conversation.blank-lines">{` · ${formatNumber(conversation.blankLines ?? 0)} blank`}</span>}
         </p>
       </header>
       {conversation.issues.length > 0 && <IssueList conversation={conversation} />}
@@ -66,10 +68,12 @@ function LoadedConversation({ conversation }: { conversation: ConversationRow })
 
 function IssueList({ conversation }: { conversation: ConversationRow }) {
   const shown = conversation.issues.slice(0, 50);
+  // The row lists at most the first 1000 problems; issueCount is the true number.
+  const total = conversation.issueCount ?? conversation.issues.length;
   return (
     <details className="issues" open={conversation.issues.length <= 5} data-testid="conversation.issues">
       <summary className="warn">
-        {conversation.issues.length} line{conversation.issues.length === 1 ? '' : 's'} could not be imported; every other line was kept
+        {formatNumber(total)} line{total === 1 ? '' : 's'} could not be imported; every other line was kept
       </summary>
       <ul className="small">
         {shown.map((issue) => (
@@ -77,7 +81,7 @@ function IssueList({ conversation }: { conversation: ConversationRow }) {
             <strong>line {issue.line}</strong>: {issue.message}
           </li>
         ))}
-        {conversation.issues.length > shown.length && <li>…and {conversation.issues.length - shown.length} more</li>}
+        {total > shown.length && <li>…and {formatNumber(total - shown.length)} more</li>}
       </ul>
     </details>
   );
@@ -125,7 +129,7 @@ function TranscriptSection({ conversation, entries, totals, counterLabel }: { co
         </div>
         <BranchPicker branches={branches} leafId={leafId} onPick={(id) => setBranchLeaf(conversation.id, id)} />
         {tab === 'transcript' && <VerbosityToggle />}
-        {tab === 'transcript' && <span className="muted small" data-testid="transcript.count">{rows.length.toLocaleString('en-US')} rows</span>}
+        {tab === 'transcript' && <span className="muted small" data-testid="transcript.count">{formatNumber(rows.length)} rows</span>}
       </div>
       {tab === 'transcript' && <TranscriptList entries={entries} rows={rows} totals={totals} counterLabel={counterLabel} pinned={pinned} onTogglePin={togglePin} />}
       <Suspense fallback={<p className="muted">Loading…</p>}>

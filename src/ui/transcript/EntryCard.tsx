@@ -6,6 +6,7 @@
 import { useState, type ReactNode } from 'react';
 import type { Block, Entry, ImageBlock, ToolCallBlock } from '../../core/journal/entry.ts';
 import { entryText } from '../../core/journal/entry.ts';
+import { formatNumber } from '../common/format.ts';
 
 /** Characters of a block shown before "Show all". */
 const CLIP = 2000;
@@ -36,7 +37,7 @@ export function EntryCard({ entry, display, tokens, counterLabel, byId, onJump, 
     <article className={classes.join(' ')} data-testid="transcript.entry" data-entry-id={entry.id} data-role={entry.role} aria-label={`${entry.role} entry ${entry.index + 1}`}>
       <header>
         <span className={`role role-${entry.role}`}>{roleLabel(entry)}</span>
-        {entry.kind === 'compaction' && <span className="badge warn">compaction marker{entry.marker?.tokensBefore ? ` · ${entry.marker.tokensBefore.toLocaleString('en-US')} tokens before` : ''}</span>}
+        {entry.kind === 'compaction' && <span className="badge warn">compaction marker{entry.marker?.tokensBefore ? ` · ${formatNumber(entry.marker.tokensBefore)} tokens before` : ''}</span>}
         {entry.flags?.injected && <span className="badge">injected</span>}
         {entry.flags?.error && <span className="badge error">error</span>}
         {entry.flags?.aborted && <span className="badge warn">aborted</span>}
@@ -50,7 +51,7 @@ export function EntryCard({ entry, display, tokens, counterLabel, byId, onJump, 
         {entry.timestamp !== undefined && <time className="muted small" dateTime={new Date(entry.timestamp).toISOString()}>{new Date(entry.timestamp).toLocaleTimeString()}</time>}
         <span className="muted small">line {entry.line}{entry.lineEnd && entry.lineEnd !== entry.line ? `–${entry.lineEnd}` : ''}</span>
         <span className="badge tokens" data-testid="transcript.entry.tokens" title={`Counted with ${counterLabel}`}>
-          {tokens === undefined ? '…' : tokens.toLocaleString('en-US')} · {counterLabel}
+          {tokens === undefined ? '…' : formatNumber(tokens)} · {counterLabel}
         </span>
       </header>
       {display === 'line' ? (
@@ -87,7 +88,7 @@ function BlockView({ block, entry, byId, onJump, clip }: { block: Block; entry: 
     case 'thinking':
       return (
         <details className="thinking">
-          <summary>thinking{block.text.length === 0 ? ' (not shown by the source)' : ` · ${block.text.length.toLocaleString('en-US')} chars`}{block.redacted ? ' · redacted' : ''}</summary>
+          <summary>thinking{block.text.length === 0 ? ' (not shown by the source)' : ` · ${formatNumber(block.text.length)} chars`}{block.redacted ? ' · redacted' : ''}</summary>
           {block.text.length > 0 && <Clipped className="text" text={block.text} />}
         </details>
       );
@@ -100,7 +101,7 @@ function BlockView({ block, entry, byId, onJump, clip }: { block: Block; entry: 
         <div className="tool-pair" data-testid="transcript.tool-pair">
           <div className="tool-call">
             <div className="tool-name">▶ {block.name} <span className="muted small">{block.callId}</span></div>
-            <Clipped className="code" text={typeof block.input === 'string' ? block.input : JSON.stringify(block.input, null, 2) ?? ''} />
+            <Clipped className="code" label={`Input of ${block.name}`} text={typeof block.input === 'string' ? block.input : JSON.stringify(block.input, null, 2) ?? ''} />
           </div>
           <div className={`tool-result${resultBlock && resultBlock.type === 'tool_result' && resultBlock.isError ? ' is-error' : ''}`}>
             {resultBlock && resultBlock.type === 'tool_result' ? (
@@ -138,7 +139,7 @@ function BlockView({ block, entry, byId, onJump, clip }: { block: Block; entry: 
 function ResultContent({ block }: { block: Extract<Block, { type: 'tool_result' }> }) {
   return (
     <>
-      {block.content.map((part, i) => (part.type === 'text' ? <Clipped key={i} className="code" text={part.text} /> : <ImagePlaceholder key={i} image={part} />))}
+      {block.content.map((part, i) => (part.type === 'text' ? <Clipped key={i} className="code" label={`Result of ${block.toolName ?? 'a tool call'}`} text={part.text} /> : <ImagePlaceholder key={i} image={part} />))}
     </>
   );
 }
@@ -148,15 +149,16 @@ function ImagePlaceholder({ image }: { image: ImageBlock }) {
   return <div className="image-placeholder" data-testid="transcript.image">🖼 {image.mediaType}{size}</div>;
 }
 
-function Clipped({ text, className, max = CLIP }: { text: string; className: string; max?: number }) {
+/** Long text, clipped; `label` names a scrollable box, which then takes keyboard focus to scroll. */
+function Clipped({ text, className, label, max = CLIP }: { text: string; className: string; label?: string; max?: number }) {
   const [open, setOpen] = useState(false);
   const clipped = !open && text.length > max;
   return (
     <div className={className}>
-      <pre>{clipped ? `${text.slice(0, max)}…` : text}</pre>
+      <pre {...(label ? { tabIndex: 0, role: 'group', 'aria-label': label } : {})}>{clipped ? `${text.slice(0, max)}…` : text}</pre>
       {text.length > max && (
         <button type="button" className="link small" onClick={() => setOpen(!open)}>
-          {open ? 'Show less' : `Show all ${text.length.toLocaleString('en-US')} characters`}
+          {open ? 'Show less' : `Show all ${formatNumber(text.length)} characters`}
         </button>
       )}
     </div>

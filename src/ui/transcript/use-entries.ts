@@ -1,5 +1,10 @@
-/** Loads a conversation's journal entries from IndexedDB (once per import of it). */
-import { useEffect, useState } from 'react';
+/**
+ * Loads a conversation's journal entries from IndexedDB (once per import of it). The loaded entries
+ * are shown in a transition: React renders the transcript, tabs and totals in slices that yield
+ * to the browser, so a conversation opening (the first visit's demo, a large import) does not hold
+ * the main thread in one long task.
+ */
+import { startTransition, useEffect, useState } from 'react';
 import { loadEntriesInSlices } from '../../db/conversations.ts';
 import { db } from '../../db/db.ts';
 import type { EntryRow } from '../../db/schema.ts';
@@ -13,7 +18,9 @@ export function useEntries(conversationId: string, importId: string): EntriesSta
   useEffect(() => {
     let live = true;
     loadEntriesInSlices(db, conversationId).then(
-      (entries) => live && setState({ status: 'ready', entries, key }),
+      (entries) => {
+        if (live) startTransition(() => setState({ status: 'ready', entries, key }));
+      },
       (error: unknown) => live && setState({ status: 'error', message: errorMessage(error), key }),
     );
     return () => {

@@ -3,8 +3,12 @@
  * `delay = cacheTTLMs - cacheAge - bufferTimeBeforeCacheExpirationMs` after each request and, when
  * the timer fires, summarizes with the lower threshold `triggerOnHistorySizeCharsWhenCacheExpiring`.
  * The original never calls its scheduler; here the decision is a pure function of the clock, so a
- * replay can ask at any moment whether the timer has fired.
+ * replay can ask at any moment whether the timer has fired. The clock is the transcript's own: the
+ * cache was written by the last model call (or by the last summary, which rewrote the prompt), and
+ * the moment asked about is the call being planned.
  */
+import type { CompactionInput } from '../../compaction/types.ts';
+import { formatTime } from '../../journal/clock.ts';
 import { fmt } from './format.ts';
 
 export interface CacheExpiryArgs {
@@ -39,11 +43,29 @@ export interface CacheExpiryDecision {
   reason: string;
 }
 
+/**
+ * When the prompt cache was last written, in the transcript's time: the last model call (an
+ * assistant message's timestamp) or the previous augment summary, whichever is later (a summary
+ * changes the prompt, so the next request writes a new cache). Undefined when neither is known.
+ */
+export function cacheWrittenAt(input: CompactionInput): number | undefined {
+  let at: number | undefined;
+  for (let i = input.entries.length - 1; i >= 0; i--) {
+    const entry = input.entries[i]!;
+    if (entry.role === 'assistant' && entry.kind === 'message' && entry.timestamp !== undefined) {
+      at = entry.timestamp;
+      break;
+    }
+  }
+  const summarizedAt = input.previous?.strategy === 'augment' ? input.previous.state?.compactedAt : undefined;
+  if (typeof summarizedAt === 'number' && (at === undefined || summarizedAt > at)) at = summarizedAt;
+  return at;
+}
 
 export function cacheExpiryDecision(args: CacheExpiryArgs): CacheExpiryDecision {
   const { cacheTTLMs: ttl, bufferTimeBeforeCacheExpirationMs: buffer, threshold, historySize, cacheWrittenAt, now } = args;
   if (cacheWrittenAt === undefined) {
-    return { scheduled: false, cacheAgeMs: 0, delayMs: ttl - buffer, due: false, fire: false, reason: 'no entry has a timestamp, so the cache age is unknown' };
+    return { scheduled: false, cacheAgeMs: 0, delayMs: ttl - buffer, due: false, fire: false, reason: 'no model call has a timestamp, so the cache age is unknown' };
   }
   const cacheAgeMs = Math.max(0, now - cacheWrittenAt);
   const delayMs = ttl - cacheAgeMs - buffer;
@@ -57,8 +79,9 @@ export function cacheExpiryDecision(args: CacheExpiryArgs): CacheExpiryDecision 
   const expiresAt = cacheWrittenAt + ttl;
   const due = delayMs <= 0;
   const formula = `delay = cacheTTLMs ${fmt(ttl)} - cacheAge ${fmt(cacheAgeMs)} - buffer ${fmt(buffer)} = ${fmt(delayMs)} ms`;
-  if (!due) return { scheduled: true, cacheAgeMs, delayMs, firesAt, expiresAt, due, fire: false, reason: `${formula}: the timer has not fired yet` };
+  const when = `cache written ${formatTime(cacheWrittenAt)}, timer at ${formatTime(firesAt)}, planned call ${formatTime(now)}`;
+  const size = `history ${fmt(historySize)} ${historySize >= threshold ? '>=' : '<'} ${fmt(threshold)}`;
+  if (!due) return { scheduled: true, cacheAgeMs, delayMs, firesAt, expiresAt, due, fire: false, reason: `${formula}: the timer has not fired yet, it would fire in ${fmt(delayMs)} ms (${when}; ${size} then)` };
   const fire = historySize >= threshold;
-  const size = `history ${fmt(historySize)} ${fire ? '>=' : '<'} ${fmt(threshold)}`;
-  return { scheduled: true, cacheAgeMs, delayMs, firesAt, expiresAt, due, fire, reason: `${formula}: the timer fired ${fmt(-delayMs)} ms ago; ${size}` };
+  return { scheduled: true, cacheAgeMs, delayMs, firesAt, expiresAt, due, fire, reason: `${formula}: the timer fired ${fmt(-delayMs)} ms before the planned call (${when}); ${size}` };
 }

@@ -5,10 +5,12 @@
  * the target line count minus those kept.
  *
  * Memories come from the `memories` option (one per line, oldest first): they are not part of a
- * transcript, just as Augment keeps them in agent state beside the chat history.
+ * transcript, just as Augment keeps them in agent state beside the chat history. Once a run has
+ * compressed them, the compressed memories are that state: the next run of the conversation
+ * (continuing from it, or the next compaction of a replay) starts from them.
  */
-import { wrapTranscript } from '../../compaction/serialize.ts';
-import type { SummaryTask } from '../../compaction/types.ts';
+import { unwrapTranscript, wrapTranscript } from '../../compaction/serialize.ts';
+import type { CompactionInput, Plan, SummaryTask } from '../../compaction/types.ts';
 import { fmt } from './format.ts';
 
 export interface MemoriesParams {
@@ -78,4 +80,18 @@ export function applyMemoriesCompression(plan: MemoriesPlan, compressed: string)
   const lines = compressed.split('\n').map((line) => line.trimEnd()).filter((line) => line.trim() !== '');
   const all = [...lines, ...plan.keepVerbatim];
   return { text: all.join('\n'), lines: all.length, overTarget: lines.length > plan.targetLines };
+}
+
+/** The agent's memories at this run: those the previous augment run left, else the option's. */
+export function currentMemories(input: CompactionInput, optionMemories: string): { text: string; carried: boolean } {
+  const state = input.previous?.strategy === 'augment' ? input.previous.state : undefined;
+  return typeof state?.memories === 'string' ? { text: state.memories, carried: true } : { text: optionMemories, carried: false };
+}
+
+/** What a plan will do to the memories, for display: the lines compressed, those kept verbatim, the target. */
+export function plannedMemories(plan: Plan): { compress: string[]; keep: string[]; targetLines: number } | undefined {
+  const task = plan.summaries.find((t) => t.id === MEMORIES_TASK_ID);
+  if (!task?.vars) return undefined;
+  const lines = (text: string | undefined) => (text === undefined ? [] : unwrapTranscript(text).split('\n').filter((line) => line.trim() !== ''));
+  return { compress: lines(task.vars.memories), keep: lines(task.vars.recent_memories), targetLines: Number(task.vars.target_lines) };
 }

@@ -97,10 +97,17 @@ describe('lastRunEnd and the strategy trigger', () => {
     expect(lastRunEnd(makeEntries([{ user: 'only' }]))).toBeUndefined();
   });
 
-  it('fires on the threshold over input.tokens and names the counter', () => {
+  it('fires on the threshold over the recorded usage and says what it counted', () => {
     const input = makeInput(ending(undefined), { contextWindow: 1200 });
     const trigger = piStrategy.trigger(input, piStrategy.parse({ reserveTokens: 256 }));
-    expect(trigger).toMatchObject({ fire: true, rule: 'threshold', numbers: { contextTokens: 1002, contextWindow: 1200, reserveTokens: 256, threshold: 944, retry: 0 } });
+    expect(trigger).toMatchObject({ fire: true, rule: 'threshold', numbers: { contextTokens: 1105, usageTokens: 1105, estimatedTokens: 0, contextWindow: 1200, reserveTokens: 256, threshold: 944, retry: 0 } });
+    expect(trigger.detail).toBe('contextTokens 1,105 > 1,200 - 256 (counted with usage of e1 + chars/4 for 0 entries after it)');
+  });
+
+  it('without recorded usage, fires on the counter and names it', () => {
+    const entries = makeEntries([{ user: 'x'.repeat(4000) }, { assistant: 'reply' }]);
+    const trigger = piStrategy.trigger(makeInput(entries, { contextWindow: 1200 }), piStrategy.parse({ reserveTokens: 256 }));
+    expect(trigger).toMatchObject({ fire: true, rule: 'threshold', numbers: { contextTokens: 1002, usageTokens: 0, estimatedTokens: 1002 } });
     expect(trigger.detail).toBe('contextTokens 1,002 > 1,200 - 256 (counted with chars/4)');
   });
 
@@ -113,11 +120,47 @@ describe('lastRunEnd and the strategy trigger', () => {
   });
 });
 
-describe('the strategy trigger and recorded usage', () => {
-  it('does not take a successful reply whose recorded prompt exceeds a smaller trial window for an overflow', () => {
-    const entries = makeEntries([{ user: 'x'.repeat(4000) }, { assistant: 'answer' }]);
-    entries[1] = { ...entries[1]!, usage: { input: 150_000, output: 10 } };
+describe('the strategy trigger and recorded usage (P9, P1)', () => {
+  /** A user message, a reply with usage, then `after` more entries of 400 chars (100 chars/4 tokens each). */
+  function recorded(usage: { input: number; output: number } | undefined, after: number, flags?: Entry['flags']): Entry[] {
+    const specs = [{ user: 'x'.repeat(4000) }, { assistant: 'answer' }, ...Array.from({ length: after }, (_, i) => ({ user: `${i}`.padEnd(400, '.') }))];
+    const entries = makeEntries(specs);
+    entries[1] = { ...entries[1]!, ...(usage ? { usage } : {}), ...(flags ? { flags } : {}) };
+    return entries;
+  }
+
+  it('counts the last recorded usage plus the counter for what came after it, and the plan says so', () => {
+    const input = makeInput(recorded({ input: 50_000, output: 1000 }, 3), { contextWindow: 100_000 });
+    const trigger = piStrategy.trigger(input, piStrategy.parse({}));
+    expect(trigger.numbers).toMatchObject({ contextTokens: 51_300, usageTokens: 51_000, estimatedTokens: 300 });
+    expect(trigger.detail).toBe('contextTokens 51,300 <= 100,000 - 16,384 (counted with usage of e1 + chars/4 for 3 entries after it): no compaction needed.');
+    // The counter alone would say 1,000 + 2 + 300: far from what the provider measured.
+    const plan = piStrategy.plan(input, piStrategy.parse({ keepRecentTokens: 100 }));
+    expect(plan.notes).toContain('Context counted as pi does: the usage recorded on e1 (50,000 prompt + 1,000 output tokens) plus 300 chars/4 tokens for the 3 entries after it.');
+    expect(piStrategy.trigger(makeInput(recorded({ input: 90_000, output: 1000 }, 3), { contextWindow: 100_000 }), piStrategy.parse({})).rule).toBe('threshold');
+  });
+
+  it('uses the counter where no reply recorded usage, or the reply has none worth trusting', () => {
+    for (const entries of [recorded(undefined, 3), recorded({ input: 90_000, output: 10 }, 3, { aborted: true })]) {
+      const trigger = piStrategy.trigger(makeInput(entries, { contextWindow: 100_000 }), piStrategy.parse({}));
+      expect(trigger.numbers).toMatchObject({ usageTokens: 0, contextTokens: trigger.numbers.estimatedTokens });
+    }
+    // After a compaction the source never made, its usage is of its own, larger context: the counter counts.
+    const entries = recorded({ input: 90_000, output: 10 }, 3);
+    const previous = { strategy: 'pi' as const, summaries: ['earlier'], firstKeptEntryId: entries[1]!.id };
+    const trigger = piStrategy.trigger(makeInput(entries, { contextWindow: 100_000, previous }), piStrategy.parse({}));
+    expect(trigger).toMatchObject({ rule: 'below-threshold', numbers: { usageTokens: 0 } });
+  });
+
+  it('a successful reply whose recorded prompt is above the window is a silent overflow: compact and retry without it', () => {
+    const entries = recorded({ input: 150_000, output: 10 }, 0);
     const trigger = piStrategy.trigger(makeInput(entries, { contextWindow: 100_000 }), piStrategy.parse({}));
-    expect(trigger.rule).toBe('below-threshold');
+    expect(trigger).toMatchObject({ fire: true, rule: 'overflow', numbers: { retry: 1 } });
+    expect(trigger.detail).toContain("the reply's prompt of 150,000 tokens exceeds the window");
+    const longer = [...makeEntries([{ user: 'y'.repeat(4000) }, { assistant: 'first answer' }]), ...entries].map((entry, index) => ({ ...entry, id: `e${index}`, index }));
+    const plan = piStrategy.plan(makeInput(longer, { contextWindow: 100_000 }), piStrategy.parse({ keepRecentTokens: 100 }));
+    expect(plan.fates).toEqual(['summarize', 'summarize', 'keep', 'drop']);
+    // Within the window it is an ordinary reply.
+    expect(piStrategy.trigger(makeInput(recorded({ input: 90_000, output: 10 }, 0), { contextWindow: 100_000 }), piStrategy.parse({})).rule).not.toBe('overflow');
   });
 });

@@ -6,6 +6,7 @@
 import type { CompactionInput, Fate, Plan, SummaryTask, TriggerDecision } from '../../compaction/types.ts';
 import { currentContextTokens, isSystemMessage, resolveBoundary, type Boundary } from './boundary.ts';
 import { findCutPoint } from './cut-point.ts';
+import { piContextTokens, type PiContextCount } from './context-tokens.ts';
 import { lastRunEnd, shouldCompact, type CompactDecision } from './decision.ts';
 import { cumulativeFileLists, formatFileSections, stripFileSections } from './file-lists.ts';
 import { groupDigits, historySummaryTokens, turnPrefixSummaryTokens, type PiOptions } from './options.ts';
@@ -21,7 +22,10 @@ export const SPLIT_TURN_SEPARATOR = '\n\n---\n\n**Context from earlier in the cu
 
 interface Decided {
   boundary: Boundary;
+  /** The current context by input.tokens (the plan's before / after figures). */
   contextTokens: number;
+  /** The current context as pi counts it for the decision (P9). */
+  count: PiContextCount;
   decision: CompactDecision;
   run: ReturnType<typeof lastRunEnd>;
   trigger: TriggerDecision;
@@ -30,33 +34,36 @@ interface Decided {
 function decide(input: CompactionInput, options: PiOptions): Decided {
   const boundary = resolveBoundary(input);
   const contextTokens = currentContextTokens(input, boundary);
+  const count = piContextTokens(input, boundary);
   const run = lastRunEnd(input.entries);
-  // The recorded usage came from the real model's window, while contextWindow is the one being
-  // tried here: comparing the two would call every successful reply an overflow (pi's silent
-  // overflow), so the strategy goes by the error text only.
+  // Silent overflow (P1): a successful reply whose recorded prompt is above the window. Only where
+  // the usage describes this context (the same rule as the count): after a compaction the source
+  // never made, its usage is of its own, larger context.
   const runEnd = run ? { ...run.runEnd } : undefined;
-  if (runEnd) delete runEnd.inputTokens;
+  if (runEnd && input.previous) delete runEnd.inputTokens;
   const decision = shouldCompact({
     runEnd,
-    contextTokens,
+    contextTokens: count.tokens,
     contextWindow: input.contextWindow,
     reserveTokens: options.reserveTokens,
     enabled: options.enabled,
-    counterLabel: input.counter.label,
+    counterLabel: count.label,
   });
   const trigger: TriggerDecision = {
     fire: decision.compact,
     rule: decision.rule,
     detail: decision.detail,
     numbers: {
-      contextTokens,
+      contextTokens: count.tokens,
+      usageTokens: count.usageTokens,
+      estimatedTokens: count.estimatedTokens,
       contextWindow: input.contextWindow,
       reserveTokens: options.reserveTokens,
       threshold: input.contextWindow - options.reserveTokens,
       retry: decision.retry ? 1 : 0,
     },
   };
-  return { boundary, contextTokens, decision, run, trigger };
+  return { boundary, contextTokens, count, decision, run, trigger };
 }
 
 /** P1 over the branch: the last reply's stop reason and the current context's tokens. */
@@ -76,10 +83,10 @@ function trimSystem(input: CompactionInput, from: number, to: number): [number, 
 export function planPi(input: CompactionInput, options: PiOptions): Plan {
   const { entries, tokens, counter } = input;
   const n = entries.length;
-  const { boundary, contextTokens, decision, run, trigger } = decide(input, options);
+  const { boundary, contextTokens, count, decision, run, trigger } = decide(input, options);
   const notes = [...boundary.notes];
-  notes.push(`Counts are input.tokens (${counter.label}); pi itself goes by the provider's recorded usage when it has one, else chars/4 with images at 1,200.`);
-  if (run?.runEnd.inputTokens !== undefined) notes.push(`The last reply recorded ${groupDigits(run.runEnd.inputTokens)} prompt tokens (usage).`);
+  notes.push(count.note);
+  notes.push(`The cut and the before / after figures count with ${counter.label}.`);
 
   const fates: Fate[] = entries.map((entry, i) => (i < boundary.start && !isSystemMessage(entry) ? 'summarize' : 'keep'));
   const base = { strategy: 'pi' as const, options: { ...options }, trigger, summaries: [] as SummaryTask[], compressions: [], tokensBefore: contextTokens };

@@ -1,0 +1,68 @@
+/**
+ * Accessibility: axe-core scans every tab of the app with a conversation loaded (after a compaction
+ * run and a comparison, so results are on screen) and the Settings dialog with each summarizer
+ * kind; no serious or critical violation is allowed.
+ */
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures/app.ts';
+
+/** Runs axe on the page (or one part of it) and returns the serious and critical violations, readable. */
+async function violations(page: Page, include?: string): Promise<string[]> {
+  let builder = new AxeBuilder({ page });
+  if (include) builder = builder.include(include);
+  const result = await builder.analyze();
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.impact} ${v.id}: ${v.help}\n${v.nodes.slice(0, 5).map((n) => `    ${n.target.join(' ')} ${n.failureSummary?.split('\n').slice(1, 2).join('') ?? ''}`).join('\n')}`);
+}
+
+test.describe.configure({ timeout: 180_000 });
+
+test('the transcript, compact and runs tabs pass axe with the demo conversation loaded', async ({ app, page }) => {
+  await app.waitForDemo();
+  expect.soft(await violations(page), 'transcript tab').toEqual([]);
+
+  await page.getByTestId('tab.compact').click();
+  await expect(page.getByTestId('plan.tokens')).toBeVisible({ timeout: 30_000 });
+  expect.soft(await violations(page), 'compact tab, plan').toEqual([]);
+  await expect(page.getByTestId('compact.run')).toBeEnabled({ timeout: 30_000 });
+  await page.getByTestId('compact.run').click();
+  await expect(page.getByTestId('run')).toBeVisible({ timeout: 60_000 });
+  expect.soft(await violations(page), 'compact tab, result').toEqual([]);
+
+  await page.getByTestId('tab.runs').click();
+  await expect(page.getByTestId('runs.table')).toBeVisible({ timeout: 30_000 });
+  expect.soft(await violations(page), 'runs tab').toEqual([]);
+});
+
+test('the fold and compare tabs pass axe with their results shown', async ({ app, page }) => {
+  await app.waitForDemo();
+
+  await page.getByTestId('tab.fold').click();
+  await expect(page.getByTestId('fold.summary')).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByTestId('timeline.block').first()).toBeVisible();
+  expect.soft(await violations(page), 'fold tab').toEqual([]);
+
+  await page.getByTestId('tab.compare').click();
+  // One configuration is enough to put every part of a result on screen.
+  const rows = page.getByTestId('compare.configs').locator('> ol > li');
+  while ((await rows.count()) > 1) await page.getByTestId(`compare.config.${(await rows.count()) - 1}.remove`).click();
+  await page.getByTestId('compare.run').click();
+  await expect(page.getByTestId('compare.chart')).toBeVisible({ timeout: 120_000 });
+  await expect(page.getByTestId('compare.totals')).toBeVisible();
+  expect.soft(await violations(page), 'compare tab').toEqual([]);
+});
+
+test('the Settings dialog passes axe for each summarizer kind', async ({ app, page }) => {
+  await app.waitForDemo();
+  await page.getByTestId('settings.open').click();
+  await expect(page.getByTestId('settings.dialog')).toBeVisible();
+  expect.soft(await violations(page, '[data-testid="settings.dialog"]'), 'settings, offline').toEqual([]);
+  await page.getByTestId('settings.kind.remote').check();
+  expect.soft(await violations(page, '[data-testid="settings.dialog"]'), 'settings, remote').toEqual([]);
+  // The local models part: the model list with WebGPU, or why local models are unavailable without it.
+  if (await page.getByTestId('settings.kind.local').isEnabled()) await page.getByTestId('settings.kind.local').check();
+  await expect(page.getByTestId('settings.local').or(page.getByTestId('settings.local.unavailable'))).toBeVisible({ timeout: 30_000 });
+  expect.soft(await violations(page, '[data-testid="settings.dialog"]'), 'settings, local models').toEqual([]);
+});

@@ -1,0 +1,137 @@
+/**
+ * Faults around model calls and the engine worker, in the production build: a rate limit shown as
+ * a countdown while the retry waits, the browser going offline while a remote summarizer waits
+ * (the page says so, no attempt is made while offline, local work goes on), and the engine worker
+ * crashing mid-job (the job fails with a clear message, the next job runs on a fresh worker).
+ * Remote replies come from Playwright routes speaking OpenAI's wire format.
+ */
+import type { BrowserContext, Page, Route } from '@playwright/test';
+import { expect, sample, test } from './fixtures/app.ts';
+
+// Generous for a loaded machine; each test takes seconds when the machine is idle.
+test.describe.configure({ timeout: 150_000 });
+
+const SESSION = sample('claude-code/37f83ec9-f2ea-42a9-925e-0d5c105cb6e8.jsonl');
+const CORS = { 'access-control-allow-origin': '*', 'access-control-expose-headers': 'retry-after, retry-after-ms, x-request-id' };
+
+/** OpenAI's 429 for a requests-per-minute limit: the body, and retry-after in seconds. */
+function rateLimited(route: Route, seconds: number): Promise<void> {
+  return route.fulfill({
+    status: 429,
+    headers: { ...CORS, 'content-type': 'application/json', 'retry-after': String(seconds), 'x-ratelimit-limit-requests': '3', 'x-ratelimit-remaining-requests': '0' },
+    body: JSON.stringify({ error: { message: `Rate limit reached for gpt-4o-mini in organization org-test on requests per min (RPM): Limit 3, Used 3, Requested 1. Please try again in ${seconds}s.`, type: 'requests', param: null, code: 'rate_limit_exceeded' } }),
+  });
+}
+
+function summaryStream(route: Route): Promise<void> {
+  const base = { id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1, model: 'gpt-4o-mini-2024-07-18' };
+  const chunks = [
+    { ...base, choices: [{ index: 0, delta: { content: '## Goal\nRemote summary after the wait.' }, finish_reason: null }] },
+    { ...base, choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] },
+    { ...base, choices: [], usage: { prompt_tokens: 900, completion_tokens: 9, total_tokens: 909 } },
+  ];
+  const body = chunks.map((chunk) => `data: ${JSON.stringify(chunk)}\n\n`).join('') + 'data: [DONE]\n\n';
+  return route.fulfill({ status: 200, headers: { ...CORS, 'content-type': 'text/event-stream' }, body });
+}
+
+async function useRemote(page: Page): Promise<void> {
+  await page.getByTestId('settings.open').click();
+  await page.getByTestId('settings.kind.remote').check();
+  await page.getByTestId('settings.remote.preset').selectOption('openai');
+  await page.getByTestId('settings.remote.model').fill('gpt-4o-mini');
+  await page.getByTestId('settings.remote.key').fill('sk-test-faults-0000');
+  await page.getByTestId('settings.close').click();
+}
+
+async function startCompaction(page: Page): Promise<void> {
+  await page.getByTestId('tab.compact').click();
+  await page.getByTestId('compact.strategy.pi').check();
+  await expect(page.getByTestId('compact.run')).toBeEnabled({ timeout: 30_000 });
+  await page.getByTestId('compact.run').click();
+}
+
+/** Routes OpenAI; `answer` gets the request's number among those for the same summary task (1 = its first) and whether the browser was offline. */
+async function routeOpenAI(context: BrowserContext, answer: (route: Route, attempt: number) => Promise<void>) {
+  const perTask = new Map<string, number>();
+  const state = { offline: false, offlineCalls: 0, calls: 0 };
+  await context.route('https://api.openai.com/**', async (route) => {
+    if (route.request().method() !== 'POST') return route.fulfill({ status: 204, headers: { ...CORS, 'access-control-allow-headers': '*', 'access-control-allow-methods': 'POST' } });
+    state.calls++;
+    if (state.offline) state.offlineCalls++;
+    // The random tag numbers differ per request: without them, the prompt names the task.
+    const prompt = (JSON.parse(route.request().postData() ?? '{}') as { messages?: Array<{ content: string }> }).messages?.at(-1)?.content ?? '';
+    const key = prompt.replace(/<(\/?[a-z][a-z_-]*?)-\d{24}>/g, '<$1>');
+    const attempt = (perTask.get(key) ?? 0) + 1;
+    perTask.set(key, attempt);
+    return answer(route, attempt);
+  });
+  return { state, tasks: () => perTask.size, attemptsPerTask: () => [...perTask.values()] };
+}
+
+test('a rate limit shows "rate limited — retrying in N s" counting down, then the run completes', async ({ app, page, context }) => {
+  const openai = await routeOpenAI(context, (route, attempt) => (attempt === 1 ? rateLimited(route, 3) : summaryStream(route)));
+  await app.waitForDemo();
+  await useRemote(page);
+  await app.importFile(SESSION);
+  await startCompaction(page);
+
+  const wait = page.getByTestId('job.wait');
+  await expect(wait).toContainText(/^rate limited — retrying in [1-3] s/);
+  const first = Number(/in (\d) s/.exec((await wait.textContent()) ?? '')?.[1]);
+  // The countdown moves: a later reading is lower (or the retry has started).
+  await expect.poll(async () => {
+    const text = (await wait.textContent({ timeout: 1000 }).catch(() => null)) ?? '';
+    const match = /in (\d) s/.exec(text);
+    return !match || Number(match[1]) < first;
+  }).toBe(true);
+
+  await expect(page.getByTestId('run')).toBeVisible({ timeout: 30_000 });
+  // Each summary task: one rate-limited request, then one that succeeded.
+  expect(openai.attemptsPerTask().every((n) => n === 2)).toBe(true);
+  const row = await page.evaluate(() => (window as unknown as { __foldlab: { runs: Array<{ summaries: Record<string, string>; provenance?: Array<{ summarizer: string; model: string; sourceHash: string }> }> } }).__foldlab.runs.at(-1));
+  expect(Object.values(row?.summaries ?? {}).join('\n')).toContain('Remote summary after the wait.');
+  expect(row?.provenance?.[0]).toMatchObject({ summarizer: 'openai', model: 'gpt-4o-mini-2024-07-18' });
+  expect(row?.provenance?.[0]?.sourceHash).toMatch(/^fnv1a64:[0-9a-f]{16}$/);
+});
+
+test('offline while a remote summarizer waits: the page says so, at most one attempt offline, local work goes on', async ({ app, page, context }) => {
+  const openai = await routeOpenAI(context, (route) => rateLimited(route, 30));
+  await app.waitForDemo();
+  await useRemote(page);
+  await app.importFile(SESSION);
+  await startCompaction(page);
+  await expect(page.getByTestId('job.wait')).toContainText('rate limited — retrying in');
+
+  openai.state.offline = true;
+  await context.setOffline(true);
+  await expect(page.getByTestId('compact.error')).toContainText('You are offline: OpenAI cannot be reached, so Foldlab stopped after 1 attempt and will not try again while offline.');
+  await expect(page.getByTestId('job.progress')).toHaveCount(0);
+  // No task was tried again, and at most one request was even attempted while offline.
+  expect(openai.attemptsPerTask().every((n) => n === 1)).toBe(true);
+  expect(openai.state.offlineCalls).toBeLessThanOrEqual(1);
+
+  // Local features keep working offline: a file imports and is counted in the worker.
+  await app.importFile(sample('pi/v3-small.jsonl'));
+  await expect(page.getByTestId('totals.total')).toBeVisible({ timeout: 30_000 });
+  expect(openai.attemptsPerTask().every((n) => n === 1)).toBe(true);
+  await context.setOffline(false);
+});
+
+test('a crashed engine worker fails the running job with a clear message, and the next job works', async ({ app, page, context }) => {
+  // The remote summarizer never answers: the compaction is in flight when the worker dies.
+  await routeOpenAI(context, () => new Promise<void>(() => undefined));
+  await app.waitForDemo();
+  await useRemote(page);
+  await app.importFile(SESSION);
+  await startCompaction(page);
+  await expect(page.getByTestId('job.progress')).toBeVisible();
+
+  await page.evaluate(() => (window as unknown as { __foldlab: { crashEngine: () => void } }).__foldlab.crashEngine());
+  await expect(page.getByTestId('compact.error')).toContainText('The Foldlab engine (the background worker that imports, counts and compacts) stopped unexpectedly');
+  await expect(page.getByTestId('compact.error')).toContainText('It has been restarted: run the job again.');
+  await expect(page.getByTestId('job.progress')).toHaveCount(0);
+
+  // The next job runs on a fresh worker: an import, counted.
+  await app.importFile(sample('pi/v3-small.jsonl'));
+  await expect(page.getByTestId('totals.total')).toBeVisible({ timeout: 30_000 });
+});

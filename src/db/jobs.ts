@@ -1,0 +1,79 @@
+/**
+ * Job records (table `jobs`, schema v5): multi-step work that spans a model call (a compaction with
+ * a model summarizer) writes a row when it starts and marks it when it ends. A row still `running`
+ * whose job lock nobody holds was interrupted (the tab was reloaded or crashed) and is offered for
+ * resume. The id of the job's result is fixed when the job starts, so a resume stores at most one.
+ */
+import type Dexie from 'dexie';
+import type { Table } from 'dexie';
+import type { RemoteConfig } from '../llm/remote.ts';
+import type { CompactRequest } from '../worker/protocol.ts';
+
+export type JobKind = 'compaction';
+export type JobRecordState = 'running' | 'done' | 'failed' | 'cancelled' | 'discarded';
+
+/** A compaction request as stored with its job: no cancel id, no API key (it is read again on resume). */
+export type StoredCompactRequest = Omit<CompactRequest, 'jobId' | 'remote' | 'runId' | 'resumeJobId'> & { remote?: Omit<RemoteConfig, 'apiKey'> };
+
+export interface JobRecord {
+  id: string;
+  conversationId: string;
+  kind: JobKind;
+  state: JobRecordState;
+  createdAt: number;
+  updatedAt: number;
+  /** What the user sees: "Compaction with pi (openai · gpt-4o-mini)". */
+  label: string;
+  request: StoredCompactRequest;
+  /** The id the job's result (the compaction run) gets: a second store of it fails, so a resume never duplicates. */
+  resultId: string;
+  /** Why it failed, for `failed`. */
+  error?: string;
+}
+
+/** The Web Lock a running job holds (in the worker that runs it) for as long as it runs. */
+export const jobLockName = (id: string) => `foldlab.job.${id}`;
+/** The Web Lock one compaction of a conversation holds: one compaction per conversation at a time, across tabs. */
+export const compactionLockName = (conversationId: string) => `foldlab.compaction.${conversationId}`;
+
+/** The `jobs` table, or undefined on a database opened by code older than schema v5. */
+export function jobsTable(db: Dexie): Table<JobRecord, string> | undefined {
+  return db.tables.some((table) => table.name === 'jobs') ? db.table<JobRecord, string>('jobs') : undefined;
+}
+
+/** The request without what must not be stored (the key) or is per attempt (cancel id, result id). */
+export function storedRequest(request: CompactRequest): StoredCompactRequest {
+  const { jobId: _jobId, runId: _runId, resumeJobId: _resume, remote, ...rest } = request;
+  if (!remote) return rest;
+  const { apiKey: _key, ...safe } = remote;
+  return { ...rest, remote: safe };
+}
+
+export function jobLabel(request: Pick<CompactRequest, 'strategy' | 'summarizer' | 'remote' | 'localModelId'>): string {
+  const model = request.summarizer === 'remote' && request.remote ? `${request.remote.presetId} · ${request.remote.model}` : request.summarizer === 'webllm' ? `local · ${request.localModelId ?? '?'}` : request.summarizer;
+  return `Compaction with ${request.strategy} (${model})`;
+}
+
+export async function putJob(table: Table<JobRecord, string>, job: JobRecord): Promise<void> {
+  await table.put(job);
+}
+
+export async function setJobState(table: Table<JobRecord, string>, id: string, state: JobRecordState, error?: string): Promise<void> {
+  await table.update(id, { state, updatedAt: Date.now(), ...(error !== undefined ? { error } : {}) });
+}
+
+/**
+ * Jobs recorded as running that no live worker holds the lock of: interrupted by a reload or a
+ * crash. `held` are the names of the locks held now (`navigator.locks.query()`), in any tab.
+ */
+export async function interruptedJobs(table: Table<JobRecord, string>, held: ReadonlySet<string>): Promise<JobRecord[]> {
+  const running = await table.where('state').equals('running').toArray();
+  return running.filter((job) => !held.has(jobLockName(job.id))).sort((a, b) => a.createdAt - b.createdAt);
+}
+
+/** Names of the Web Locks held now in this origin (every tab and worker). */
+export async function heldLocks(locks: Pick<LockManager, 'query'> | undefined = globalThis.navigator?.locks): Promise<Set<string>> {
+  if (!locks) return new Set();
+  const snapshot = await locks.query();
+  return new Set((snapshot.held ?? []).map((lock) => lock.name).filter((name): name is string => !!name));
+}
