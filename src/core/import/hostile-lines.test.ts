@@ -89,3 +89,15 @@ describe('counts that tell the truth', () => {
     expect(result.blankLines).toBe(3);
   });
 });
+
+describe('a JSONL file that starts with a stray array', () => {
+  it('is read as its lines, in Auto and with the format forced, the array reported as line 1', () => {
+    const good = importText(PI_V3);
+    const text = `[]\n${PI_V3.toString('utf8')}`;
+    for (const result of [importText(text), importText(text, { format: 'pi' })]) {
+      expect(result.format).toBe('pi');
+      expect(result.entries.length).toBe(good.entries.length);
+      expect(result.issues[0]).toMatchObject({ line: 1, kind: 'malformed' });
+    }
+  });
+});

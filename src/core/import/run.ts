@@ -106,8 +106,8 @@ export class ImportSession {
       result.blankLines = this.blankLines;
     } else {
       result = this.parseDocument();
-      result.issueCount = result.issues.length;
-      result.blankLines = 0;
+      result.issueCount ??= result.issues.length;
+      result.blankLines ??= 0;
     }
     if (result.entries.length === 0) {
       const first = result.issues[0];
@@ -145,7 +145,9 @@ export class ImportSession {
     for (const byte of bytes) {
       if (byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09 || byte === 0xef || byte === 0xbb || byte === 0xbf) continue;
       this.firstByte = byte;
-      if (byte === 0x5b && this.mode.kind === 'pending') this.enterDocumentMode(this.options.format);
+      const forced = this.options.format;
+      const forcedLines = forced !== undefined && IMPORTERS[forced].kind === 'jsonl';
+      if (byte === 0x5b && this.mode.kind === 'pending' && !forcedLines) this.enterDocumentMode(forced);
       return;
     }
   }
@@ -263,6 +265,9 @@ export class ImportSession {
       const message = (error as Error).message;
       const firstLine = text.slice(0, text.indexOf('\n') === -1 ? undefined : text.indexOf('\n'));
       const firstValue = tryParse(firstLine);
+      // A JSONL file whose first line is a stray array ("[]"): read it as the lines it holds.
+      const lineFormat = this.options.format === undefined ? jsonlFormatOfSomeLine(text) : undefined;
+      if (lineFormat !== undefined) return importLinesOf(text, { ...this.options, format: lineFormat });
       if (isRecord(firstValue)) {
         throw new ImportFormatError(
           `${this.name()} looks like JSONL but line 1 matches no known transcript format (it has keys ${describeShape(firstValue).replace('an object with keys ', '')}); expected Claude Code, Codex or pi session lines, or a JSON messages document.`,
@@ -288,6 +293,29 @@ export class ImportSession {
     result.lines = lines;
     return result;
   }
+}
+
+/** The JSONL format of the first line (of the first 50) that is a known transcript line, if any. */
+function jsonlFormatOfSomeLine(text: string): FormatId | undefined {
+  let start = 0;
+  for (let n = 0; n < 50 && start < text.length; n++) {
+    const end = text.indexOf('\n', start);
+    const value = tryParse(text.slice(start, end === -1 ? undefined : end));
+    if (isRecord(value)) {
+      const format = detectJsonlFormat(value);
+      if (format !== undefined && IMPORTERS[format].kind === 'jsonl') return format;
+    }
+    if (end === -1) break;
+    start = end + 1;
+  }
+  return undefined;
+}
+
+/** Imports `text` again as lines of a known JSONL format (line numbers unchanged). */
+function importLinesOf(text: string, options: ImportOptions): ImportResult {
+  const session = new ImportSession(options);
+  session.push(text);
+  return session.finish();
 }
 
 /** A size as `900 bytes`, `4 KiB`, `4.9 KiB`, `64 MiB`, `100.0 MiB`. */
