@@ -20,7 +20,8 @@ export const CSP = [
   "style-src 'self' 'unsafe-inline'",
   "img-src 'self' data: blob:",
   "font-src 'self'",
-  "connect-src 'self' https: http://localhost:* http://127.0.0.1:* http://[::1]:*",
+  // Local model servers by name or IPv4 (Chromium refuses an IPv6 literal here and logs an error).
+  "connect-src 'self' https: http://localhost:* http://127.0.0.1:*",
   "worker-src 'self' blob:",
   "object-src 'none'",
   "base-uri 'self'",
