@@ -145,18 +145,23 @@ export class CompactionJobs {
     const hookSource = request.hookSource?.trim();
     const hooks = hookSource ? await loadHookRunner(() => this.hookWorker(hookSource), request.hookTimeoutMs !== undefined ? { timeoutMs: request.hookTimeoutMs } : {}) : undefined;
     if (hooks && whole) await askBeforeFork(hooks, whole.input.entries, whole.journalIndex.filter((index) => index <= request.upTo!).length);
+    // The streamed text and waits belong to the summary being made: its place among all of them.
+    let step = { done: 0, total: 1 };
     const outcome = await runCompaction({
       strategy,
       input: built.input,
       rawOptions: options,
       summarizer: makeSummarizer(
         request,
-        (text, tokensPerSecond) => onProgress({ phase: 'summarizing', done: 0, total: 1, partial: text, tokensPerSecond }),
-        (wait) => onProgress({ phase: 'summarizing', done: 0, total: 1, wait }),
+        (text, tokensPerSecond) => onProgress({ phase: 'summarizing', ...step, partial: text, tokensPerSecond }),
+        (wait) => onProgress({ phase: 'summarizing', ...step, wait }),
       ),
       prompts: PROMPTS,
       signal,
-      onProgress,
+      onProgress: (progress) => {
+        if (progress.phase === 'summarizing') step = { done: progress.done, total: progress.total };
+        onProgress(progress);
+      },
       ...(request.timeoutMs ? { timeoutMs: request.timeoutMs } : {}),
       ...(hooks ? { hooks: userCompactionHooks(hooks, built.input) } : {}),
     });

@@ -65,6 +65,7 @@ describe('progress while a summary is made (L11)', () => {
     for (const p of streamed) {
       expect(p.phase).toBe('summarizing');
       expect(p.done).toBeLessThan(p.total);
+      expect(p.total).toBe(state.requests.length);
       expect(p.partial).toMatch(/^## Goal\nRefactor the renderer\./);
       expect(p.tokensPerSecond).toBeGreaterThan(0);
     }
