@@ -4,20 +4,16 @@
  * source hash between runs, and send the page compact arrays for the timeline plus the block
  * index — never the entries themselves.
  */
-import { buildInput } from '../core/compaction/input.ts';
-import { queryHistory, toIterations, toTimelineData, type FoldedBlock } from '../core/folding/index.ts';
+import { queryHistory, toTimelineData, type FoldedBlock } from '../core/folding/index.ts';
 import type { SummaryCache } from '../core/folding/types.ts';
-import { getCounter, type CounterId } from '../core/tokens/counters.ts';
-import { loadEntries } from '../db/conversations.ts';
 import type { FoldlabDatabase } from '../db/schema.ts';
 import type { FoldBlockView, FoldRequest, FoldSummaryProgress, FoldView } from './fold-protocol.ts';
+import { conversationOf, loadFoldInput, type CountTokens } from './fold-input.ts';
 import { FoldSessions } from './fold-sessions.ts';
 import { FoldSummaries } from './fold-summaries.ts';
 import { FoldViewStore } from './fold-store.ts';
 
 export type { FoldBlockView, FoldRequest, FoldView } from './fold-protocol.ts';
-
-type CountTokens = (conversationId: string, counter: CounterId) => Promise<Uint32Array>;
 
 export class FoldJobs {
   /** Summaries by source hash, per conversation: replaying or re-folding reuses them (F12). */
@@ -31,21 +27,10 @@ export class FoldJobs {
   }
 
   async fold(request: FoldRequest, signal?: AbortSignal, onProgress?: (progress: FoldSummaryProgress) => void): Promise<FoldView> {
-    const conversation = await this.db.conversations.get(request.conversationId);
-    if (!conversation) throw new Error(`No conversation ${request.conversationId}: it may have been deleted.`);
+    const conversation = await conversationOf(this.db, request.conversationId);
     const stored = await this.stored.read(conversation, request);
     if (stored) return stored;
-    const [journal, totals, counter] = await Promise.all([
-      loadEntries(this.db, request.conversationId),
-      this.countTokens(request.conversationId, request.counter),
-      getCounter(request.counter),
-    ]);
-    const built = buildInput(journal, totals, counter, { ...(request.leafId ? { leafId: request.leafId } : {}), contextWindow: request.contextWindow, now: Date.now() });
-    const all = built.input.entries;
-    const iterations = toIterations(all);
-    const upTo = request.upToIteration !== undefined ? Math.max(0, Math.min(request.upToIteration, iterations.length - 1)) : iterations.length - 1;
-    const entries = all.slice(0, (iterations[upTo]?.to ?? -1) + 1);
-    const counts = built.journalIndex.map((index) => totals[index] ?? 0);
+    const { built, all, iterations, upTo, entries, counts, counter } = await loadFoldInput(this.db, this.countTokens, request);
     const key = `${conversation.id}|${conversation.importId}|${request.counter}`;
     const raw = { contextWindow: request.contextWindow, ...request.options };
     const cache = this.caches.get(key) ?? new Map();

@@ -4,19 +4,14 @@
  * of it into one block would save, with the summarizer the request names. Nothing is stored and no
  * fold session or summary cache of the fold view is touched: the simulation folds on its own.
  */
-import { buildInput } from '../core/compaction/input.ts';
 import type { PromptLibrary } from '../core/compaction/prompts.ts';
 import { simulateFold } from '../core/folding/simulate.ts';
-import { toIterations } from '../core/folding/iterations.ts';
-import { getCounter, type CounterId } from '../core/tokens/counters.ts';
-import { loadEntries } from '../db/conversations.ts';
 import type { FoldlabDatabase } from '../db/schema.ts';
 import { DEFAULT_SUMMARIZERS, type SummarizerFactory } from './compaction-jobs.ts';
 import type { FoldSimulateRequest, FoldSimulateView, FoldSummaryProgress } from './fold-protocol.ts';
+import { conversationOf, loadFoldInput, type CountTokens } from './fold-input.ts';
 import { FoldSessions } from './fold-sessions.ts';
 import { PROMPTS } from './prompts.ts';
-
-type CountTokens = (conversationId: string, counter: CounterId) => Promise<Uint32Array>;
 
 export class FoldSimulations {
   constructor(
@@ -31,19 +26,8 @@ export class FoldSimulations {
    * 0 of 1 when the summarizer starts (with its tok/s while a model streams), 1 of 1 when done.
    */
   async simulate(request: FoldSimulateRequest, signal?: AbortSignal, onProgress?: (progress: FoldSummaryProgress) => void): Promise<FoldSimulateView> {
-    const conversation = await this.db.conversations.get(request.conversationId);
-    if (!conversation) throw new Error(`No conversation ${request.conversationId}: it may have been deleted.`);
-    const [journal, totals, counter] = await Promise.all([
-      loadEntries(this.db, request.conversationId),
-      this.countTokens(request.conversationId, request.counter),
-      getCounter(request.counter),
-    ]);
-    const built = buildInput(journal, totals, counter, { ...(request.leafId ? { leafId: request.leafId } : {}), contextWindow: request.contextWindow, now: Date.now() });
-    const all = built.input.entries;
-    const iterations = toIterations(all);
-    const upTo = request.upToIteration !== undefined ? Math.max(0, Math.min(request.upToIteration, iterations.length - 1)) : iterations.length - 1;
-    const entries = all.slice(0, (iterations[upTo]?.to ?? -1) + 1);
-    const counts = built.journalIndex.map((index) => totals[index] ?? 0);
+    await conversationOf(this.db, request.conversationId);
+    const { all, upTo, entries, counts, counter } = await loadFoldInput(this.db, this.countTokens, request);
     const raw = { contextWindow: request.contextWindow, ...request.options };
     const { session } = new FoldSessions().advance('simulate', all, counts, upTo + 1, request.recalls ?? [], raw, new Map(), counter);
     const run = session.snapshot();
