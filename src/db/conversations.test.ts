@@ -49,12 +49,15 @@ describe('conversations repository', () => {
     await expect(renameConversation(db, row.id, '   ')).rejects.toThrow(/cannot be empty/);
     await db.comparisons.add({ id: 'c1', conversationId: row.id, importId: row.importId, createdAt: 1, name: 'x', request: { conversationId: row.id, counter: 'o200k', contextWindow: 1000, configs: [], summarizer: 'offline' }, result: { conversationId: row.id, counter: 'o200k', counterLabel: 'o200k_base', contextWindow: 1000, entryIds: [], results: [], durationMs: 0 } } as never);
     await db.dismissedProbes.put({ conversationId: row.id, probeId: 'p1' } as never);
+    await db.jobs.put({ id: 'j1', conversationId: row.id, kind: 'compaction', state: 'running', updatedAt: 1 } as never);
     await deleteConversation(db, row.id);
     expect(await db.entries.count()).toBe(0);
     expect(await db.conversations.count()).toBe(0);
     // Its saved comparisons and dismissed probes go with it.
     expect(await db.comparisons.count()).toBe(0);
     expect(await db.dismissedProbes.count()).toBe(0);
+    // And its job records: nothing is offered for resume.
+    expect(await db.jobs.count()).toBe(0);
   });
 });
 
