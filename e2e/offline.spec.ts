@@ -2,8 +2,9 @@
  * The Pages deploy as a user gets it: the /foldlab/ build, its service worker installed on the
  * first visit, then no network at all: the app reloads from the cache, says it is offline, imports
  * a session file and a precached example, counts, compacts with the offline summarizer and folds.
+ * Then a new deploy: the page offers the new version, and its reload waits for running work.
  */
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { expect, ROOT, sample, test } from './fixtures/app.ts';
 
@@ -53,4 +54,43 @@ test('after one visit the app opens and works offline', async ({ app, page, cont
   await page.getByTestId('tab.fold').click();
   await expect(page.getByTestId('fold.summary')).toBeVisible({ timeout: 30_000 });
   await expect(page.getByTestId('timeline')).toBeVisible();
+});
+
+test('a new deployed version is offered, and its reload waits for running work', async ({ app, page }) => {
+  test.setTimeout(120_000);
+  await page.evaluate(async () => navigator.serviceWorker.ready);
+  await app.waitForDemo();
+  await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+  // A new deploy: the service worker script changes on the server (vite preview reads it per request).
+  const swPath = resolve(ROOT, process.env.E2E_OUT ?? 'dist-e2e', 'sw.js');
+  const original = readFileSync(swPath, 'utf8');
+  try {
+    writeFileSync(swPath, `${original}\n// deploy ${Date.now()}\n`);
+    await page.evaluate(async () => (await navigator.serviceWorker.ready).update());
+    await expect(page.getByTestId('update.prompt')).toBeVisible({ timeout: 60_000 });
+    await expect(page.getByTestId('update.reload')).toBeEnabled();
+
+    // Work that a reload would cut off (a model download, model fold summaries): Reload waits for it.
+    await page.evaluate(() => {
+      const api = (window as unknown as { __foldlab: { state: () => { beginActivity: (label: string) => () => void } } }).__foldlab;
+      (window as unknown as { endTestActivity: () => void }).endTestActivity = api.state().beginActivity('Downloading the model test-model');
+    });
+    await expect(page.getByTestId('update.reload')).toBeDisabled();
+    await expect(page.getByTestId('update.waiting')).toContainText('Downloading the model test-model');
+    await page.evaluate(() => (window as unknown as { endTestActivity: () => void }).endTestActivity());
+    await expect(page.getByTestId('update.reload')).toBeEnabled();
+
+    // Reload: the waiting worker takes over and the page comes back on the new version.
+    const waitingUrl = await page.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.waiting?.scriptURL);
+    expect(waitingUrl).toMatch(/sw\.js$/);
+    await Promise.all([page.waitForEvent('load'), page.getByTestId('update.reload').click()]);
+    await expect(page.getByRole('heading', { name: 'Foldlab' })).toBeVisible();
+    await expect.poll(() => page.evaluate(async () => {
+      const registration = await navigator.serviceWorker.getRegistration();
+      return registration?.waiting === null && registration.active?.state === 'activated';
+    })).toBe(true);
+    await expect(page.getByTestId('update.prompt')).toHaveCount(0);
+  } finally {
+    writeFileSync(swPath, original);
+  }
 });

@@ -1,4 +1,8 @@
-/** UI state of the conversation view: which counter, which window, which verbosity, which branch. */
+/**
+ * UI state of the conversation view: which counter, which window, which verbosity, which branch,
+ * and the page's own long activities (model fold summaries, a model download) that a reload
+ * would cut off.
+ */
 import type { StateCreator } from 'zustand';
 import type { Verbosity } from '../core/journal/view-rows.ts';
 import type { CounterId } from '../core/tokens/counters.ts';
@@ -16,7 +20,13 @@ export interface ViewSlice {
   setWindow: (preset: string, tokens: number) => void;
   setVerbosity: (verbosity: Verbosity) => void;
   setBranchLeaf: (conversationId: string, leafId: string) => void;
+  /** Work the page runs outside the library's jobs, by id -> what it is, in words. */
+  activities: Record<string, string>;
+  /** Marks `label` as running until the returned function is called. */
+  beginActivity: (label: string) => () => void;
 }
+
+let nextActivity = 0;
 
 export const createViewSlice: StateCreator<ViewSlice, [], [], ViewSlice> = (set) => ({
   counter: 'o200k',
@@ -28,4 +38,14 @@ export const createViewSlice: StateCreator<ViewSlice, [], [], ViewSlice> = (set)
   setWindow: (windowPreset, windowTokens) => set({ windowPreset, windowTokens }),
   setVerbosity: (verbosity) => set({ verbosity }),
   setBranchLeaf: (conversationId, leafId) => set((state) => ({ branchLeaf: { ...state.branchLeaf, [conversationId]: leafId } })),
+  activities: {},
+  beginActivity: (label) => {
+    const id = `activity-${++nextActivity}`;
+    set((state) => ({ activities: { ...state.activities, [id]: label } }));
+    return () => set((state) => {
+      if (!(id in state.activities)) return {};
+      const { [id]: _ended, ...rest } = state.activities;
+      return { activities: rest };
+    });
+  },
 });

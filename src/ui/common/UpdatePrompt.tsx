@@ -32,7 +32,11 @@ export function UpdatePrompt() {
       running={running}
       onReload={() => {
         // Checked again at the click: a job may have started since the last render.
-        if (runningJobLabels(useAppStore.getState()).length === 0) void updateServiceWorker(true);
+        if (runningJobLabels(useAppStore.getState()).length > 0) return;
+        // The library reloads only for an update it found itself; one found by the hourly check
+        // counts as "external" and would take control without a reload. Reload on the takeover.
+        navigator.serviceWorker.addEventListener('controllerchange', () => window.location.reload(), { once: true });
+        void updateServiceWorker(true);
       }}
       onDismiss={() => setNeedRefresh(false)}
     />

@@ -45,6 +45,10 @@ export function FoldPanel({ conversation, journal, leafId }: { conversation: Con
   const [useModel, setUseModel] = useState(false);
   const [selfCheck, setSelfCheck] = useState(false);
   const [progress, setProgress] = useState<JobProgress>();
+  // Model summaries cost money and time: a new version's reload waits for them (UpdatePrompt).
+  const beginActivity = useAppStore((s) => s.beginActivity);
+  const summarizing = useModel && model !== undefined && progress !== undefined;
+  useEffect(() => (summarizing ? beginActivity('Making fold summaries with the model') : undefined), [summarizing, beginActivity]);
 
   // Bookmarks are kept per conversation in the library and folded in as the `bookmarks` option.
   const marks = useBookmarks(conversation.id, values);

@@ -72,6 +72,8 @@ export function LocalSettings({ gpu }: { gpu: WebGPUStatus | undefined }) {
       return;
     }
     loading.current = { summarizer, controller };
+    // A reload to a new version would cut the download off: the update prompt waits for it.
+    const endActivity = useAppStore.getState().beginActivity(`Downloading the model ${id}`);
     try {
       await summarizer.load(controller.signal);
       await summarizer.unload();
@@ -79,6 +81,7 @@ export function LocalSettings({ gpu }: { gpu: WebGPUStatus | undefined }) {
     } catch (err) {
       setError(errorMessage(err));
     } finally {
+      endActivity();
       loading.current = undefined;
       setProgress(undefined);
       void refresh();
