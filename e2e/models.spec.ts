@@ -179,3 +179,21 @@ test('a 429 with retry-after is honoured, and a stream cut mid-way fails the run
   await page.getByTestId('tab.runs').click();
   await expect(page.getByTestId('runs.empty')).toBeVisible();
 });
+
+test('with WebGPU, opening Local models lists them without starting WebLLM before any download', async ({ page }) => {
+  // A GPU adapter as the browser reports one (this machine has none).
+  await page.addInitScript(() => {
+    const adapter = { features: new Set(['shader-f16']), limits: { maxBufferSize: 2 ** 31, maxStorageBufferBindingSize: 2 ** 31 }, info: { vendor: 'test', architecture: 'test' } };
+    Object.defineProperty(navigator, 'gpu', { value: { requestAdapter: async () => adapter }, configurable: true });
+  });
+  const workers: string[] = [];
+  page.on('worker', (worker) => workers.push(worker.url()));
+  await page.goto('./');
+  await page.getByTestId('settings.open').click();
+  await page.getByTestId('settings.kind.local').check();
+  await expect(page.getByTestId('settings.local')).toBeVisible();
+  await expect(page.getByTestId('settings.local').getByRole('button', { name: 'Download' }).first()).toBeEnabled();
+  // The storage figure is shown once every model's "cached" answer is in.
+  await expect(page.getByTestId('settings.local')).toContainText('storage used');
+  expect(workers.filter((url) => /webllm/i.test(url))).toEqual([]);
+});

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { connectWebLLM } from './webllm-client.ts';
 import { serveWebLLM } from './webllm-host.ts';
 import {
-  DEFAULT_MAX_VRAM_MB, deleteCached, estimateDownloadMB, isCached, listLocalModels, PREBUILT_MODEL_LIST, prebuiltRecord,
+  DEFAULT_MAX_VRAM_MB, deleteCached, estimateDownloadMB, isCached, listLocalModels, mayHaveCachedModels, PREBUILT_MODEL_LIST, prebuiltRecord,
   SelfHostedConfigError, selfHostedConfig, smallChatModels, storageEstimate, type CacheConnector,
 } from './webllm-models.ts';
 
@@ -180,5 +180,21 @@ describe('cache and storage wrappers', () => {
     expect(await storageEstimate({})).toBeUndefined();
     expect(await storageEstimate(undefined)).toBeUndefined();
     expect(await storageEstimate({ storage: { estimate: async () => { throw new Error('denied'); } } })).toBeUndefined();
+  });
+});
+
+describe('mayHaveCachedModels', () => {
+  it('is false only when WebLLM\'s weight cache does not exist', async () => {
+    const asked: string[] = [];
+    const storage = (names: string[]) => ({ has: async (name: string) => { asked.push(name); return names.includes(name); } });
+    expect(await mayHaveCachedModels(storage([]))).toBe(false);
+    expect(await mayHaveCachedModels(storage(['foldlab-webllm']))).toBe(false);
+    expect(await mayHaveCachedModels(storage(['webllm/model']))).toBe(true);
+    expect(asked.every((name) => name === 'webllm/model')).toBe(true);
+  });
+
+  it('asks the worker when the Cache API cannot tell', async () => {
+    expect(await mayHaveCachedModels(undefined)).toBe(true);
+    expect(await mayHaveCachedModels({ has: () => Promise.reject(new DOMException('denied', 'SecurityError')) })).toBe(true);
   });
 });

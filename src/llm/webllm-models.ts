@@ -187,6 +187,23 @@ async function withCache<T>(connect: CacheConnector, query: (client: CacheConnec
   }
 }
 
+/** The Cache API scope WebLLM stores weights in (its default `cacheBackend: 'cache'`, which we keep). */
+export const WEBLLM_MODEL_CACHE = 'webllm/model';
+
+/**
+ * Whether any model's weights can be in the browser's cache: false when WebLLM's weight cache does
+ * not exist yet, so the Local models list needs no WebLLM worker until a model was downloaded.
+ * True when it exists or when the Cache API cannot tell (ask the worker then).
+ */
+export async function mayHaveCachedModels(cacheStorage: Pick<CacheStorage, 'has'> | undefined = globalThis.caches): Promise<boolean> {
+  if (!cacheStorage) return true;
+  try {
+    return await cacheStorage.has(WEBLLM_MODEL_CACHE);
+  } catch {
+    return true;
+  }
+}
+
 /** The model's weights are all in the browser's cache. False when unknown or when storage (or the worker) cannot be reached. */
 export async function isCached(modelId: string, appConfig?: AppConfig, connect: CacheConnector = openSharedWorker): Promise<boolean> {
   try {

@@ -6,7 +6,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { detectWebGPU, type WebGPUStatus } from '../../llm/webgpu.ts';
 import { createWebLLMSummarizer, type WebLLMSummarizer } from '../../llm/webllm.ts';
-import { deleteCached, isCached, listLocalModels, selfHostedConfig, storageEstimate, type StorageInfo } from '../../llm/webllm-models.ts';
+import { deleteCached, isCached, listLocalModels, mayHaveCachedModels, selfHostedConfig, storageEstimate, type StorageInfo } from '../../llm/webllm-models.ts';
 import { errorMessage } from '../../store/actions.ts';
 import { useAppStore } from '../../store/store.ts';
 import { useOnline } from '../common/OfflineNotice.tsx';
@@ -41,7 +41,9 @@ export function LocalSettings({ gpu }: { gpu: WebGPUStatus | undefined }) {
     }
   };
   const refresh = async () => {
-    const entries = await Promise.all(models.map(async (m) => [m.id, await isCached(m.id, safeConfig(m.id))] as const));
+    // Before the first download there is no weight cache: answer without starting WebLLM's worker.
+    const any = await mayHaveCachedModels();
+    const entries = await Promise.all(models.map(async (m) => [m.id, any && (await isCached(m.id, safeConfig(m.id)))] as const));
     setCached(Object.fromEntries(entries));
     setStorage(await storageEstimate());
   };
