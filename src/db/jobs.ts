@@ -1,35 +1,53 @@
 /**
  * Job records (table `jobs`, schema v5): multi-step work that spans a model call (a compaction with
- * a model summarizer) writes a row when it starts and marks it when it ends. A row still `running`
+ * a model summarizer, model fold summaries) writes a row when it starts and marks it when it ends. A row still `running`
  * whose job lock nobody holds was interrupted (the tab was reloaded or crashed) and is offered for
  * resume. The id of the job's result is fixed when the job starts, so a resume stores at most one.
  */
 import type Dexie from 'dexie';
 import type { Table } from 'dexie';
 import type { RemoteConfig } from '../llm/remote.ts';
+import type { FoldRequest } from '../worker/fold-protocol.ts';
 import type { CompactRequest } from '../worker/protocol.ts';
 
-export type JobKind = 'compaction';
+export type JobKind = 'compaction' | 'fold-summaries';
 export type JobRecordState = 'running' | 'done' | 'failed' | 'cancelled' | 'discarded';
 
 /** A compaction request as stored with its job: no cancel id, no API key (it is read again on resume). */
 export type StoredCompactRequest = Omit<CompactRequest, 'jobId' | 'remote' | 'runId' | 'resumeJobId'> & { remote?: Omit<RemoteConfig, 'apiKey'> };
 
-export interface JobRecord {
+/** A fold request with model summaries as stored with its job: no cancel id, no API key. */
+export type StoredFoldRequest = Omit<FoldRequest, 'jobId' | 'remote' | 'resumeJobId'> & { remote?: Omit<RemoteConfig, 'apiKey'> };
+
+interface JobFields {
   id: string;
   conversationId: string;
-  kind: JobKind;
   state: JobRecordState;
   createdAt: number;
   updatedAt: number;
   /** What the user sees: "Compaction with pi (openai · gpt-4o-mini)". */
   label: string;
-  request: StoredCompactRequest;
-  /** The id the job's result (the compaction run) gets: a second store of it fails, so a resume never duplicates. */
-  resultId: string;
   /** Why it failed, for `failed`. */
   error?: string;
 }
+
+export interface CompactionJobRecord extends JobFields {
+  kind: 'compaction';
+  request: StoredCompactRequest;
+  /** The id the job's result (the compaction run) gets: a second store of it fails, so a resume never duplicates. */
+  resultId: string;
+}
+
+/**
+ * Model summaries of a fold. Each summary is stored as soon as it is made (keyed by its source), so
+ * a resume asks the model only for the blocks that have none: it never pays for one twice.
+ */
+export interface FoldSummariesJobRecord extends JobFields {
+  kind: 'fold-summaries';
+  request: StoredFoldRequest;
+}
+
+export type JobRecord = CompactionJobRecord | FoldSummariesJobRecord;
 
 /** The Web Lock a running job holds (in the worker that runs it) for as long as it runs. */
 export const jobLockName = (id: string) => `foldlab.job.${id}`;
@@ -47,6 +65,19 @@ export function storedRequest(request: CompactRequest): StoredCompactRequest {
   if (!remote) return rest;
   const { apiKey: _key, ...safe } = remote;
   return { ...rest, remote: safe };
+}
+
+/** A fold request as its job stores it: no key, no cancel id. */
+export function storedFoldRequest(request: FoldRequest): StoredFoldRequest {
+  const { jobId: _jobId, resumeJobId: _resume, remote, ...rest } = request;
+  if (!remote) return rest;
+  const { apiKey: _key, ...safe } = remote;
+  return { ...rest, remote: safe };
+}
+
+export function foldJobLabel(request: Pick<FoldRequest, 'summarizer' | 'remote' | 'localModelId' | 'selfCheck'>): string {
+  const model = request.summarizer === 'remote' && request.remote ? `${request.remote.presetId} · ${request.remote.model}` : `local · ${request.localModelId ?? '?'}`;
+  return `Fold summaries by the model (${model})${request.selfCheck ? ' with self-check' : ''}`;
 }
 
 export function jobLabel(request: Pick<CompactRequest, 'strategy' | 'summarizer' | 'remote' | 'localModelId'>): string {

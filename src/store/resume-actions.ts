@@ -5,7 +5,9 @@
  */
 import { db } from '../db/db.ts';
 import { heldLocks, interruptedJobs, jobsTable, setJobState, type JobRecord } from '../db/jobs.ts';
-import type { CompactionRow } from '../db/schema.ts';
+import type { FoldRequest } from '../worker/fold-protocol.ts';
+import type { JobProgress } from '../worker/protocol.ts';
+import { engine, newJobId, proxy } from '../worker/client.ts';
 import { runCompactionJob } from './actions.ts';
 import { keyring } from './keyring.ts';
 import { useAppStore } from './store.ts';
@@ -19,16 +21,38 @@ export async function findInterruptedJobs(): Promise<JobRecord[]> {
   return found.filter((_, i) => alive[i] !== undefined);
 }
 
-/** Runs the job again; the run opens in the Runs tab of its conversation. */
-export async function resumeJob(job: JobRecord): Promise<CompactionRow> {
+/**
+ * Runs the job again. A compaction's run opens in the Runs tab of its conversation; model fold
+ * summaries are made for the blocks still without one, then the Fold tab opens with them on.
+ */
+export async function resumeJob(job: JobRecord): Promise<void> {
   const remote = job.request.remote;
   const apiKey = remote ? await keyring.get(remote.presetId) : undefined;
-  const row = await runCompactionJob({ ...job.request, ...(remote ? { remote: { ...remote, ...(apiKey ? { apiKey } : {}) } } : {}), resumeJobId: job.id });
+  const withKey = remote ? { remote: { ...remote, ...(apiKey ? { apiKey } : {}) } } : {};
   const store = useAppStore.getState();
+  if (job.kind === 'fold-summaries') {
+    await runFoldSummariesJob({ ...job.request, ...withKey, resumeJobId: job.id }, job.label);
+    store.select(job.conversationId);
+    store.setFoldModel(job.conversationId, { selfCheck: job.request.selfCheck ?? false });
+    store.setTab('fold');
+    return;
+  }
+  const row = await runCompactionJob({ ...job.request, ...withKey, resumeJobId: job.id });
   store.select(row.conversationId);
   store.openRun(row.id);
   store.setTab('runs');
-  return row;
+}
+
+/** Model fold summaries as a library job (progress bar, Cancel); they are stored as they are made. */
+async function runFoldSummariesJob(request: Omit<FoldRequest, 'jobId'>, label: string): Promise<void> {
+  const jobId = newJobId('fold');
+  const store = useAppStore.getState();
+  store.startJob(jobId, label);
+  try {
+    await engine().fold({ ...request, jobId }, proxy((progress: JobProgress) => useAppStore.getState().updateJob({ ...progress, jobId })));
+  } finally {
+    useAppStore.getState().endJob(jobId);
+  }
 }
 
 export async function discardJob(job: JobRecord): Promise<void> {

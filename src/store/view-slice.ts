@@ -20,6 +20,9 @@ export interface ViewSlice {
   setWindow: (preset: string, tokens: number) => void;
   setVerbosity: (verbosity: Verbosity) => void;
   setBranchLeaf: (conversationId: string, leafId: string) => void;
+  /** Fold tab: block summaries by the model of Settings (with its self-check), per conversation. */
+  foldModel: Record<string, { selfCheck: boolean }>;
+  setFoldModel: (conversationId: string, model: { selfCheck: boolean } | undefined) => void;
   /** Work the page runs outside the library's jobs, by id -> what it is, in words. */
   activities: Record<string, string>;
   /** Marks `label` as running until the returned function is called. */
@@ -38,6 +41,11 @@ export const createViewSlice: StateCreator<ViewSlice, [], [], ViewSlice> = (set)
   setWindow: (windowPreset, windowTokens) => set({ windowPreset, windowTokens }),
   setVerbosity: (verbosity) => set({ verbosity }),
   setBranchLeaf: (conversationId, leafId) => set((state) => ({ branchLeaf: { ...state.branchLeaf, [conversationId]: leafId } })),
+  foldModel: {},
+  setFoldModel: (conversationId, model) => set((state) => {
+    const { [conversationId]: _old, ...rest } = state.foldModel;
+    return { foldModel: model ? { ...rest, [conversationId]: model } : rest };
+  }),
   activities: {},
   beginActivity: (label) => {
     const id = `activity-${++nextActivity}`;

@@ -16,6 +16,7 @@ import type { CompactionRow } from '../db/schema.ts';
 import { CompactionJobs } from './compaction-jobs.ts';
 import { setPageOnline } from '../llm/network.ts';
 import { ResumableCompactions } from './resumable-compaction.ts';
+import { ResumableFolds } from './resumable-fold.ts';
 import { CompareJobs } from './compare-jobs.ts';
 import type { CompareProgress, CompareRequest, CompareResult, CompareSave } from './compare-protocol.ts';
 import { FoldJobs, type FoldRequest, type FoldView } from './fold-jobs.ts';
@@ -36,6 +37,8 @@ export class Engine implements EngineApi {
   /** Compactions under the conversation's Web Lock, model ones as resumable job records. */
   private readonly resumable: ResumableCompactions<Parameters<CompactionJobs['compact']>[2]>;
   private readonly folds: FoldJobs;
+  /** Folds that ask a model for summaries, as resumable job records. */
+  private readonly recordedFolds: ResumableFolds;
   private readonly simulations: FoldSimulations;
   private readonly comparisons: CompareJobs;
   private readonly judgements: JudgeJobs;
@@ -46,6 +49,7 @@ export class Engine implements EngineApi {
     this.compactions = new CompactionJobs(db, totals);
     this.resumable = new ResumableCompactions(db, (request, signal, onProgress) => this.compactions.compact(request, signal, onProgress));
     this.folds = new FoldJobs(db, totals);
+    this.recordedFolds = new ResumableFolds(db);
     this.simulations = new FoldSimulations(db, totals);
     this.comparisons = new CompareJobs(db, totals);
     this.judgements = new JudgeJobs(db);
@@ -76,8 +80,10 @@ export class Engine implements EngineApi {
     const jobId = request.jobId;
     if (!jobId) return this.folds.fold(request);
     return this.job(jobId, (signal) =>
-      this.folds.fold(request, signal, (progress) =>
-        onProgress?.({ jobId, phase: 'summarizing', done: progress.done, total: progress.total, unit: 'summaries', ...(progress.tokensPerSecond !== undefined ? { tokensPerSecond: progress.tokensPerSecond } : {}) }),
+      this.recordedFolds.run(request, signal, (effective) =>
+        this.folds.fold(effective, signal, (progress) =>
+          onProgress?.({ jobId, phase: 'summarizing', done: progress.done, total: progress.total, unit: 'summaries', ...(progress.tokensPerSecond !== undefined ? { tokensPerSecond: progress.tokensPerSecond } : {}) }),
+        ),
       ),
     );
   }

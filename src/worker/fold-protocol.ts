@@ -33,6 +33,8 @@ export interface FoldSummaryRequest {
   selfCheck?: boolean;
   /** Only model summaries made before are used; the model is not asked (the replay). Default false. */
   cachedOnly?: boolean;
+  /** Resume this interrupted job record (src/db/jobs.ts) instead of starting a new one. */
+  resumeJobId?: string;
 }
 
 /** The summary fields of a fold view (FoldView extends this). */

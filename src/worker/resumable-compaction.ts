@@ -7,7 +7,7 @@
  * id is fixed by the record, so a resume stores exactly one run however often it is asked for.
  */
 import type { Table } from 'dexie';
-import { compactionLockName, jobLabel, jobLockName, jobsTable, putJob, setJobState, storedRequest, type JobRecord } from '../db/jobs.ts';
+import { compactionLockName, jobLabel, jobLockName, jobsTable, putJob, setJobState, storedRequest, type CompactionJobRecord, type JobRecord } from '../db/jobs.ts';
 import type { CompactionRow, FoldlabDatabase } from '../db/schema.ts';
 import { asStorageError } from '../db/storage-errors.ts';
 import { JobCancelledError, type CompactRequest } from './protocol.ts';
@@ -71,7 +71,7 @@ export class ResumableCompactions<P> {
     });
   }
 
-  private async runJob(jobs: Table<JobRecord, string>, job: JobRecord, request: CompactRequest, signal: AbortSignal, onProgress: P): Promise<CompactionRow> {
+  private async runJob(jobs: Table<JobRecord, string>, job: CompactionJobRecord, request: CompactRequest, signal: AbortSignal, onProgress: P): Promise<CompactionRow> {
     await putJob(jobs, { ...job, state: 'running', updatedAt: Date.now() });
     try {
       const row = await this.compact({ ...request, runId: job.resultId }, signal, onProgress);
@@ -90,9 +90,10 @@ export class ResumableCompactions<P> {
   }
 
   /** The record to resume, or the run it already stored (a second resume, or one interrupted after storing). */
-  private async resumable(jobs: Table<JobRecord, string>, id: string): Promise<JobRecord | { row: CompactionRow }> {
+  private async resumable(jobs: Table<JobRecord, string>, id: string): Promise<CompactionJobRecord | { row: CompactionRow }> {
     const job = await jobs.get(id);
     if (!job) throw new JobNotResumableError('This interrupted compaction is no longer recorded (it was discarded or its conversation deleted).');
+    if (job.kind !== 'compaction') throw new JobNotResumableError(`Job ${id} is not a compaction (${job.kind}).`);
     const stored = await this.db.compactions.get(job.resultId);
     if (stored) {
       if (job.state !== 'done') await setJobState(jobs, id, 'done');
@@ -104,12 +105,12 @@ export class ResumableCompactions<P> {
   }
 }
 
-function withKey(remote: JobRecord['request']['remote'], apiKey: string | undefined): Pick<CompactRequest, 'remote'> {
+function withKey(remote: CompactionJobRecord['request']['remote'], apiKey: string | undefined): Pick<CompactRequest, 'remote'> {
   if (!remote) return {};
   return { remote: { ...remote, ...(apiKey ? { apiKey } : {}) } };
 }
 
-function newJob(request: CompactRequest): JobRecord {
+function newJob(request: CompactRequest): CompactionJobRecord {
   const now = Date.now();
   return {
     id: crypto.randomUUID(),

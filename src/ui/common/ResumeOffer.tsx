@@ -1,6 +1,7 @@
 /**
- * Interrupted jobs, offered again: a model compaction cut off by a reload or a crash (its record
- * says running, no tab holds its lock). Resume runs it once more and stores exactly one run;
+ * Interrupted jobs, offered again: a model compaction or model fold summaries cut off by a reload
+ * or a crash (the record says running, no tab holds its lock). Resume runs it once more (a
+ * compaction stores exactly one run; fold summaries ask only for the blocks still without one);
  * Discard forgets it. Checked when the job records change and every few seconds (locks have no events).
  */
 import { useLiveQuery } from 'dexie-react-hooks';
@@ -56,7 +57,8 @@ export function ResumeOffer() {
       {visible.map((job) => (
         <div key={job.id} data-testid="resume.job" data-job-id={job.id}>
           <p>
-            <strong>Interrupted:</strong> {job.label}, started {new Date(job.createdAt).toLocaleTimeString()}, did not finish (the page was closed or reloaded). Nothing of it was stored.
+            <strong>Interrupted:</strong> {job.label}, started {new Date(job.createdAt).toLocaleTimeString()}, did not finish (the page was closed or reloaded).{' '}
+            {job.kind === 'fold-summaries' ? 'The summaries it made were kept: resuming asks the model only for the rest.' : 'Nothing of it was stored.'}
           </p>
           <button type="button" onClick={() => void resume(job)} disabled={busy !== undefined} data-testid="resume.run">Resume</button>{' '}
           <button type="button" className="link" onClick={() => void discardJob(job)} disabled={busy !== undefined} data-testid="resume.discard">Discard</button>

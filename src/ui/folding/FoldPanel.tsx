@@ -42,8 +42,13 @@ export function FoldPanel({ conversation, journal, leafId }: { conversation: Con
   // Block indexes by extraction (default) or by the model of Settings > Models.
   const model = useAppStore(modelLabel);
   const setSettingsOpen = useAppStore((s) => s.setSettingsOpen);
-  const [useModel, setUseModel] = useState(false);
-  const [selfCheck, setSelfCheck] = useState(false);
+  // Kept in the store, so resuming interrupted model summaries can open the tab with them on.
+  const foldModel = useAppStore((s) => s.foldModel[conversation.id]);
+  const setFoldModel = useAppStore((s) => s.setFoldModel);
+  const useModel = foldModel !== undefined;
+  const selfCheck = foldModel?.selfCheck ?? false;
+  const setUseModel = (on: boolean) => setFoldModel(conversation.id, on ? { selfCheck } : undefined);
+  const setSelfCheck = (on: boolean) => setFoldModel(conversation.id, useModel ? { selfCheck: on } : undefined);
   const [progress, setProgress] = useState<JobProgress>();
   // Model summaries cost money and time: a new version's reload waits for them (UpdatePrompt).
   const beginActivity = useAppStore((s) => s.beginActivity);
