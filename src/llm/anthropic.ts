@@ -10,10 +10,10 @@ import { fencePrompt } from './fence.ts';
 import { inertResponse } from './inert-output.ts';
 import { withOverflowRetry } from './overflow.ts';
 import { SUMMARIZER_SYSTEM_PROMPT, trimSlashes } from './presets.ts';
+import { anthropicHeaders } from './request-headers.ts';
 import { withRetry, type RetryOptions } from './retry.ts';
 
-/** The API version header every request carries. */
-export const ANTHROPIC_VERSION = '2023-06-01';
+export { ANTHROPIC_VERSION } from './request-headers.ts';
 /** Output tokens when neither the task nor the config sets a number (the API requires one). */
 export const DEFAULT_ANTHROPIC_MAX_TOKENS = 8_192;
 
@@ -62,14 +62,7 @@ export function createAnthropicSummarizer(config: AnthropicSummarizerConfig): Su
       stream: true,
       ...(config.temperature !== undefined ? { temperature: config.temperature } : {}),
     };
-    const headers: Record<string, string> = {
-      'content-type': 'application/json',
-      accept: 'text/event-stream',
-      'anthropic-version': ANTHROPIC_VERSION,
-      // Required for a request from a web page; the key is the user's own, kept in their browser.
-      'anthropic-dangerous-direct-browser-access': 'true',
-    };
-    if (config.apiKey) headers['x-api-key'] = config.apiKey;
+    const headers = anthropicHeaders(config.apiKey);
     const response = await post({
       provider, url: `${baseUrl}/v1/messages`, headers, body, signal: request.signal,
       fetch: config.fetch ?? globalThis.fetch, ...(config.apiKey ? { secret: config.apiKey } : {}),

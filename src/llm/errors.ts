@@ -193,7 +193,8 @@ export function abortError(signal: AbortSignal, label: string): ProviderTimeoutE
 }
 
 // Wordings of "the prompt does not fit" across providers: OpenAI, Anthropic, OpenRouter, vLLM,
-// llama.cpp, LM Studio, Groq/Cerebras, Mistral, Gemini, xAI, Bedrock, and WebLLM in the tab.
+// llama.cpp, LM Studio, Groq/Cerebras, Mistral, Gemini, xAI, Bedrock, GitHub Copilot, MiniMax, Kimi,
+// z.ai, and WebLLM in the tab.
 const OVERFLOW_CODES = /^(context_length_exceeded|exceed_context_size_error|string_above_max_length|request_too_large)$/i;
 const OVERFLOW_TEXT = [
   /prompt is too long|input is too long|prompt too long/i,
@@ -205,6 +206,13 @@ const OVERFLOW_TEXT = [
   /too large for model with \d+ maximum context length/i,
   /input token count.{0,40}exceeds the maximum/i,
   /context[_ ]length[_ ]exceeded|context window (is )?exceeded/i,
+  // From pi-mono's list (packages/ai/src/utils/overflow.ts): Copilot, LM Studio, MiniMax, Kimi, z.ai, generic.
+  /prompt token count of \d+ exceeds the limit/i,
+  /greater than the context length/i,
+  /context window exceeds limit/i,
+  /exceeded model token limit/i,
+  /model_context_window_exceeded/i,
+  /too many tokens|token limit exceeded/i,
 ];
 // Throttling talks about tokens too ("tokens per minute", "reduce the prompt length ... or try again
 // later"): such a reply is a rate limit, never an overflow, whatever its status.

@@ -10,6 +10,7 @@ import { fencePrompt } from './fence.ts';
 import { inertResponse } from './inert-output.ts';
 import { withOverflowRetry } from './overflow.ts';
 import { SUMMARIZER_SYSTEM_PROMPT, presetFor, trimSlashes } from './presets.ts';
+import { openAIHeaders } from './request-headers.ts';
 import { withRetry, type RetryOptions } from './retry.ts';
 
 export interface OpenAISummarizerConfig {
@@ -70,8 +71,7 @@ export function createOpenAISummarizer(config: OpenAISummarizerConfig): Summariz
       ...(maxTokens !== undefined ? { [maxTokensParam]: maxTokens } : {}),
       ...(config.temperature !== undefined ? { temperature: config.temperature } : {}),
     };
-    const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'text/event-stream' };
-    if (config.apiKey) headers.authorization = `Bearer ${config.apiKey}`;
+    const headers = openAIHeaders(config.apiKey);
     const response = await post({
       provider, url: `${baseUrl}/chat/completions`, headers, body, signal: request.signal,
       fetch: config.fetch ?? globalThis.fetch, ...(config.apiKey ? { secret: config.apiKey } : {}),

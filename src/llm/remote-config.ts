@@ -1,0 +1,26 @@
+/**
+ * The remote model the user configured in Settings (preset, API, base URL, model, key in memory)
+ * and the checks a request needs before any network call. Shared by the summarizers and the live
+ * agent's models; free of bundler-only imports, so the Node command line can use it too.
+ */
+
+export interface RemoteConfig {
+  /** Preset id ('openai', 'anthropic', 'ollama', ...) or 'custom'. */
+  presetId: string;
+  api: 'openai' | 'anthropic';
+  baseUrl: string;
+  model: string;
+  /** Held in memory only; never stored with the run. */
+  apiKey?: string;
+}
+
+export class RemoteConfigError extends Error {
+  override name = 'RemoteConfigError';
+}
+
+/** Checks what a request needs before any network call; the message names the missing field. */
+export function validateRemote(config: RemoteConfig): void {
+  if (!/^https?:\/\/[^\s/]+/.test(config.baseUrl.trim())) throw new RemoteConfigError(`The base URL must start with http:// or https://; got "${config.baseUrl}".`);
+  if (config.model.trim().length === 0) throw new RemoteConfigError('Choose a model name (e.g. gpt-4o-mini, claude-haiku-4-5, llama3.1).');
+  if (config.api === 'anthropic' && !config.apiKey) throw new RemoteConfigError('Anthropic needs an API key.');
+}
