@@ -10,7 +10,7 @@ import type { BrowserContext, Page } from '@playwright/test';
 import { expect, ROOT, sample, test } from './fixtures/app.ts';
 
 const CLAUDE = sample('claude-code/37f83ec9-f2ea-42a9-925e-0d5c105cb6e8.jsonl');
-const STRATEGIES = ['pi', 'observation-masking', 'sliding-window'];
+const STRATEGIES = ['pi', 'observation-masking', 'sliding-window', 'folding'];
 const WINDOW = '50000';
 
 interface CliStrategy {
@@ -74,7 +74,7 @@ async function remoteSummarizer(page: Page, context: BrowserContext, reply: 'fai
 
 const value = async (page: Page, testId: string, attribute = 'data-value') => page.getByTestId(testId).getAttribute(attribute);
 
-test('three configurations: one curve each, totals equal the CLI, a marker opens its summary', async ({ app, page }) => {
+test('four configurations (memory folding among them): one curve each, totals equal the CLI, a marker opens its summary', async ({ app, page }) => {
   await openCompare(page, app, STRATEGIES);
   await page.evaluate(() => {
     const w = window as unknown as { __longTasks: number[] };
@@ -86,13 +86,13 @@ test('three configurations: one curve each, totals equal the CLI, a marker opens
   await page.getByTestId('compare.run').click();
   const table = page.getByTestId('compare.totals');
   await expect(table).toBeVisible({ timeout: 60_000 });
-  await expect(page.getByTestId('compare.totals.2')).toBeVisible();
+  await expect(page.getByTestId(`compare.totals.${STRATEGIES.length - 1}`)).toBeVisible();
   const longTasks = await page.evaluate(() => (window as unknown as { __longTasks: number[] }).__longTasks);
-  console.log(`main-thread long tasks while comparing three configurations: ${longTasks.length}, longest ${Math.max(0, ...longTasks).toFixed(0)} ms`);
+  console.log(`main-thread long tasks while comparing ${STRATEGIES.length} configurations: ${longTasks.length}, longest ${Math.max(0, ...longTasks).toFixed(0)} ms`);
 
   const chart = page.getByTestId('compare.chart');
-  await expect(chart).toHaveAttribute('data-series', '3');
-  await expect(chart.locator('.u-legend .u-series')).toHaveCount(1 + 3);
+  await expect(chart).toHaveAttribute('data-series', String(STRATEGIES.length));
+  await expect(chart.locator('.u-legend .u-series')).toHaveCount(1 + STRATEGIES.length);
 
   for (const [i, expected] of cli.strategies.entries()) {
     expect(expected.error).toBeUndefined();

@@ -56,6 +56,25 @@ describe('eval', () => {
     await expect(runEval({ paths: ['/no/such/file.jsonl'], configs: [{ strategy: 'pi', options: {} }], counter: 'chars4', contextWindow: 1000, jobs: 1 })).rejects.toMatchObject({ code: 'ENOENT' });
   });
 
+  it('--strategies pi,folding:… --json replays memory folding beside pi, with its folds, digests and probes', async () => {
+    const args = parseEvalArgs([CLAUDE, '--strategies', 'pi,folding:everyLow=30,l0Distance=4', '--counter', 'chars4', '--window', '32000', '--json']);
+    expect(args.configs).toEqual([{ strategy: 'pi', options: {} }, { strategy: 'folding', options: { everyLow: '30', l0Distance: '4' } }]);
+    const report = JSON.parse(JSON.stringify(await runEval(args))) as Awaited<ReturnType<typeof runEval>>;
+    const [pi, folding] = report.files[0]!.strategies;
+    expect(pi!.id).toBe('pi');
+    expect(folding).toMatchObject({ id: 'folding', label: 'folding (everyLow=30, l0Distance=4)', summarizerTokens: { input: 0, output: 0 } });
+    expect(folding!.error).toBeUndefined();
+    expect(folding!.series).toHaveLength(105);
+    expect(folding!.compactions).toBe(folding!.series.filter((s) => s.compacted).length);
+    expect(folding!.compactions).toBeGreaterThan(0);
+    expect(folding!.summaries.length).toBeGreaterThan(0);
+    expect(folding!.tokensPerTask).toBe(folding!.series.reduce((sum, s) => sum + s.contextTokens, 0));
+    expect(folding!.probeList.length).toBe(Object.values(folding!.probes).reduce((n, s) => n + s.total, 0));
+    expect(folding!.probeList.length).toBeGreaterThan(0);
+    await expect(runEval({ ...args, paths: ['/no/such/file.jsonl'], configs: [{ strategy: 'folding', options: { l0Distance: 'x' } }] })).rejects.toThrow(/l0Distance/);
+    await expect(runEval({ ...args, paths: ['/no/such/file.jsonl'], configs: [{ strategy: 'fold', options: {} }] })).rejects.toThrow(/use one of .*folding/);
+  }, 60_000);
+
   it('gives the series, totals, probes and summaries, as JSON, Markdown and CSV', async () => {
     const report = await runEval({ paths: [CLAUDE], configs: [{ strategy: 'pi', options: {} }, { strategy: 'observation-masking', options: {} }], counter: 'chars4', contextWindow: 50_000, model: 'claude-sonnet-4-5', jobs: 1 });
     const [file] = report.files;

@@ -11,7 +11,7 @@ import { join, relative, resolve } from 'node:path';
 import { compareConfigs, conversationLeaves } from '../core/replay/compare.ts';
 import type { ReplayConfig, ReplayResult } from '../core/replay/types.ts';
 import type { FormatId } from '../core/import/types.ts';
-import { getStrategy } from '../core/strategies/index.ts';
+import { parseConfigOptions } from '../core/replay/config-options.ts';
 import { createOfflineSummarizer } from '../core/summarize/offline.ts';
 import { getCounter, type CounterId } from '../core/tokens/counters.ts';
 import { countEntries } from '../core/tokens/entry-tokens.ts';
@@ -89,7 +89,7 @@ export function findTranscripts(paths: readonly string[]): string[] {
 }
 
 export async function runEval(args: EvalArgs): Promise<EvalReport> {
-  for (const config of args.configs) getStrategy(config.strategy).parse(config.options); // refuse a bad option before any file is read
+  for (const config of args.configs) parseConfigOptions(config, args.contextWindow); // refuse a bad option before any file is read
   const files = findTranscripts(args.paths);
   if (files.length === 0) throw new Error(`No transcript files (.jsonl, .json) under ${args.paths.join(', ')}.`);
   if (args.jobs > 1 && files.length > 1) return runInChildren(files, args);

@@ -25,7 +25,7 @@ import type { FoldOptions } from './options.ts';
 import { searchBlocks } from './recall.ts';
 import { RetrievedZone } from './retrieval.ts';
 import { dynamicTokens, zoneUsage } from './zones.ts';
-import type { FoldedBlock, FoldEvent, FoldRun, FoldTrigger, Iteration, KeyMoment, Level, SummaryCache } from './types.ts';
+import type { FoldedBlock, FoldEvent, FoldRun, FoldTrigger, Iteration, KeyMoment, Level, Retrieval, SummaryCache } from './types.ts';
 
 /** Budget-flow rounds per fold at most (each promotes one chunk). */
 const MAX_FLOW_ROUNDS = 10_000;
@@ -445,6 +445,23 @@ export class FoldSession {
       if (!this.isKey(i) && levelFor(at - this.anchor(i), this.o) > this.levels[i]!) out.push(i);
     }
     return out;
+  }
+
+  /**
+   * What this memory would send a model after the latest iteration, cheaply enough to ask before
+   * every call of a replay: the top-level blocks as `snapshot` lays them out (the committed layout
+   * repaired around the levels changed since the last fold; each block's importance as of the fold
+   * that made it, where `snapshot` refreshes it), the retrieved zone, and the tokens of all that
+   * with the dynamic slot. The session is not changed.
+   */
+  current(): { blocks: () => FoldedBlock[]; retrieved: readonly Retrieval[]; tokens: number } {
+    const n = this.its.length;
+    if (n === 0) return { blocks: () => [], retrieved: [], tokens: 0 };
+    const { edits, removed, added } = this.repaired(n - 1);
+    let tokens = this.layoutTokens;
+    for (const block of removed) tokens -= block.tokens.folded;
+    for (const block of added) tokens += block.tokens.folded;
+    return { blocks: () => applyRepair([...this.layout], edits), retrieved: this.zone.retrieved, tokens: tokens + this.zone.tokens() + this.dynamicTokens(n - 1) };
   }
 
   /** The run as of the latest iteration (the session is not changed: pushing more continues it). */

@@ -11,16 +11,22 @@ import type { FoldedBlock, ZoneUsage } from './types.ts';
 /** Files listed in the dynamic slot. */
 export const DYNAMIC_FILES = 10;
 
-/** Tokens of the dynamic slot at `now`: the files touched and errors seen within l1Distance. */
-export function dynamicTokens(infos: readonly IterationInfo[], now: number, o: Pick<FoldOptions, 'l1Distance'>, counter: TokenCounter): number {
+/** The dynamic slot at `now`: the files touched and errors seen within l1Distance ('' when there are none). */
+export function dynamicText(infos: readonly IterationInfo[], now: number, o: Pick<FoldOptions, 'l1Distance'>): string {
   const files: string[] = [];
   let errors = 0;
   for (let i = now; i >= 0 && now - i <= o.l1Distance; i--) {
     for (const file of infos[i]!.files) if (!files.includes(file) && files.length < DYNAMIC_FILES) files.push(file);
     errors += infos[i]!.errors;
   }
-  if (files.length === 0 && errors === 0) return 0;
-  return counter.count(`Recent files: ${files.join(', ')}\nRecent errors: ${errors}`);
+  if (files.length === 0 && errors === 0) return '';
+  return `Recent files: ${files.join(', ')}\nRecent errors: ${errors}`;
+}
+
+/** Tokens of the dynamic slot at `now`. */
+export function dynamicTokens(infos: readonly IterationInfo[], now: number, o: Pick<FoldOptions, 'l1Distance'>, counter: TokenCounter): number {
+  const text = dynamicText(infos, now, o);
+  return text ? counter.count(text) : 0;
 }
 
 /** Every zone's tokens against its budget, for top-level blocks tiling the iterations. */

@@ -15,6 +15,8 @@ import type { TokenCounter } from '../tokens/counters.ts';
 import { configLabel } from './label.ts';
 import { emptyScores } from './scoring.ts';
 import { replaySession } from './replay.ts';
+import { isFoldingConfig } from './config-options.ts';
+import { replayFolding } from './folding-replay.ts';
 import type { ReplayConfig, ReplayProgress, ReplayResult } from './types.ts';
 import { findCalls } from './calls.ts';
 
@@ -59,7 +61,7 @@ export async function compareConfigs(args: CompareArgs): Promise<CompareOutput> 
     const config = args.configs[i]!;
     if (args.signal?.aborted) throw new CompactionCancelledError();
     try {
-      results.push(await replaySession({
+      results.push(await (isFoldingConfig(config) ? replayFolding : replaySession)({
         input, config, summarizer: args.summarizer, prompts: args.prompts, probes,
         ...(price ? { price } : {}),
         ...(args.dismissed ? { dismissed: args.dismissed } : {}),

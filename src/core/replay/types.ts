@@ -68,7 +68,9 @@ export type ContextRef =
  * compressed texts, a summary's source indices and prompt variables), which the context and
  * `removedIds` already say and which would make a replay of hundreds of compactions weigh megabytes.
  */
-export type ReplayPlan = Pick<Plan, 'strategy' | 'options' | 'trigger' | 'cut' | 'notes' | 'tokensBefore' | 'tokensAfterEstimate' | 'nothingToDo'> & {
+export type ReplayPlan = Pick<Plan, 'options' | 'trigger' | 'cut' | 'notes' | 'tokensBefore' | 'tokensAfterEstimate' | 'nothingToDo'> & {
+  /** The strategy, or `folding` for memory folding (folding-replay.ts). */
+  strategy: Plan['strategy'] | 'folding';
   summaries: Array<Pick<SummaryTask, 'id' | 'prompt' | 'from' | 'to' | 'maxTokens'>>;
   /** How many input entries got each fate. */
   fates: Record<Fate, number>;

@@ -4,7 +4,7 @@
  * named on its row even while the row is folded.
  */
 import { useState } from 'react';
-import { getStrategy } from '../../core/strategies/index.ts';
+import { configOptionSpecs, configTitle } from '../../core/replay/config-options.ts';
 import { useAppStore } from '../../store/store.ts';
 import { MAX_COMPARE_CONFIGS } from '../../worker/compare-protocol.ts';
 import { OptionsForm } from '../strategies/OptionsForm.tsx';
@@ -58,7 +58,7 @@ function ConfigRow({ index, count, placeholder, open, onToggle }: { index: numbe
           <select value={row.strategy} onChange={(e) => setStrategy(index, e.target.value)} data-testid={`${prefix}.strategy`} aria-label={`Strategy of configuration ${index + 1}`}>
             {!known && <option value={row.strategy}>{row.strategy} (not available)</option>}
             {COMPARABLE_STRATEGIES.map((id) => (
-              <option key={id} value={id}>{getStrategy(id).label}</option>
+              <option key={id} value={id}>{configTitle(id)}</option>
             ))}
           </select>
         </label>
@@ -79,7 +79,7 @@ function ConfigRow({ index, count, placeholder, open, onToggle }: { index: numbe
         </p>
       )}
       {open && known && (
-        <OptionsForm specs={getStrategy(row.strategy).options} values={row.values} error={problem} onChange={(name, value) => setOption(index, name, value)} onReset={() => resetOptions(index)} />
+        <OptionsForm specs={configOptionSpecs(row.strategy)} values={row.values} error={problem} onChange={(name, value) => setOption(index, name, value)} onReset={() => resetOptions(index)} />
       )}
     </li>
   );

@@ -6,11 +6,11 @@
 import { OptionError } from '../../core/compaction/options.ts';
 import { configLabel } from '../../core/replay/label.ts';
 import type { ReplayConfig } from '../../core/replay/types.ts';
-import { getStrategy, STRATEGY_IDS } from '../../core/strategies/index.ts';
+import { parseConfigOptions, REPLAYABLE_IDS } from '../../core/replay/config-options.ts';
 import type { CompareConfigDraft } from '../../store/compare-slice.ts';
 
-/** Every registered strategy but the custom plugin (the replay refuses it: it needs its own worker per call). */
-export const COMPARABLE_STRATEGIES: readonly string[] = STRATEGY_IDS.filter((id) => id !== 'custom');
+/** Every registered strategy but the custom plugin (the replay refuses it: it needs its own worker per call), and memory folding. */
+export const COMPARABLE_STRATEGIES: readonly string[] = REPLAYABLE_IDS;
 
 export interface ConfigProblem {
   /** The option at fault ('' when it is the strategy itself). */
@@ -21,7 +21,7 @@ export interface ConfigProblem {
 export function checkConfig(row: CompareConfigDraft): ConfigProblem | undefined {
   if (!COMPARABLE_STRATEGIES.includes(row.strategy)) return { option: '', message: `The strategy "${row.strategy}" is not available here: pick one of ${COMPARABLE_STRATEGIES.join(', ')}.` };
   try {
-    getStrategy(row.strategy).parse(row.values);
+    parseConfigOptions({ strategy: row.strategy, options: row.values });
     return undefined;
   } catch (error) {
     return error instanceof OptionError ? { option: error.option, message: error.message } : { option: '', message: error instanceof Error ? error.message : String(error) };

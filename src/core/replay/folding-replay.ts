@@ -1,0 +1,197 @@
+/**
+ * Memory folding (L0-L4, seed 003) replayed call by call as the agent's memory, beside the
+ * strategies' driver (replay.ts) and with the same result, so Compare, `cli eval` and their charts
+ * need no special case. Before each call the iterations completed so far are pushed into a
+ * `FoldSession`, whose own triggers (pressure, critical, adaptive periodic, semantic) decide when
+ * to fold; the call is sent the fold's context (its blocks at their levels, the retrieved zone, the
+ * dynamic slot) plus the entries of the iteration in progress. Each fold that raised levels is a
+ * compaction of the replay. Digests are the offline extraction (no model): summarizer tokens are 0.
+ * Pure: the same input gives the same series.
+ */
+import { CompactionCancelledError } from '../compaction/summarizer.ts';
+import { iterationOfEntry, toIterations } from '../folding/iterations.ts';
+import type { FoldOptions } from '../folding/options.ts';
+import { FoldSession } from '../folding/session.ts';
+import type { FoldEvent } from '../folding/types.ts';
+import { dynamicText } from '../folding/zones.ts';
+import { extractProbes } from '../probes/index.ts';
+import { clockOf, findCalls } from './calls.ts';
+import { foldReplayOptions } from './config-options.ts';
+import { DEFAULT_CACHE_TTL_MS, replayCost } from './cost.ts';
+import { FoldContextBuilder, type FoldContext } from './folding-context.ts';
+import { foldCompaction, foldOverflowNote } from './folding-record.ts';
+import { configLabel } from './label.ts';
+import type { ReplayArgs } from './replay.ts';
+import { emptyScores, ProbeChecker, probesByEntry, probesOf, scoreOf } from './scoring.ts';
+import type { ContextRef, ProbeOutcome, ReplayCall, ReplayCompaction, ReplayResult } from './types.ts';
+
+/** A folding replay takes a replay's arguments; it asks no summarizer (its digests are extracted). */
+export type FoldingReplayArgs = Omit<ReplayArgs, 'summarizer' | 'prompts' | 'timeoutMs'> & Partial<Pick<ReplayArgs, 'summarizer' | 'prompts' | 'timeoutMs'>>;
+
+/** Yield to the event loop after this much work, so a cancel or a progress message can get through. */
+const YIELD_EVERY_MS = 25;
+
+/** A fold that raised the level of at least one iteration: the context changed. */
+export function isFoldEvent(event: FoldEvent): boolean {
+  return (event.action === 'fold' || event.action === 'fold-oldest-l1') && (event.numbers.foldedIterations ?? 0) > 0;
+}
+
+/** The context after the last fold: what later calls are sent, with the entries recorded since `appendFrom`. */
+interface LastFold {
+  context: FoldContext;
+  appendFrom: number;
+  /** Texts of the summary entries it showed, so a later fold lists only the ones it made. */
+  texts: Set<string>;
+}
+
+export async function replayFolding(args: FoldingReplayArgs): Promise<ReplayResult> {
+  const { config, input } = args;
+  const options: FoldOptions = foldReplayOptions(config.options, input.contextWindow);
+  const entries = input.entries;
+  const counts = Array.from({ length: entries.length }, (_, i) => input.tokens.countAt(i));
+  const iterations = toIterations(entries);
+  const iterationOf = iterationOfEntry(iterations, entries.length);
+  const allCalls = findCalls(entries);
+  const callIndices = args.calls === undefined ? allCalls : allCalls.slice(0, args.calls);
+  const clock = clockOf(entries);
+  const byEntry = probesByEntry(args.probes ?? extractProbes(entries), args.dismissed ?? new Set());
+  const indexOf = new Map(entries.map((entry, index) => [entry.id, index]));
+  const cacheTtl = args.cacheTtlMs ?? DEFAULT_CACHE_TTL_MS;
+  const session = new FoldSession(options, new Map(), input.counter);
+  const builder = new FoldContextBuilder(entries, counts, input.counter);
+  const checker = new ProbeChecker();
+  const calls: ReplayCall[] = [];
+  const compactions: ReplayCompaction[] = [];
+  const removedEver = new Set<number>();
+  let last: LastFold = { context: { refs: [], verbatim: new Set(), compressed: { count: 0, tokensSaved: 0 }, folded: [] }, appendFrom: 0, texts: new Set() };
+  let pushed = 0;
+  let lastYield = Date.now();
+
+  /** Pushes the iterations before `target` (the ones complete before the call); returns the events they logged. */
+  const pushUpTo = (target: number): FoldEvent[] => {
+    const from = session.events.length;
+    for (; pushed < target; pushed++) {
+      const it = iterations[pushed]!;
+      session.push(entries.slice(it.from, it.to + 1), counts.slice(it.from, it.to + 1));
+    }
+    return session.events.slice(from);
+  };
+  /** The fold's context now, with the dynamic slot as of the latest iteration. */
+  const contextNow = (now: ReturnType<FoldSession['current']>): FoldContext =>
+    builder.build(now.blocks(), now.retrieved, session.its, session.iterations > 0 ? dynamicText(session.infos, session.iterations - 1, options) : '');
+  const withAppended = (refs: readonly ContextRef[], from: number, to: number): ContextRef[] => [...refs, ...builder.journal(from, to - 1)];
+
+  for (let k = 0; k < callIndices.length; k++) {
+    if (args.signal?.aborted) throw new CompactionCancelledError();
+    const c = callIndices[k]!;
+    const started = Date.now();
+    const target = iterationOf[c]!;
+    const pushedBefore = pushed;
+    const events = pushUpTo(target);
+    const folds = events.filter(isFoldEvent);
+    const partialFrom = iterations[target]!.from;
+    const now = session.current();
+    const contextTokens = now.tokens + input.tokens.range(partialFrom, c - 1);
+    const previousCall = calls[k - 1];
+    const compacted = folds.length > 0;
+    if (compacted) {
+      const context = contextNow(now);
+      const before = previousCall ? previousCall.contextTokens + input.tokens.range(previousCall.entryIndex, c - 1) : input.tokens.range(0, c - 1);
+      const removed = removedSince(last, context, partialFrom, c);
+      for (const i of removed) removedEver.add(i);
+      const removedIds = removed.map((i) => entries[i]!.id);
+      const probes = checker.check(probesOf(removedIds, byEntry), () => builder.parts(withAppended(context.refs, partialFrom, c), indexOf));
+      const compaction = foldCompaction({
+        call: k, folds, options, counter: input.counter.label, context, previousTexts: last.texts, tokensBefore: before, tokensAfter: contextTokens,
+        appendFrom: partialFrom, end: c, removedIds, probes, levels: session.levels, keyMoments: session.moments.filter((m) => m !== undefined).length, durationMs: Date.now() - started,
+      });
+      compactions.push(compaction);
+      last = { context, appendFrom: partialFrom, texts: new Set(context.folded.map((f) => f.text)) };
+    }
+    const overflow = contextTokens > input.contextWindow;
+    const requestAt = clock[c - 1] ?? clock[c];
+    const expired = previousCall?.at !== undefined && requestAt !== undefined && requestAt - previousCall.at > cacheTtl;
+    const entry = entries[c]!;
+    calls.push({
+      call: k,
+      entryIndex: c,
+      entryId: entry.id,
+      contextTokens,
+      cachedTokens: !previousCall || compacted || expired ? 0 : Math.min(previousCall.contextTokens, contextTokens),
+      outputTokens: entry.usage?.output ?? input.tokens.countAt(c),
+      compacted,
+      overflow,
+      ...(overflow ? { note: foldOverflowNote({ compacted, lastEvent: lastFoldEvent(session.events), partialTokens: input.tokens.range(partialFrom, c - 1), tokens: contextTokens, window: input.contextWindow, measured: session.iterations > 0 ? session.usage(session.iterations - 1) : 0, foldWindow: options.contextWindow, iteration: target, pushedNow: pushed > pushedBefore }) } : {}),
+      ...(entry.timestamp !== undefined ? { at: entry.timestamp } : {}),
+    });
+    if (Date.now() - lastYield > YIELD_EVERY_MS) {
+      args.onProgress?.({ call: k + 1, calls: callIndices.length, compactions: compactions.length, phase: 'replaying' });
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      lastYield = Date.now();
+      if (args.signal?.aborted) throw new CompactionCancelledError();
+    }
+  }
+
+  // What the next call would be sent: the fold as of the last call, and everything recorded after it.
+  const end = callIndices.length === allCalls.length ? entries.length : callIndices.length > 0 ? callIndices.at(-1)! + 1 : 0;
+  const appendFrom = pushed < iterations.length ? iterations[pushed]!.from : entries.length;
+  const finalContext = withAppended(contextNow(session.current()).refs, appendFrom, Math.max(end, appendFrom));
+  const finalIds = [...removedEver].sort((a, b) => a - b).map((i) => entries[i]!.id);
+  const probes: ProbeOutcome[] = checker.check(probesOf(finalIds, byEntry), () => builder.parts(finalContext, indexOf));
+  const contextTokens = calls.reduce((sum, call) => sum + call.contextTokens, 0);
+  const summarizerTokens = { input: 0, output: 0 };
+  args.onProgress?.({ call: calls.length, calls: callIndices.length, compactions: compactions.length, phase: 'done' });
+  return {
+    config,
+    label: configLabel(config),
+    counter: input.counter.label,
+    contextWindow: input.contextWindow,
+    calls,
+    compactions,
+    totals: {
+      calls: calls.length,
+      tokensPerTask: contextTokens,
+      contextTokens,
+      peakTokens: calls.reduce((peak, call) => Math.max(peak, call.contextTokens), 0),
+      compactions: compactions.length,
+      overflowCalls: calls.filter((call) => call.overflow).length,
+      summarizerTokens,
+      cost: args.price ? replayCost(calls, summarizerTokens, args.price.price) : null,
+      costModel: args.price?.model ?? null,
+    },
+    probes,
+    scores: probes.length > 0 ? scoreOf(probes) : emptyScores(),
+    compactionScores: scoreOf(compactions.flatMap((compaction) => compaction.probes)),
+    finalContext,
+    notes: replayNotes(session.events, compactions.length),
+  };
+}
+
+/** Input indices that were verbatim before the fold (the last fold's context and the entries since) and are not after it. */
+function removedSince(last: LastFold, context: FoldContext, partialFrom: number, end: number): number[] {
+  const kept = (i: number) => context.verbatim.has(i) || (i >= partialFrom && i < end);
+  const removed: number[] = [];
+  for (const i of last.context.verbatim) if (!kept(i)) removed.push(i);
+  for (let i = last.appendFrom; i < end; i++) if (!last.context.verbatim.has(i) && !kept(i)) removed.push(i);
+  return removed.sort((a, b) => a - b);
+}
+
+function lastFoldEvent(events: readonly FoldEvent[]): FoldEvent | undefined {
+  for (let i = events.length - 1; i >= 0; i--) {
+    const event = events[i]!;
+    if (event.action === 'fold' || event.action === 'fold-oldest-l1' || event.action === 'nothing-to-fold') return event;
+  }
+  return undefined;
+}
+
+function replayNotes(events: readonly FoldEvent[], compactions: number): string[] {
+  const notes = ['Memory folding with the offline digests (extraction, no model): summarizer tokens are 0. Model-written digests (the Fold tab) are not used in a replay.'];
+  const idle = events.filter((e) => (e.action === 'fold' || e.action === 'fold-oldest-l1' || e.action === 'nothing-to-fold') && !isFoldEvent(e)).length;
+  if (idle > 0) notes.push(`The folding triggers fired ${idle} time(s) with nothing to fold further; the context was left as it was.`);
+  const between = events.filter((e) => e.action === 'recall' || e.action === 'fade' || e.action === 'near').length;
+  if (between > 0 && compactions > 0) {
+    notes.push(`${between} recall, fade or nearer-level event(s) changed the context between folds: each call's tokens include them, while the context listed for a call is the last fold's plus the entries recorded since.`);
+  }
+  return notes;
+}
+

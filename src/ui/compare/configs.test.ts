@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { FOLD_OPTIONS } from '../../core/folding/options.ts';
+import { configOptionSpecs, configTitle } from '../../core/replay/config-options.ts';
+import { checkConfig, COMPARABLE_STRATEGIES, requestConfigs } from './configs.ts';
+
+const row = (strategy: string, values: Record<string, string> = {}, label = '') => ({ key: `${strategy}-${label}`, strategy, label, values });
+
+describe('compare configurations', () => {
+  it('offer memory folding beside the strategies (not the custom plugin), with the Fold tab’s options', () => {
+    expect(COMPARABLE_STRATEGIES).toContain('folding');
+    expect(COMPARABLE_STRATEGIES).toContain('pi');
+    expect(COMPARABLE_STRATEGIES).not.toContain('custom');
+    expect(configTitle('folding')).toBe('Memory folding (L0-L4)');
+    expect(configOptionSpecs('folding')).toBe(FOLD_OPTIONS);
+  });
+
+  it('check a folding row with the folding options parser, naming the option at fault', () => {
+    expect(checkConfig(row('folding', { everyLow: '30' }))).toBeUndefined();
+    expect(checkConfig(row('folding', { l0Distance: 'x' }))).toMatchObject({ option: 'l0Distance' });
+    expect(checkConfig(row('folding', { keepTurns: '3' }))).toMatchObject({ option: 'keepTurns' });
+    expect(checkConfig(row('pi', { keepRecentTokens: '-1' }))?.option).toBe('keepRecentTokens');
+    expect(requestConfigs([row('folding', { everyLow: '30' }), row('pi')])).toEqual([{ strategy: 'folding', options: { everyLow: '30' } }, { strategy: 'pi', options: {} }]);
+  });
+});
