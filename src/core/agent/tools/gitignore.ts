@@ -9,7 +9,7 @@
 import type { Folder } from '../types.ts';
 import { globSource } from './glob-pattern.ts';
 import { GITIGNORE_MAX_BYTES } from './limits.ts';
-import { baseName, joinPath } from './paths.ts';
+import { baseName, joinPath } from './path-parts.ts';
 
 export interface IgnoreRule {
   /** The line as written (trimmed). */

@@ -6,6 +6,7 @@
  */
 import type { Folder, FolderStat } from '../types.ts';
 import type { GitignoreMatcher } from './gitignore.ts';
+export { baseName, dirName, joinPath } from './path-parts.ts';
 
 /** A path the folder tools will not touch, with the reason. */
 export class FolderPathError extends Error {
@@ -99,19 +100,3 @@ export async function resolveToolPath(scope: PathScope, raw: string): Promise<Re
   return { path, real, stat };
 }
 
-/** `child` under `dir` ('' is the root). */
-export function joinPath(dir: string, child: string): string {
-  return dir === '' ? child : `${dir}/${child}`;
-}
-
-/** The last segment of a path. */
-export function baseName(path: string): string {
-  const slash = path.lastIndexOf('/');
-  return slash < 0 ? path : path.slice(slash + 1);
-}
-
-/** The directory part of a path ('' for a root entry). */
-export function dirName(path: string): string {
-  const slash = path.lastIndexOf('/');
-  return slash < 0 ? '' : path.slice(0, slash);
-}
