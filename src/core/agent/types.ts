@@ -1,6 +1,6 @@
 /**
  * The live agent's injected parts: a model that answers one request (streaming, abortable, with
- * tool calls), read-only tools, and the folder they read. The loop (`loop.ts`) only sees these
+ * tool calls), read-only tools, and the folder they read. The loop (`session.ts`) only sees these
  * interfaces, so the browser (File System Access, a directory snapshot), Node (fs) and the tests
  * (fakes, the scripted model) each supply their own.
  */
@@ -148,6 +148,19 @@ export interface AgentSessionOptions {
   journal?: readonly Entry[];
   /** Clock, epoch ms (injected in tests; also drives the 120 s summary fallback, L10). */
   now?: () => number;
+  /**
+   * How long one summary may take before the strategy's fallback answers (layered: hard
+   * truncation, L10). Default: DEFAULT_SUMMARY_TIMEOUT_MS (120 s, seed 002 §E2). Unit: ms.
+   */
+  summaryTimeoutMs?: number;
+  /** Model calls one user turn may make before it is ended as failed (a model that never stops calling tools). Default 100. */
+  maxCallsPerTurn?: number;
+  /**
+   * Turns the text the user typed into the user message (L8: `@file` mentions get a
+   * system-reminder with the files appended). Default: `withMentions` over `folder` with default
+   * tool options; pass your own to share the tools' `.gitignore` choice and mtime tracker (L9).
+   */
+  prepareInput?: (text: string, signal: AbortSignal) => Promise<string>;
   onEvent?: (event: AgentEvent) => void;
 }
 
