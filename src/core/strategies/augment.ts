@@ -14,7 +14,7 @@ import { isSystem } from './augment/exchanges.ts';
 import { fmt } from './augment/format.ts';
 import { historyView, type HistoryItem, type HistoryView } from './augment/history.ts';
 import { applyMemoriesCompression, currentMemories, MEMORIES_TASK_ID, memoriesTask, planMemoriesCompression } from './augment/memories.ts';
-import { buildContext, carriedCalls, fillSupervisor, replacedRange, stripSummaryTags, type NodeSpec } from './augment/node.ts';
+import { buildContext, carriedCalls, fillSupervisor, nodeEntries, replacedRange, stripSummaryTags, type NodeSpec } from './augment/node.ts';
 import { AUGMENT_OPTIONS, effectiveTemplate, parseAugmentOptions, type AugmentOptions } from './augment/params.ts';
 import { insertionSequenceId } from './augment/sequence.ts';
 import { splitHistory, type Split } from './augment/split.ts';
@@ -66,8 +66,9 @@ function evaluate(input: CompactionInput, options: AugmentOptions, view: History
   const proactive = options.triggerOnHistorySizeChars;
   numbers.threshold = proactive;
   if (proactive > 0) {
-    const s = split(proactive);
     if (size >= proactive) {
+      // The split walks the exchanges after the previous node: only once the size is there.
+      const s = split(proactive);
       const fire = s.head.some(isSummarizable);
       const detail = `${label} ${fmt(size)} >= ${fmt(proactive)} (triggerOnHistorySizeChars; ${unitNote})${why(s)}`;
       if (fire) return { decision: { fire, rule: 'historySize', detail, numbers: { ...numbers, headSize: s.headSize, tailSize: s.tailSize } }, threshold: proactive, split: s };
@@ -124,15 +125,15 @@ function tokensOf(input: CompactionInput, context: CompactedContext['entries']):
 }
 
 /**
- * The same from the input's token index for journal entries (the plan runs before every agent-loop
- * iteration, so it must not re-tokenize the whole branch); only new entries are counted.
+ * Tokens of the context `buildContext(entries, kept, cut, node)` makes, from the input's token
+ * index for journal entries (the plan runs before every agent-loop iteration, so it must not
+ * re-tokenize the branch, nor build the context only to count it); only the node is counted.
  */
-function indexedTokensOf(input: CompactionInput, context: CompactedContext['entries']): number {
-  const position = new Map(input.entries.map((entry, i) => [entry, i] as const));
-  return context.reduce((sum, item) => {
-    const i = item.origin === 'journal' ? position.get(item.entry) : undefined;
-    return sum + (i !== undefined ? input.tokens.countAt(i) : countEntry(item.entry, input.counter).total);
-  }, 0);
+function keptTokens(input: CompactionInput, kept: (index: number) => boolean, node: NodeSpec | undefined): number {
+  let sum = 0;
+  for (let i = 0; i < input.entries.length; i++) if (kept(i)) sum += input.tokens.countAt(i);
+  if (node) for (const item of nodeEntries(node, null)) sum += countEntry(item.entry, input.counter).total;
+  return sum;
 }
 
 /** What the model sees now, before this compaction (the previous node applied, if any). */
@@ -158,8 +159,9 @@ function makePlan(input: CompactionInput, options: AugmentOptions): Plan {
   const template = effectiveTemplate(options);
   if (template.error) notes.push(`Error: ${template.error}`);
   notes.push(...view.notes);
-  const current = currentContext(input, view);
-  const tokensBefore = indexedTokensOf(input, current.context);
+  const currentFatesNow = currentFates(input, view);
+  const current = { fates: currentFatesNow };
+  const tokensBefore = keptTokens(input, (i) => currentFatesNow[i] === 'keep', previousNodeSpec(input, view, currentFatesNow));
   const memories = memoriesPlan(input, options);
   const memoryTasks: SummaryTask[] = memories.needed ? [memoriesTask(memories, options.compressionPrompt)] : [];
   const source = currentMemories(input, options.memories);
@@ -245,7 +247,7 @@ function makePlan(input: CompactionInput, options: AugmentOptions): Plan {
     ackText: options.summaryNodeResponseMessage,
     carried: carriedCalls(entries, keptIndex), now: input.now, replaces: undefined,
   };
-  const tokensAfterEstimate = indexedTokensOf(input, buildContext(entries, keptIndex, cut, estimateNode));
+  const tokensAfterEstimate = keptTokens(input, keptIndex, estimateNode);
   notes.push(`Estimate: ${fmt(tokensBefore)} -> ${fmt(tokensAfterEstimate)} ${input.counter.label} (the summary counted at ${fmt(SUMMARY_WORDS_ESTIMATE)} words).`);
   const tailLimitKept = split.tailSize < options.historyTailSizeCharsToExclude;
   if (!tailLimitKept) notes.push(`The kept tail (${fmt(split.tailSize)} ${unit}) is over historyTailSizeCharsToExclude: minTailExchanges ${options.minTailExchanges} keeps the newest exchange${options.minTailExchanges === 1 ? '' : 's'} whole.`);

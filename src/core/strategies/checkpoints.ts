@@ -11,6 +11,7 @@ import {
   anchor, basePlan, buildEntries, countContext, fmt, iterationGroups, KEEP_TASK_OPTION, keptTokens, madeEntry, needSummary,
   oldHistory, totalIterations, unchangedContext, windowNote, windowStart, type Insert, type IterationGroup, type SimpleOptions,
 } from './sliding-window.ts';
+import { layoutOnce } from './layout-memo.ts';
 
 // StrategyId is a closed union the lead widens when registering this strategy: until then, a cast.
 export const CHECKPOINTS_ID = 'checkpoints' as StrategyId;
@@ -82,7 +83,7 @@ interface Layout {
   notes: string[];
 }
 
-function layout(input: CompactionInput, options: CheckpointsOptions): Layout {
+function computeLayout(input: CompactionInput, options: CheckpointsOptions): Layout {
   const groups = iterationGroups(input.entries);
   const iterations = totalIterations(groups);
   const start = iterations > options.windowSize ? windowStart(groups, options.windowSize) : 0;
@@ -111,6 +112,8 @@ function layout(input: CompactionInput, options: CheckpointsOptions): Layout {
   }
   return { iterations, groups, start, blocks, kept: old.kept, notes: old.notes };
 }
+
+const layout = layoutOnce(computeLayout);
 
 function checkpointsTrigger(input: CompactionInput, options: CheckpointsOptions, l: Layout = layout(input, options)): TriggerDecision {
   const fresh = l.blocks.filter((b) => b.reused === undefined && b.indices.length > 0).length;

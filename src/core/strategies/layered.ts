@@ -17,8 +17,9 @@ import {
 } from './layered/archived-summary.ts';
 import { serializeReact } from './layered/react-serialize.ts';
 import { callsById, compressEntry, type CompressionLimits } from './layered/tool-compression.ts';
+import { layeredBranchFacts, summaryEntryTokens } from './layered/branch-facts.ts';
 import { layeredTrigger } from './layered/trigger.ts';
-import { classify, pairPartners, turnStarts, type EntryClass } from './layered/turns.ts';
+import { classify, turnStarts, type EntryClass } from './layered/turns.ts';
 
 export { serializeReact };
 
@@ -70,7 +71,14 @@ function limitsOf(options: LayeredOptions): CompressionLimits {
   };
 }
 
-const fmt = (n: number) => n.toLocaleString('en-US');
+const FORMAT = new Intl.NumberFormat('en-US');
+const fmt = (n: number) => FORMAT.format(n);
+
+/** The text of an archived summary entry when it is its one block (as `archiveEntry` makes it). */
+function textOfArchive(entry: Entry): string | undefined {
+  const block = entry.blocks[0];
+  return entry.blocks.length === 1 && block?.type === 'text' ? block.text : undefined;
+}
 
 /** Index of the first entry a previous run did not archive (its `firstKeptEntryId`). */
 function archivedPrefixEnd(input: CompactionInput): { start: number; note?: string } {
@@ -166,7 +174,11 @@ function buildContext(input: CompactionInput, plan: Plan, options: LayeredOption
   for (let i = 0; i < cut; i++) if (classes[i] === 'conversation') place(i);
   for (let i = cut; i < entries.length; i++) place(i);
 
-  const tokensAfter = out.reduce((sum, item) => sum + countEntry(item.entry, input.counter).total, 0);
+  // Summaries are counted once per text: each run carries every earlier one again.
+  const tokensAfter = out.reduce((sum, item) => {
+    const text = item.origin === 'summary' ? textOfArchive(item.entry) : undefined;
+    return sum + (text !== undefined ? summaryEntryTokens(text, input.counter) : countEntry(item.entry, input.counter).total);
+  }, 0);
   let previous: PreviousCompaction;
   if (plan.nothingToDo || !plan.cut) {
     previous = input.previous ?? { strategy: 'layered', summaries: [] };
@@ -208,7 +220,8 @@ export const layeredStrategy: Strategy<LayeredOptions> = {
     const { start, note } = archivedPrefixEnd(input);
     if (note) notes.push(note);
     const classes = entries.map(classify);
-    const partners = pairPartners(entries);
+    // pairPartners(entries), kept for the branch as it grows: the plan runs whenever the trigger fires.
+    const partners = layeredBranchFacts(entries).partners;
     const starts = turnStarts(entries, start, partners);
     const keep = options.keepTurns;
 
@@ -219,6 +232,14 @@ export const layeredStrategy: Strategy<LayeredOptions> = {
       nothingToDo = `Only ${fmt(starts.length)} whole turns ${start > 0 ? 'since the last archive' : 'in history'}; the last ${fmt(keep)} turns are always kept (keepTurns), so there is nothing older to archive.`;
     }
     const cut = nothingToDo ? start : starts[starts.length - keep]!;
+    // Archived summaries are appended and never compressed again (§A4, §A5): over a long session
+    // they alone can fill the window, and no later run makes them smaller. Said where it explains
+    // why a context stays large.
+    const archived = (input.previous?.summaries ?? []).reduce((sum, text) => sum + summaryEntryTokens(text, input.counter), 0);
+    const archivedNote = archived > 0
+      ? ` The ${fmt(input.previous!.summaries.length)} archived summar${input.previous!.summaries.length === 1 ? 'y' : 'ies'} from earlier runs hold ${fmt(archived)} tokens and are never compressed again (§A4).`
+      : '';
+    if (nothingToDo && archived >= trigger.numbers.threshold! / 2) nothingToDo += archivedNote;
 
     const pinned = input.pinned ?? new Set<string>();
     const fates: Fate[] = classes.map((cls, i) => {
@@ -265,7 +286,7 @@ export const layeredStrategy: Strategy<LayeredOptions> = {
 
     const previousSummaries = input.previous?.summaries ?? [];
     let tokensAfterEstimate = summaries.length > 0 ? options.summaryMaxTokens : 0;
-    for (const text of previousSummaries) tokensAfterEstimate += countEntry(archiveEntry('estimate', text, undefined), input.counter).total;
+    for (const text of previousSummaries) tokensAfterEstimate += summaryEntryTokens(text, input.counter);
     const compressedAfter = new Map(compressions.map((c) => [c.index, c.tokensAfter]));
     fates.forEach((fate, i) => {
       if (fate === 'keep') tokensAfterEstimate += input.tokens.countAt(i);
@@ -294,7 +315,9 @@ export const layeredStrategy: Strategy<LayeredOptions> = {
     if (events > 0) notes.push(`${fmt(events)} harness events are not model context and are left out.`);
     const threshold = trigger.numbers.threshold!;
     if (!nothingToDo && tokensAfterEstimate >= threshold) {
-      notes.push(`Over budget: the context is estimated at ${fmt(tokensAfterEstimate)} tokens, still >= the threshold ${fmt(threshold)}, because keepTurns ${fmt(keep)} turns are always kept whole; lower keepTurns to go under.`);
+      notes.push(archived >= threshold / 2
+        ? `Over budget: the context is estimated at ${fmt(tokensAfterEstimate)} tokens, still >= the threshold ${fmt(threshold)}, mostly archived summaries.${archivedNote}`
+        : `Over budget: the context is estimated at ${fmt(tokensAfterEstimate)} tokens, still >= the threshold ${fmt(threshold)}, because keepTurns ${fmt(keep)} turns are always kept whole; lower keepTurns to go under.`);
     }
 
     return {

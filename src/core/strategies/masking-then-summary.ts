@@ -9,7 +9,6 @@
 import { parseOptions, type OptionSpec } from '../compaction/options.ts';
 import type { Strategy } from '../compaction/strategy.ts';
 import type { CompactedContext, CompactionInput, Plan, PreviousCompaction, StrategyId, SummaryTask, TriggerDecision } from '../compaction/types.ts';
-import { savedTokens } from './masking/rewrite.ts';
 import { KEEP_TURNS_OPTION, maskTurns, WINDOW_STATE_KEY, type Masking } from './observation-masking.ts';
 import { isSystemMessage, resolveBoundary } from './pi/boundary.ts';
 import {
@@ -17,6 +16,7 @@ import {
   unchangedContext, windowNote, buildEntries, type Insert, type IterationGroup, type SimpleOptions,
 } from './sliding-window.ts';
 import { capTokens } from './two-layer.ts';
+import { layoutOnce } from './layout-memo.ts';
 
 export const MASKING_THEN_SUMMARY_ID: StrategyId = 'masking-then-summary';
 export const HYBRID_TASK_ID = 'masking-summary';
@@ -49,16 +49,31 @@ export const MASKING_THEN_SUMMARY_OPTIONS: readonly OptionSpec[] = [
   KEEP_TASK_OPTION,
 ];
 
-/** Splits groups at input index `start`: the parts before it (already summarized) and from it on. */
+/** The two parts of a group that straddles a summary boundary, by group and boundary (the same objects at every call). */
+const straddlers = new WeakMap<IterationGroup, { start: number; lo: IterationGroup; hi: IterationGroup }>();
+
+/**
+ * Splits groups at input index `start`: the parts before it (already summarized) and from it on.
+ * A group wholly on one side is passed on as it is, so the masking pass recognizes the groups it read.
+ */
 function splitGroups(groups: readonly IterationGroup[], start: number): { before: IterationGroup[]; after: IterationGroup[] } {
   const before: IterationGroup[] = [];
   const after: IterationGroup[] = [];
   for (const g of groups) {
-    const lo = g.indices.filter((i) => i < start);
-    const hi = g.indices.filter((i) => i >= start);
-    // A group that straddles the boundary counts its turns after it: they are not in the summary yet.
-    if (lo.length > 0) before.push({ indices: lo, count: hi.length > 0 ? 0 : g.count, first: g.first });
-    if (hi.length > 0) after.push({ indices: hi, count: g.count, first: g.first });
+    if (g.indices[g.indices.length - 1]! < start) before.push(g);
+    else if (g.indices[0]! >= start) after.push(g);
+    else {
+      let parts = straddlers.get(g);
+      if (!parts || parts.start !== start) {
+        const lo = g.indices.filter((i) => i < start);
+        const hi = g.indices.filter((i) => i >= start);
+        // A group that straddles the boundary counts its turns after it: they are not in the summary yet.
+        parts = { start, lo: { indices: lo, count: 0, first: g.first }, hi: { indices: hi, count: g.count, first: g.first } };
+        straddlers.set(g, parts);
+      }
+      before.push(parts.lo);
+      after.push(parts.hi);
+    }
   }
   return { before, after };
 }
@@ -84,7 +99,7 @@ interface Layout {
   freshNotes: string[];
 }
 
-function layout(input: CompactionInput, options: MaskingThenSummaryOptions): Layout {
+function computeLayout(input: CompactionInput, options: MaskingThenSummaryOptions): Layout {
   const prev = input.previous;
   // Only this strategy's own summary is continued; runs that only masked have none to continue.
   const boundary: { start: number; previousSummary?: string; notes: string[] } = prev === undefined || prev.summaries.length === 0
@@ -99,8 +114,8 @@ function layout(input: CompactionInput, options: MaskingThenSummaryOptions): Lay
   let head = previousSummary !== undefined ? input.counter.count(previousSummary) : 0;
   for (let i = 0; i < start; i++) if (isSystemMessage(input.entries[i]!) || keptBefore.has(i)) head += input.tokens.countAt(i);
   const region = start < input.entries.length ? input.tokens.range(start, input.entries.length - 1) : 0;
-  const contextTokens = head + region - savedTokens(masking.masked.filter((r) => r.index < masking.previousFrom));
-  const maskedTokens = head + region - savedTokens(masking.masked);
+  const contextTokens = head + region - masking.earlierTokens;
+  const maskedTokens = head + region - masking.savedTokens;
   const threshold = Math.floor(options.summaryTriggerRatio * input.contextWindow);
   const turns = totalIterations(after);
   const k = masking.windowGroup;
@@ -120,6 +135,8 @@ function layout(input: CompactionInput, options: MaskingThenSummaryOptions): Lay
   }
   return l;
 }
+
+const layout = layoutOnce(computeLayout);
 
 function decide(input: CompactionInput, options: MaskingThenSummaryOptions, l = layout(input, options)): TriggerDecision {
   const m = l.masking;

@@ -9,10 +9,12 @@ import { parseOptions, type OptionSpec } from '../compaction/options.ts';
 import type { Strategy } from '../compaction/strategy.ts';
 import type { CompactedContext, CompactionInput, Plan, PreviousCompaction, StrategyId, TriggerDecision } from '../compaction/types.ts';
 import type { Block } from '../journal/entry.ts';
-import { isPinned, previousIndex, rewriteEntry, savedTokens, type Rewrite } from './masking/rewrite.ts';
+import { firstFrom, maskedGroups } from './masking/masked-groups.ts';
+import { previousIndex, type Rewrite } from './masking/rewrite.ts';
 import {
   basePlan, buildEntries, countContext, fmt, iterationGroups, totalIterations, unchangedContext, windowNote, windowStart, type IterationGroup,
 } from './sliding-window.ts';
+import { layoutOnce } from './layout-memo.ts';
 
 export const OBSERVATION_MASKING_ID: StrategyId = 'observation-masking';
 
@@ -52,6 +54,9 @@ export interface Masking {
   /** Masked entries the earlier run had not masked yet, and the tokens masking them saves. */
   fresh: number;
   freshTokens: number;
+  /** Tokens saved by the masked entries the earlier run had masked already, and by all of them. */
+  earlierTokens: number;
+  savedTokens: number;
   /** Old tool-output entries left verbatim: in a pinned turn, or no longer than their placeholder. */
   pinned: number;
   small: number;
@@ -72,39 +77,23 @@ export function maskTurns(input: CompactionInput, groups: readonly IterationGrou
   const windowGroup = iterations > keepTurns ? windowStart(groups, keepTurns) : 0;
   const windowFrom = groups[windowGroup]?.indices[0] ?? input.entries.length;
   const prev = previousIndex(input, strategy, WINDOW_STATE_KEY);
-  const out: Masking = {
-    iterations, windowGroup, windowFrom, masked: [], previousFrom: prev.index, fresh: 0, freshTokens: 0, pinned: 0, small: 0,
-    notes: prev.note ? [prev.note] : [],
+  const older = maskedGroups(input, groups, windowGroup, maskBlock);
+  const at = firstFrom(older.masked, prev.index);
+  const saved = older.saved[older.masked.length]!;
+  return {
+    iterations, windowGroup, windowFrom, masked: older.masked, previousFrom: prev.index,
+    fresh: older.masked.length - at, freshTokens: saved - older.saved[at]!, earlierTokens: older.saved[at]!, savedTokens: saved,
+    pinned: older.pinned, small: older.small, notes: prev.note ? [prev.note] : [],
   };
-  for (const group of groups.slice(0, windowGroup)) {
-    const pinned = group.indices.some((i) => isPinned(input, input.entries[i]!));
-    for (const i of group.indices) {
-      if (!input.entries[i]!.blocks.some((b) => b.type === 'tool_result')) continue;
-      if (pinned) {
-        out.pinned++;
-        continue;
-      }
-      const r = rewriteEntry(input, i, maskBlock);
-      if (!r || r.tokensAfter >= r.tokensBefore) {
-        out.small++;
-        continue;
-      }
-      out.masked.push(r);
-      if (i >= out.previousFrom) {
-        out.fresh++;
-        out.freshTokens += r.tokensBefore - r.tokensAfter;
-      }
-    }
-  }
-  return out;
 }
 
 /** The masking decision on the whole branch, with the current context's tokens (earlier masking applied). */
-function layout(input: CompactionInput, options: ObservationMaskingOptions): { masking: Masking; contextTokens: number } {
+function computeLayout(input: CompactionInput, options: ObservationMaskingOptions): { masking: Masking; contextTokens: number } {
   const masking = maskTurns(input, iterationGroups(input.entries), options.keepTurns, OBSERVATION_MASKING_ID);
-  const earlier = masking.masked.filter((r) => r.index < masking.previousFrom);
-  return { masking, contextTokens: input.tokens.total - savedTokens(earlier) };
+  return { masking, contextTokens: input.tokens.total - masking.earlierTokens };
 }
+
+const layout = layoutOnce(computeLayout);
 
 function decide(input: CompactionInput, options: ObservationMaskingOptions, l = layout(input, options)): TriggerDecision {
   const { masking: m, contextTokens } = l;

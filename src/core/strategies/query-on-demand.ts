@@ -11,6 +11,7 @@ import {
   anchor, basePlan, buildEntries, countContext, fmt, iterationGroups, KEEP_TASK_OPTION, keptTokens, madeEntry,
   oldHistory, unchangedContext, windowNote, windowStart, windowTrigger, type Insert, type SimpleOptions,
 } from './sliding-window.ts';
+import { layoutOnce } from './layout-memo.ts';
 
 // StrategyId is a closed union the lead widens when registering this strategy: until then, a cast.
 export const QUERY_ON_DEMAND_ID = 'query-on-demand' as StrategyId;
@@ -63,7 +64,7 @@ interface Old {
   tokens: number;
 }
 
-function older(input: CompactionInput, options: QueryOnDemandOptions) {
+function computeOlder(input: CompactionInput, options: QueryOnDemandOptions) {
   const groups = iterationGroups(input.entries);
   const start = windowStart(groups, options.recentSize);
   const old = oldHistory(input, groups, start, options.keepTask);
@@ -74,6 +75,8 @@ function older(input: CompactionInput, options: QueryOnDemandOptions) {
   const tokens = indices.reduce((n, i) => n + input.tokens.range(i, i), 0);
   return { groups, start, notes: old.notes, old: { indices, end, files, tokens } satisfies Old };
 }
+
+const older = layoutOnce(computeOlder);
 
 function indexEntry(input: CompactionInput, old: Old, tool: boolean) {
   const from = input.entries[old.indices[0]!]!;

@@ -11,24 +11,13 @@ import type {
   CompactedContext, CompactionInput, ContextEntry, Fate, Plan, PreviousCompaction, StrategyId, TriggerDecision,
 } from '../compaction/types.ts';
 import type { Entry } from '../journal/entry.ts';
+import { indexedIterationGroups, type IterationGroup } from './iteration-index.ts';
+
+export type { IterationGroup } from './iteration-index.ts';
 
 // StrategyId is a closed union the lead widens when registering this strategy: until then, a cast.
 export const SLIDING_WINDOW_ID = 'sliding-window' as StrategyId;
 
-/**
- * One unit the window counts: an assistant response (possibly split over several consecutive
- * assistant entries) with the tool results answering it, preceded by the user messages that led
- * to it. Iterations whose calls and results interleave are merged into one group so a cut between
- * groups never separates a call from its result; `count` says how many iterations a group holds.
- */
-export interface IterationGroup {
-  /** Input indices of the group's entries, ascending (system entries are never in a group). */
-  indices: number[];
-  /** Iterations in the group (0 for a trailing user message still waiting for an answer). */
-  count: number;
-  /** 1-based number of the group's first iteration in the input. */
-  first: number;
-}
 
 /** A system prompt of the input: never moved, never summarized. */
 export function isSystemEntry(entry: Entry): boolean {
@@ -64,8 +53,16 @@ function pairReach(entries: readonly Entry[]): number[] {
   return reach;
 }
 
-/** The input's iterations, oldest first, merged where a call/result pair would span two of them. */
+/**
+ * The input's iterations, oldest first, merged where a call/result pair would span two of them.
+ * Read-only: the groups of a growing branch are kept up to date entry by entry and shared.
+ */
 export function iterationGroups(entries: readonly Entry[]): IterationGroup[] {
+  return indexedIterationGroups(entries);
+}
+
+/** `iterationGroups` computed from the entries alone, reading every one. */
+export function scanIterationGroups(entries: readonly Entry[]): IterationGroup[] {
   const raw: Array<{ indices: number[]; count: number }> = [];
   // 'lead': only user/other entries so far; 'assistant': the response; 'results': its tool results.
   let state: 'none' | 'lead' | 'assistant' | 'results' = 'none';
@@ -145,19 +142,27 @@ export interface OldHistory {
   notes: string[];
 }
 
+/** Whether a group holds an entry the user pinned. */
+function hasPinned(input: CompactionInput, group: IterationGroup): boolean {
+  return group.indices.some((i) => input.pinned?.has(input.entries[i]!.id) || input.entries[i]!.flags?.pinned);
+}
+
 /** Splits off the groups before `start`, keeping the task and whole pinned iterations in place. */
 export function oldHistory(input: CompactionInput, groups: readonly IterationGroup[], start: number, keepTask: boolean): OldHistory {
   const old = groups.slice(0, start);
   const kept = new Set<number>();
   const notes: string[] = [];
   const task = keepTask ? taskIndex(input.entries) : undefined;
-  if (task !== undefined && old.some((g) => g.indices.includes(task))) {
+  // Groups split the non-system entries into consecutive runs: the task (a user message) is in an
+  // older group exactly when it comes before the end of the last one.
+  const lastOld = old[old.length - 1];
+  if (task !== undefined && lastOld && task <= lastOld.indices[lastOld.indices.length - 1]!) {
     kept.add(task);
     notes.push(`Initial task ${input.entries[task]!.id} kept verbatim (keepTask).`);
   }
   let pinnedGroups = 0;
   for (const g of old) {
-    if (g.indices.some((i) => input.pinned?.has(input.entries[i]!.id) || input.entries[i]!.flags?.pinned)) {
+    if (hasPinned(input, g)) {
       for (const i of g.indices) kept.add(i);
       pinnedGroups++;
     }
@@ -292,18 +297,20 @@ function planSlidingWindow(input: CompactionInput, options: SlidingWindowOptions
   const start = windowStart(groups, options.windowSize);
   const old = oldHistory(input, groups, start, options.keepTask);
   let dropped = 0;
+  let droppedTokens = 0;
   for (const g of old.groups) {
     for (const i of g.indices) {
       if (!old.kept.has(i)) {
         plan.fates[i] = 'drop';
         dropped++;
+        droppedTokens += input.tokens.countAt(i);
       }
     }
   }
   const firstKept = groups[start]!;
   plan.cut = { index: firstKept.indices[0]!, rule: `first entry of the last ${fmt(options.windowSize)} iterations (whole tool pairs)` };
   plan.notes.push(`Window: ${trigger.detail}; keeping iterations ${fmt(firstKept.first)}-${fmt(trigger.numbers.iterations!)} verbatim.`, ...old.notes);
-  plan.tokensAfterEstimate = keptTokens(input, plan.fates);
+  plan.tokensAfterEstimate = plan.tokensBefore - droppedTokens;
   plan.notes.push(`Dropped ${fmt(dropped)} entries of iterations 1-${fmt(firstKept.first - 1)} (${fmt(plan.tokensBefore - plan.tokensAfterEstimate)} tokens); they stay in the journal.`);
   windowNote(plan, input, 'windowSize');
   return plan;

@@ -10,9 +10,12 @@
 import { parseOptions, type OptionSpec } from '../compaction/options.ts';
 import type { Strategy } from '../compaction/strategy.ts';
 import type { CompactedContext, CompactionInput, Plan, PreviousCompaction, StrategyId, TriggerDecision } from '../compaction/types.ts';
-import type { Block } from '../journal/entry.ts';
+import type { Block, Entry } from '../journal/entry.ts';
+import type { TokenCounter } from '../tokens/counters.ts';
+import { toolUsesOf, type ToolUse, type ToolUses } from './masking/tool-uses.ts';
 import { blockTokens, isPinned, rewriteEntry, savedTokens, textTokens, type Rewrite } from './masking/rewrite.ts';
 import { basePlan, buildEntries, countContext, fmt, unchangedContext, windowNote } from './sliding-window.ts';
+import { layoutOnce } from './layout-memo.ts';
 
 export const TOOL_RESULT_CLEARING_ID: StrategyId = 'tool-result-clearing';
 
@@ -60,31 +63,6 @@ export const TOOL_RESULT_CLEARING_OPTIONS: readonly OptionSpec[] = [
 const RESULTS_KEY = 'clearedCallIds';
 const INPUTS_KEY = 'clearedInputCallIds';
 
-/** One tool use: a result block by call id, with the call it answers when the input holds it. */
-interface ToolUse {
-  callId: string;
-  name: string;
-  resultIndex: number;
-  callIndex?: number;
-}
-
-function toolUses(input: CompactionInput): ToolUse[] {
-  const calls = new Map<string, { index: number; name: string }>();
-  const uses: ToolUse[] = [];
-  const seen = new Set<string>();
-  input.entries.forEach((entry, i) => {
-    for (const block of entry.blocks) {
-      if (block.type === 'tool_call' && !calls.has(block.callId)) calls.set(block.callId, { index: i, name: block.name });
-      if (block.type === 'tool_result' && !seen.has(block.callId)) {
-        seen.add(block.callId);
-        const call = calls.get(block.callId);
-        uses.push({ callId: block.callId, name: call?.name ?? block.toolName ?? '', resultIndex: i, ...(call ? { callIndex: call.index } : {}) });
-      }
-    }
-  });
-  return uses;
-}
-
 function idSet(value: unknown): Set<string> {
   return new Set(Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []);
 }
@@ -94,11 +72,15 @@ export function excludedTools(option: string): Set<string> {
 }
 
 /** Rewrites of every entry touched by clearing `results` (and the inputs of `inputs`), ascending. */
-function rewrites(input: CompactionInput, uses: readonly ToolUse[], results: ReadonlySet<string>, inputs: ReadonlySet<string>): Rewrite[] {
+function rewrites(input: CompactionInput, byCallId: ReadonlyMap<string, ToolUse>, results: ReadonlySet<string>, inputs: ReadonlySet<string>): Rewrite[] {
   const touched = new Set<number>();
-  for (const u of uses) {
-    if (results.has(u.callId)) touched.add(u.resultIndex);
-    if (inputs.has(u.callId) && u.callIndex !== undefined) touched.add(u.callIndex);
+  for (const id of results) {
+    const u = byCallId.get(id);
+    if (u) touched.add(u.resultIndex);
+  }
+  for (const id of inputs) {
+    const u = byCallId.get(id);
+    if (u?.callIndex !== undefined) touched.add(u.callIndex);
   }
   const replace = (block: Block): Block | undefined => {
     if (block.type === 'tool_result' && results.has(block.callId)) return { ...block, content: [{ type: 'text', text: CLEARED_RESULT }] };
@@ -109,8 +91,40 @@ function rewrites(input: CompactionInput, uses: readonly ToolUse[], results: Rea
   return [...touched].sort((a, b) => a - b).flatMap((i) => rewriteEntry(input, i, replace, key(i)) ?? []);
 }
 
+/** What an earlier run cleared, as it applies on this branch. */
+interface Earlier {
+  results: Set<string>;
+  inputs: Set<string>;
+  rewrites: Rewrite[];
+  saved: number;
+}
+
+/**
+ * The earlier run's clearings are the same at every call until the next run: kept by its state
+ * (per branch and counter), once every id it names is on the branch (a longer branch holds them too).
+ */
+const earlierMemo = new WeakMap<object, { root: Entry; counter: TokenCounter; earlier: Earlier }>();
+
+function earlierOf(input: CompactionInput, uses: ToolUses): Earlier {
+  const state = input.previous?.strategy === TOOL_RESULT_CLEARING_ID ? input.previous.state : undefined;
+  const memo = state ? earlierMemo.get(state) : undefined;
+  if (memo && memo.root === input.entries[0] && memo.counter === input.counter && memo.earlier.rewrites.every((r) => input.entries[r.index]?.id === r.entry.id)) {
+    return memo.earlier;
+  }
+  const allResults = idSet(state?.[RESULTS_KEY]);
+  const allInputs = idSet(state?.[INPUTS_KEY]);
+  const results = new Set([...allResults].filter((id) => uses.byCallId.has(id)));
+  const inputs = new Set([...allInputs].filter((id) => uses.byCallId.has(id)));
+  const cleared = rewrites(input, uses.byCallId, results, inputs);
+  const earlier: Earlier = { results, inputs, rewrites: cleared, saved: savedTokens(cleared) };
+  if (state && input.entries[0] && results.size === allResults.size && inputs.size === allInputs.size) {
+    earlierMemo.set(state, { root: input.entries[0], counter: input.counter, earlier });
+  }
+  return earlier;
+}
+
 interface Layout {
-  uses: ToolUse[];
+  uses: readonly ToolUse[];
   /** Earlier runs' clearings that apply on this branch. */
   earlierResults: Set<string>;
   earlierInputs: Set<string>;
@@ -127,16 +141,15 @@ interface Layout {
   small: number;
 }
 
-function layout(input: CompactionInput, options: ToolResultClearingOptions): Layout {
-  const uses = toolUses(input);
-  const onBranch = new Set(uses.map((u) => u.callId));
-  const state = input.previous?.strategy === TOOL_RESULT_CLEARING_ID ? input.previous.state : undefined;
-  const earlierResults = new Set([...idSet(state?.[RESULTS_KEY])].filter((id) => onBranch.has(id)));
-  const earlierInputs = new Set([...idSet(state?.[INPUTS_KEY])].filter((id) => onBranch.has(id)));
-  const earlier = rewrites(input, uses, earlierResults, earlierInputs);
-  const contextTokens = input.tokens.total - savedTokens(earlier);
+function computeLayout(input: CompactionInput, options: ToolResultClearingOptions): Layout {
+  const index = toolUsesOf(input.entries);
+  const { uses } = index;
+  const earlier = earlierOf(input, index);
+  const earlierResults = earlier.results;
+  const earlierInputs = earlier.inputs;
+  const contextTokens = input.tokens.total - earlier.saved;
   const l: Layout = {
-    uses, earlierResults, earlierInputs, contextTokens, newResults: [], newInputs: [], all: earlier, freed: 0, excluded: 0, pinned: 0, small: 0,
+    uses, earlierResults, earlierInputs, contextTokens, newResults: [], newInputs: [], all: earlier.rewrites, freed: 0, excluded: 0, pinned: 0, small: 0,
   };
   // Under the trigger nothing is cleared: the candidates need not even be looked at (the replay asks often).
   if (contextTokens <= options.triggerTokens) return l;
@@ -169,10 +182,12 @@ function layout(input: CompactionInput, options: ToolResultClearingOptions): Lay
     }
   }
   if (l.newResults.length === 0) return l;
-  l.all = rewrites(input, uses, new Set([...earlierResults, ...l.newResults]), new Set([...earlierInputs, ...l.newInputs]));
+  l.all = rewrites(input, index.byCallId, new Set([...earlierResults, ...l.newResults]), new Set([...earlierInputs, ...l.newInputs]));
   l.freed = l.contextTokens - (input.tokens.total - savedTokens(l.all));
   return l;
 }
+
+const layout = layoutOnce(computeLayout);
 
 function decide(input: CompactionInput, options: ToolResultClearingOptions, l = layout(input, options)): TriggerDecision {
   const over = l.contextTokens > options.triggerTokens;

@@ -12,6 +12,7 @@ import {
   anchor, basePlan, buildEntries, countContext, fmt, iterationGroups, KEEP_TASK_OPTION, keptTokens, madeEntry, needSummary,
   oldHistory, totalIterations, unchangedContext, windowNote, windowStart, type IterationGroup, type SimpleOptions,
 } from './sliding-window.ts';
+import { layoutOnce } from './layout-memo.ts';
 
 // StrategyId is a closed union the lead widens when registering this strategy: until then, a cast.
 export const TWO_LAYER_ID = 'two-layer' as StrategyId;
@@ -61,7 +62,7 @@ interface Layout {
   notes: string[];
 }
 
-function layout(input: CompactionInput, options: TwoLayerOptions): Layout {
+function computeLayout(input: CompactionInput, options: TwoLayerOptions): Layout {
   const groups = iterationGroups(input.entries);
   const iterations = totalIterations(groups);
   const start = iterations > options.recentSize ? windowStart(groups, options.recentSize) : 0;
@@ -87,6 +88,8 @@ function layout(input: CompactionInput, options: TwoLayerOptions): Layout {
   }
   return { iterations, groups, through, previousThrough, ...(previousSummary !== undefined ? { previousSummary } : {}), kept: old.kept, notes };
 }
+
+const layout = layoutOnce(computeLayout);
 
 function twoLayerTrigger(input: CompactionInput, options: TwoLayerOptions, l: Layout = layout(input, options)): TriggerDecision {
   const covered = totalIterations(l.groups.slice(0, l.through));

@@ -8,7 +8,8 @@
 import type { Entry } from '../../journal/entry.ts';
 import { toolActions } from '../../compaction/tool-actions.ts';
 import { truncateMiddle } from '../../compaction/serialize.ts';
-import { isSystem, opensTurn, segmentExchanges } from './exchanges.ts';
+import { branchIndex } from './branch-index.ts';
+import { isSystem, opensTurn } from './exchanges.ts';
 import { renderHandlebars } from './handlebars.ts';
 import type { AugmentOptions } from './params.ts';
 import { ABRIDGED_EXCHANGE_TEMPLATE } from './templates.ts';
@@ -134,16 +135,33 @@ export function accumulateAbridged(exchanges: readonly StructuredExchange[], lim
   return { text: picked.reverse().join('\n'), included: picked.length, available: exchanges.length, chars };
 }
 
+/** The structured record of each turn's start entry, with the entries it was read from. */
+const structuredByStart = new WeakMap<Entry, { span: Entry[]; continues: boolean; exchange: StructuredExchange }>();
+
+/** `structureTurn`, remembered: a plan re-reads every turn before its cut, and only the newest ones changed. */
+function structuredTurn(entries: readonly Entry[], start: number, end: number, continues: boolean): StructuredExchange {
+  const first = entries[start]!;
+  const known = structuredByStart.get(first);
+  if (known && known.continues === continues && known.span.length === end - start + 1 && known.span.every((entry, k) => entry === entries[start + k])) return known.exchange;
+  const exchange = structureTurn(entries, start, end, continues);
+  structuredByStart.set(first, { span: entries.slice(start, end + 1), continues, exchange });
+  return exchange;
+}
+
 /**
  * The abridged history of everything before entry `cut` on the branch (summaries are not entries,
  * so they are skipped as in the original); the turn the cut falls into is marked as continuing.
+ * Turns are `segmentExchanges`' turns, read from the branch's index.
  */
 export function abridgedHistory(entries: readonly Entry[], cut: number, limits: AbridgedLimits): AbridgedHistory {
-  const turns = segmentExchanges(entries, { unit: 'turn', pinned: () => false });
+  const index = branchIndex(entries);
+  const turns = index.starts('turn');
   const structured: StructuredExchange[] = [];
-  for (const turn of turns) {
-    if (turn.start >= cut) break;
-    const exchange = structureTurn(entries, turn.start, Math.min(turn.end, cut - 1), turn.end >= cut);
+  for (let k = 0; k < turns.count; k++) {
+    const start = turns.at(k);
+    if (start >= cut) break;
+    const end = index.lastNonSystemAt((k + 1 < turns.count ? turns.at(k + 1) : entries.length) - 1);
+    const exchange = structuredTurn(entries, start, Math.min(end, cut - 1), end >= cut);
     // A run of harness text alone (slash-command echoes before the first prompt) says nothing: no empty <user></user>.
     if (!isEmptyExchange(exchange)) structured.push(exchange);
   }

@@ -6,6 +6,7 @@
  */
 import type { Entry, ToolCallBlock } from '../../journal/entry.ts';
 import type { ContextEntry } from '../../compaction/types.ts';
+import { branchIndex } from './branch-index.ts';
 
 /**
  * Fills `{summary}` and `{abridged_history}` in one pass (Augment replaces one after the other, so a
@@ -28,21 +29,15 @@ export function stripSummaryTags(text: string): string {
  * orphans as they were.
  */
 export function carriedCalls(entries: readonly Entry[], kept: (index: number) => boolean): ToolCallBlock[] {
-  const calls = new Map<string, { index: number; block: ToolCallBlock }>();
   const out: ToolCallBlock[] = [];
   const seen = new Set<string>();
-  entries.forEach((entry, index) => {
-    for (const block of entry.blocks) {
-      if (block.type === 'tool_call') calls.set(block.callId, { index, block });
-      else if (block.type === 'tool_result' && kept(index)) {
-        const call = calls.get(block.callId);
-        if (call && !kept(call.index) && !seen.has(block.callId)) {
-          seen.add(block.callId);
-          out.push(structuredClone(call.block));
-        }
-      }
+  // Results paired with their calls as the branch was indexed: no walk over every block.
+  for (const { result, call, block } of branchIndex(entries).resultCalls) {
+    if (kept(result) && !kept(call) && !seen.has(block.callId)) {
+      seen.add(block.callId);
+      out.push(structuredClone(block));
     }
-  });
+  }
   return out;
 }
 

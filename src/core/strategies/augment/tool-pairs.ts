@@ -1,5 +1,6 @@
 /** Keeps tool calls and their results together when augment decides what stays verbatim. */
 import type { CompactionInput, Fate } from '../../compaction/types.ts';
+import { branchIndex } from './branch-index.ts';
 
 /**
  * Closes the kept set over tool pairs: a kept result keeps the entry holding its call, and a kept
@@ -7,20 +8,19 @@ import type { CompactionInput, Fate } from '../../compaction/types.ts';
  * boundary). Only entries before `limit` are changed. Returns how many entries it had to keep.
  */
 export function keepToolPairs(entries: CompactionInput['entries'], fates: Fate[], limit: number): number {
-  const callAt = new Map<string, number>();
-  const resultsAt = new Map<string, number[]>();
-  entries.forEach((entry, i) => {
-    for (const block of entry.blocks) {
-      if (block.type === 'tool_call') callAt.set(block.callId, i);
-      else if (block.type === 'tool_result') resultsAt.set(block.callId, [...(resultsAt.get(block.callId) ?? []), i]);
-    }
-  });
+  const index = branchIndex(entries);
+  const none: readonly number[] = [];
   let changed = 0;
   const queue = fates.flatMap((fate, i) => (fate === 'keep' ? [i] : []));
   while (queue.length > 0) {
     const i = queue.pop()!;
     for (const block of entries[i]!.blocks) {
-      const partners = block.type === 'tool_call' ? (resultsAt.get(block.callId) ?? []) : block.type === 'tool_result' ? [callAt.get(block.callId)].filter((j): j is number => j !== undefined) : [];
+      let partners = none;
+      if (block.type === 'tool_call') partners = index.resultsOf(block.callId);
+      else if (block.type === 'tool_result') {
+        const call = index.lastCallOf(block.callId);
+        partners = call === undefined ? none : [call];
+      }
       for (const j of partners) {
         if (j < limit && fates[j] !== 'keep') {
           fates[j] = 'keep';

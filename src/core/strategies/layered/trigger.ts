@@ -6,7 +6,7 @@
 import { entryText, type Entry } from '../../journal/entry.ts';
 import type { CompactionInput, TriggerDecision } from '../../compaction/types.ts';
 import { codePointLength } from '../../tokens/counters.ts';
-import { classify, opensTurn } from './turns.ts';
+import { archivedTokens, layeredBranchFacts } from './branch-facts.ts';
 
 export interface TriggerParams {
   /** Context window, tokens (seed: 200,000, read from `Config.context_window`). */
@@ -19,18 +19,15 @@ export interface TriggerParams {
 
 /** Tokens of the last model call: usage (input + output) of the last assistant entry that recorded one. */
 export function lastUsage(input: CompactionInput): { tokens: number; from: string } {
-  for (let i = input.entries.length - 1; i >= 0; i--) {
-    const entry = input.entries[i]!;
-    if (entry.role === 'assistant' && entry.usage) {
-      return { tokens: entry.usage.input + entry.usage.output, from: `usage of ${entry.id}` };
-    }
-  }
+  const facts = layeredBranchFacts(input.entries);
+  const entry = input.entries[facts.lastUsage];
+  if (entry?.usage) return { tokens: entry.usage.input + entry.usage.output, from: `usage of ${entry.id}` };
   // No recorded usage (hand-written or chat-format transcripts): the counted context stands in —
   // after an earlier archive, the entries it kept plus its summaries, not the whole history.
   const kept = input.previous?.firstKeptEntryId;
-  const start = kept === undefined ? -1 : input.entries.findIndex((entry) => entry.id === kept);
+  const start = kept === undefined ? -1 : facts.indexOf(kept);
   if (start > 0) {
-    const archived = (input.previous?.summaries ?? []).reduce((sum, text) => sum + input.counter.count(text), 0);
+    const archived = archivedTokens(input.previous?.summaries ?? [], input.counter);
     return { tokens: input.tokens.range(start, input.entries.length - 1) + archived, from: `no recorded usage: ${input.counter.label} count of the context since the last archive` };
   }
   return { tokens: input.tokens.total, from: `no recorded usage: ${input.counter.label} total` };
@@ -38,28 +35,22 @@ export function lastUsage(input: CompactionInput): { tokens: number; from: strin
 
 /** The current user input: the last user message typed by the user (harness text skipped when possible). */
 export function currentUserInput(entries: readonly Entry[]): { index: number; text: string } | undefined {
-  let fallback: { index: number; text: string } | undefined;
-  for (let i = entries.length - 1; i >= 0; i--) {
-    const entry = entries[i]!;
-    if (entry.role !== 'user' || entry.kind !== 'message') continue;
-    const text = entry.blocks.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('\n');
-    if (opensTurn(entry)) return { index: i, text };
-    fallback ??= { index: i, text: text || entryText(entry) };
-  }
-  return fallback;
+  const facts = layeredBranchFacts(entries);
+  const index = facts.lastOpener >= 0 ? facts.lastOpener : facts.lastUser;
+  const entry = entries[index];
+  if (!entry) return undefined;
+  const text = entry.blocks.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('\n');
+  return { index, text: facts.lastOpener >= 0 ? text : text || entryText(entry) };
 }
 
 /** History messages the minimum applies to: L3 entries (conversation and archived summaries). */
 export function historyMessages(entries: readonly Entry[]): number {
-  let n = 0;
-  for (const entry of entries) {
-    const cls = classify(entry);
-    if (cls === 'conversation' || cls === 'archive') n++;
-  }
-  return n;
+  return layeredBranchFacts(entries).messages;
 }
 
-const fmt = (n: number) => n.toLocaleString('en-US', { maximumFractionDigits: 4 });
+/** `toLocaleString('en-US', …)` with one formatter: a formatter per call cost more than the rest of the trigger. */
+const FORMAT = new Intl.NumberFormat('en-US', { maximumFractionDigits: 4 });
+const fmt = (n: number) => FORMAT.format(n);
 
 export function layeredTrigger(input: CompactionInput, params: TriggerParams): TriggerDecision {
   const usage = lastUsage(input);

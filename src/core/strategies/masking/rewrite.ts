@@ -123,7 +123,9 @@ export function previousIndex(input: CompactionInput, strategy: string, key: str
   if (!prev || prev.strategy !== strategy) return { index: 0 };
   const id = prev.state?.[key];
   if (typeof id !== 'string') return { index: 0 };
-  const index = input.entries.findIndex((e) => e.id === id);
+  // Ids are unique on a branch, and the window started near the end: look from there.
+  let index = input.entries.length - 1;
+  while (index >= 0 && input.entries[index]!.id !== id) index--;
   if (index >= 0) return { index };
   return { index: 0, note: `The previous run's window started at ${id}, which is not on this branch: every older tool output is treated as not yet masked.` };
 }

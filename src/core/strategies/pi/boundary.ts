@@ -4,6 +4,7 @@
  * and updates that summary. Also carries the previous run's file lists (P5).
  */
 import type { CompactionInput } from '../../compaction/types.ts';
+import { piBranchFacts } from './branch-facts.ts';
 
 export interface Boundary {
   /** Index of the first entry of the current context's journal part (0 without a previous compaction). */
@@ -28,7 +29,7 @@ export function resolveBoundary(input: CompactionInput): Boundary {
   if (previous.firstKeptEntryId === undefined || summary === undefined) {
     return { ...none, notes: ['The previous compaction names no first kept entry or summary; compacting the whole branch from scratch.'] };
   }
-  const start = input.entries.findIndex((entry) => entry.id === previous.firstKeptEntryId);
+  const start = piBranchFacts(input.entries).indexOf(previous.firstKeptEntryId);
   if (start < 0) {
     return { ...none, notes: [`The previous compaction kept entries from ${previous.firstKeptEntryId}, which is not on this branch; compacting the whole branch from scratch.`] };
   }
@@ -48,7 +49,10 @@ export function isSystemMessage(entry: { role: string; kind: string }): boolean 
  */
 export function currentContextTokens(input: CompactionInput, boundary: Boundary): number {
   let tokens = input.tokens.range(boundary.start, input.entries.length - 1);
-  for (let i = 0; i < boundary.start; i++) if (isSystemMessage(input.entries[i]!)) tokens += input.tokens.countAt(i);
+  for (const i of piBranchFacts(input.entries).system) {
+    if (i >= boundary.start) break;
+    tokens += input.tokens.countAt(i);
+  }
   if (boundary.previousSummary !== undefined) tokens += input.counter.count(boundary.previousSummary);
   return tokens;
 }

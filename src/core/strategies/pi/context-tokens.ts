@@ -7,6 +7,7 @@
 import type { CompactionInput } from '../../compaction/types.ts';
 import type { Entry } from '../../journal/entry.ts';
 import { currentContextTokens, type Boundary } from './boundary.ts';
+import { piBranchFacts } from './branch-facts.ts';
 import { groupDigits } from './options.ts';
 
 export interface PiContextCount {
@@ -41,9 +42,10 @@ export function piContextTokens(input: CompactionInput, boundary: Boundary): PiC
   // Usage recorded after a compaction the source agent never made describes the source's own,
   // larger context (pi likewise ignores usage from before its latest compaction).
   if (input.previous) return counted(`Context counted with ${counter.label}: the usage the source recorded after the previous compaction describes its own, uncompacted context.`);
-  for (let i = entries.length - 1; i >= boundary.start; i--) {
-    const usage = usageOf(entries[i]!);
-    if (usage === undefined) continue;
+  // The newest reply with usage pi trusts, from the branch's facts (no walk back over the history).
+  const i = piBranchFacts(entries).trustedAtOrBefore(entries.length - 1);
+  const usage = i >= boundary.start ? usageOf(entries[i]!) : undefined;
+  if (usage !== undefined) {
     const after = entries.length - 1 - i;
     const estimated = after > 0 ? tokens.range(i + 1, entries.length - 1) : 0;
     const label = `usage of ${entries[i]!.id} + ${counter.label} for ${after} entr${after === 1 ? 'y' : 'ies'} after it`;
