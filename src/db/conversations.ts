@@ -95,8 +95,9 @@ export async function renameConversation(db: FoldlabDatabase, id: string, title:
 }
 
 export async function deleteConversation(db: FoldlabDatabase, id: string): Promise<void> {
-  await db.transaction('rw', [db.conversations, db.entries, db.tokenCounts, db.compactions, db.pins, db.comparisons, db.dismissedProbes, db.folds, db.foldSummaries, db.bookmarks, db.jobs], async () => {
+  await db.transaction('rw', [db.conversations, db.entries, db.tokenCounts, db.compactions, db.pins, db.comparisons, db.dismissedProbes, db.folds, db.foldSummaries, db.bookmarks, db.jobs, db.liveSessions], async () => {
     await db.entries.where('conversationId').equals(id).delete();
+    await db.liveSessions.delete(id);
     // Its interrupted jobs can no longer be resumed (a running job's later state update finds no row).
     await db.jobs.where('conversationId').equals(id).delete();
     await db.folds.where('conversationId').equals(id).delete();

@@ -41,6 +41,14 @@ const VERSIONS: Record<number, Record<string, StoreSpec>> = {
   },
   // judgements: 'key'
   4: { judgements: { keyPath: 'key', indexes: [] } },
+  // folds: 'id, conversationId'; foldSummaries: '[conversationId+key], conversationId';
+  // bookmarks: '[conversationId+iteration], conversationId'; jobs: '&id, conversationId, kind, state, updatedAt'
+  5: {
+    folds: { keyPath: 'id', indexes: [['conversationId', 'conversationId']] },
+    foldSummaries: { keyPath: ['conversationId', 'key'], indexes: [['conversationId', 'conversationId']] },
+    bookmarks: { keyPath: ['conversationId', 'iteration'], indexes: [['conversationId', 'conversationId']] },
+    jobs: { keyPath: 'id', indexes: [['conversationId', 'conversationId'], ['kind', 'kind'], ['state', 'state'], ['updatedAt', 'updatedAt']] },
+  },
 };
 
 type Rows = Record<string, unknown[]>;
@@ -89,11 +97,13 @@ async function dump(db: Dexie, tables: readonly string[]): Promise<Rows> {
 }
 
 let library: Promise<Rows> | undefined;
-/** Rows of every v1-v4 table, made once by the app's own code on a fresh database. */
+/** Rows of every v1-v5 table, made once by the app's own code on a fresh database. */
 function realRows(): Promise<Rows> {
   library ??= (async () => {
     const db = new FoldlabDatabase(`source-${Math.random()}`);
     await buildLibrary(db, { main: readFileSync('public/samples/claude-code/37f83ec9-f2ea-42a9-925e-0d5c105cb6e8.jsonl'), pi: readFileSync('public/samples/pi/v3-small.jsonl'), prompts: loadPrompts() });
+    // A finished job record, as a compaction with a model summarizer leaves (v5).
+    await db.jobs.put({ id: 'j0', conversationId: 'c0', kind: 'compaction', state: 'done', updatedAt: 1 });
     const rows = await dump(db, Object.values(VERSIONS).flatMap((tables) => Object.keys(tables)));
     await db.delete();
     return rows;
@@ -101,9 +111,9 @@ function realRows(): Promise<Rows> {
   return library;
 }
 
-describe('upgrading every earlier schema to v5', () => {
-  for (const version of [1, 2, 3, 4]) {
-    it(`opens a v${version} library: every row is kept, the v5 tables exist and the upgrade is noted`, async () => {
+describe(`upgrading every earlier schema to v${SCHEMA_VERSION}`, () => {
+  for (const version of [1, 2, 3, 4, 5]) {
+    it(`opens a v${version} library: every row is kept, the newer tables exist and the upgrade is noted`, async () => {
       const all = await realRows();
       const tables = Object.entries(VERSIONS).filter(([v]) => Number(v) <= version).flatMap(([, t]) => Object.keys(t));
       const rows = Object.fromEntries(tables.map((table) => [table, all[table]!]));
@@ -118,13 +128,16 @@ describe('upgrading every earlier schema to v5', () => {
       expect(db.verno).toBe(SCHEMA_VERSION);
       expect(db.backendDB().version).toBe(SCHEMA_VERSION * 10);
       // The new tables work, with the indexes the code queries.
-      for (const table of ['folds', 'foldSummaries', 'bookmarks', 'jobs', ...Object.keys(VERSIONS[2]!), ...Object.keys(VERSIONS[3]!), 'judgements']) {
+      for (const table of ['liveSessions', 'folds', 'foldSummaries', 'bookmarks', 'jobs', ...Object.keys(VERSIONS[2]!), ...Object.keys(VERSIONS[3]!), 'judgements']) {
         expect(db.backendDB().objectStoreNames.contains(table), table).toBe(true);
       }
       await db.jobs.put({ id: 'j1', conversationId: 'c', kind: 'compaction', state: 'running', updatedAt: 5 });
       expect(await db.jobs.where('state').equals('running').count()).toBe(1);
       expect(await db.jobs.where('updatedAt').above(4).count()).toBe(1);
       await expect(db.jobs.add({ id: 'j1', conversationId: 'c', kind: 'compaction', state: 'done', updatedAt: 6 })).rejects.toThrow();
+      // v6: a live session's row, looked up by its conversation.
+      await db.liveSessions.put({ conversationId: 'c', createdAt: 1, folder: { name: 'repo', snapshot: true }, config: { model: { kind: 'settings', label: 'x' }, strategy: 'pi', options: {}, contextWindow: 1000, counter: 'chars4', gitignore: true } });
+      expect((await db.liveSessions.get('c'))?.folder.name).toBe('repo');
       // Old tables still answer through their indexes.
       const conversation = (rows.conversations as Array<{ id: string }>)[0]!;
       expect(await db.entries.where('conversationId').equals(conversation.id).count()).toBe((rows.entries as Array<{ conversationId: string }>).filter((e) => e.conversationId === conversation.id).length);
@@ -171,7 +184,7 @@ describe('a schema change while the library is open', () => {
     const old = new FoldlabDatabase(name);
     const states: SchemaState[] = [];
     guardSchema(old, (state) => states.push(state));
-    await expect(old.conversations.count()).rejects.toThrow(/newer version of Foldlab \(schema v6; this page knows v5\)/);
+    await expect(old.conversations.count()).rejects.toThrow(`newer version of Foldlab (schema v${SCHEMA_VERSION + 1}; this page knows v${SCHEMA_VERSION})`);
     expect(states.map((s) => s.kind)).toEqual(['newer']);
 
     const raw = await request<IDBDatabase>(indexedDB.open(name));

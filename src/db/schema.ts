@@ -3,7 +3,8 @@
  * token counts cached per conversation and counter; small settings; compaction runs and pins (v2),
  * which point at entries by id and never copy them; saved strategy comparisons and the probes a
  * user dismissed as wrong (v3); the judged mode's cached answers and grades (v4); stored fold views,
- * the model's fold summaries (they cost money), bookmarks per conversation and job records (v5).
+ * the model's fold summaries (they cost money), bookmarks per conversation and job records (v5);
+ * live sessions' settings and folder handles (v6).
  */
 import Dexie, { type EntityTable, type Table } from 'dexie';
 import type { Entry } from '../core/journal/entry.ts';
@@ -18,6 +19,7 @@ import type { RemoteConfig } from '../llm/remote.ts';
 import type { ModelDigestEntry } from '../core/folding/model-enrich.ts';
 import type { FoldView } from '../worker/fold-protocol.ts';
 import type { Provenance } from './provenance.ts';
+import type { LiveSessionRow } from './live-session-row.ts';
 
 export interface ConversationRow {
   id: string;
@@ -39,8 +41,8 @@ export interface ConversationRow {
   blankLines?: number;
   lines: number;
   ignoredLines: number;
-  /** 'demo' | 'sample' | 'file' */
-  origin: 'demo' | 'sample' | 'file';
+  /** 'demo' | 'sample' | 'file', or 'live' for a live session the app itself records (v6). */
+  origin: 'demo' | 'sample' | 'file' | 'live';
 }
 
 /** A stored entry: the journal entry plus its conversation. Primary key [conversationId+index]. */
@@ -132,8 +134,8 @@ export interface DismissedProbeRow {
 export type JudgementRow = JudgeCacheRow & { createdAt: number };
 
 /** The schema version this code declares (Dexie's number; IndexedDB's is ten times it). */
-export const SCHEMA_VERSION = 5;
-/** The settings key of the note the v5 upgrade writes: `{ to, at }`. */
+export const SCHEMA_VERSION = 6;
+/** The settings key of the note the v5 and later upgrades write: `{ to, at }`. */
 export const UPGRADE_NOTE = 'schema.upgraded';
 
 /**
@@ -192,6 +194,7 @@ export class FoldlabDatabase extends Dexie {
   foldSummaries!: Table<FoldSummaryRow, [string, string]>;
   bookmarks!: Table<BookmarkRow, [string, number]>;
   jobs!: EntityTable<JobRow, 'id'>;
+  liveSessions!: EntityTable<LiveSessionRow, 'conversationId'>;
 
   constructor(name = 'foldlab') {
     super(name);
@@ -217,11 +220,17 @@ export class FoldlabDatabase extends Dexie {
     });
     // v5: fold views, model fold summaries and bookmarks (all per conversation), and job records.
     // The upgrade notes when the library was upgraded (a fresh library has no note).
-    this.version(SCHEMA_VERSION).stores({
+    this.version(5).stores({
       folds: 'id, conversationId',
       foldSummaries: '[conversationId+key], conversationId',
       bookmarks: '[conversationId+iteration], conversationId',
       jobs: '&id, conversationId, kind, state, updatedAt',
+    }).upgrade(async (tx) => {
+      await tx.table('settings').put({ key: UPGRADE_NOTE, value: { to: 5, at: Date.now() } });
+    });
+    // v6: one row per live session (src/db/live-sessions.ts): its model, strategy and folder handle.
+    this.version(SCHEMA_VERSION).stores({
+      liveSessions: 'conversationId',
     }).upgrade(async (tx) => {
       await tx.table('settings').put({ key: UPGRADE_NOTE, value: { to: SCHEMA_VERSION, at: Date.now() } });
     });

@@ -2,7 +2,8 @@
 import type { StateCreator } from 'zustand';
 import type { StrategyId } from '../core/compaction/types.ts';
 
-export type ConversationTab = 'transcript' | 'compact' | 'runs' | 'fold' | 'compare';
+/** 'live': the live session's own view (only on a live conversation). */
+export type ConversationTab = 'transcript' | 'compact' | 'runs' | 'fold' | 'compare' | 'live';
 
 export interface CompactSlice {
   tab: ConversationTab;

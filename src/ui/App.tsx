@@ -13,6 +13,7 @@ import { LibraryBoundary } from './common/LibraryBoundary.tsx';
 import { ImportNotice } from './library/ImportNotice.tsx';
 import { ConversationList } from './library/ConversationList.tsx';
 import { ImportControls } from './library/ImportControls.tsx';
+import { NewLiveSessionButton } from './live/NewLiveSessionButton.tsx';
 import { CounterSelect } from './tokens/CounterSelect.tsx';
 import { ConversationView } from './transcript/ConversationView.tsx';
 
@@ -62,6 +63,7 @@ export function App() {
       <div className="layout">
         <aside className="sidebar">
           <ImportControls />
+          <NewLiveSessionButton />
           <ImportNotice />
           <ConversationList />
         </aside>

@@ -25,13 +25,16 @@ const CompactPanel = lazy(() => import('../strategies/CompactPanel.tsx').then((m
 const FoldPanel = lazy(() => import('../folding/FoldPanel.tsx').then((m) => ({ default: m.FoldPanel })));
 const RunsPanel = lazy(() => import('../strategies/RunsPanel.tsx').then((m) => ({ default: m.RunsPanel })));
 const ComparePanel = lazy(() => import('../compare/ComparePanel.tsx').then((m) => ({ default: m.ComparePanel })));
+const LivePanel = lazy(() => import('../live/LivePanel.tsx').then((m) => ({ default: m.LivePanel })));
 
-const TAB_LABELS = { transcript: 'Transcript', compact: 'Compact', runs: 'Runs', fold: 'Fold L0–L4', compare: 'Compare' } as const;
+const TAB_LABELS = { live: 'Live', transcript: 'Transcript', compact: 'Compact', runs: 'Runs', fold: 'Fold L0–L4', compare: 'Compare' } as const;
+const TABS = ['transcript', 'compact', 'runs', 'fold', 'compare'] as const;
 
 export function ConversationView({ conversationId }: { conversationId: string }) {
   const conversation = useLiveQuery(() => db.conversations.get(conversationId), [conversationId]);
   if (conversation === undefined) return <p className="muted">Loading…</p>;
-  return <LoadedConversation key={`${conversation.id}|${conversation.importId}`} conversation={conversation} />;
+  // A live session's journal grows (each entry is a new importId): its view stays mounted meanwhile.
+  return <LoadedConversation key={conversation.origin === 'live' ? conversation.id : `${conversation.id}|${conversation.importId}`} conversation={conversation} />;
 }
 
 function LoadedConversation({ conversation }: { conversation: ConversationRow }) {
@@ -91,7 +94,9 @@ function TranscriptSection({ conversation, entries, totals, counterLabel }: { co
   const verbosity = useAppStore((s) => s.verbosity);
   const chosenLeaf = useAppStore((s) => s.branchLeaf[conversation.id]);
   const setBranchLeaf = useAppStore((s) => s.setBranchLeaf);
-  const tab = useAppStore((s) => s.tab);
+  const live = conversation.origin === 'live';
+  const chosenTab = useAppStore((s) => s.tab);
+  const tab = chosenTab === 'live' && !live ? 'transcript' : chosenTab;
   const setTab = useAppStore((s) => s.setTab);
   const pins = useLiveQuery(() => db.pins.where('conversationId').equals(conversation.id).toArray(), [conversation.id]);
   const pinned = useMemo(() => new Set((pins ?? []).map((pin) => pin.entryId)), [pins]);
@@ -121,7 +126,7 @@ function TranscriptSection({ conversation, entries, totals, counterLabel }: { co
       <WindowGauge tokens={contextTokens} label={branches.length > 1 ? `branch of ${path.length} entries, ${counterLabel}` : counterLabel} />
       <div className="toolbar">
         <div className="tabs" role="tablist" aria-label="View">
-          {(['transcript', 'compact', 'runs', 'fold', 'compare'] as const).map((id) => (
+          {(live ? (['live', ...TABS] as const) : TABS).map((id) => (
             <button key={id} type="button" role="tab" aria-selected={tab === id} className={tab === id ? 'tab selected' : 'tab'} onClick={() => setTab(id)} data-testid={`tab.${id}`}>
               {TAB_LABELS[id]}
             </button>
@@ -133,6 +138,7 @@ function TranscriptSection({ conversation, entries, totals, counterLabel }: { co
       </div>
       {tab === 'transcript' && <TranscriptList entries={entries} rows={rows} totals={totals} counterLabel={counterLabel} pinned={pinned} onTogglePin={togglePin} />}
       <Suspense fallback={<p className="muted">Loading…</p>}>
+        {tab === 'live' && <LivePanel conversation={conversation} entries={entries} />}
         {tab === 'compact' && <CompactPanel conversation={conversation} leafId={branches.length > 1 ? leafId : undefined} entryCount={entries.length} />}
         {tab === 'runs' && <RunsPanel conversation={conversation} journal={entries} />}
         {tab === 'compare' && <ComparePanel key={conversation.id} conversation={conversation} journal={entries} leafId={branches.length > 1 ? leafId : undefined} />}

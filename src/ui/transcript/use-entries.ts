@@ -27,5 +27,7 @@ export function useEntries(conversationId: string, importId: string): EntriesSta
       live = false;
     };
   }, [conversationId, key]);
-  return state.key === key ? state : { status: 'loading' };
+  if (state.key === key) return state;
+  // A live session's journal grows entry by entry: the entries shown stay until the longer ones are read.
+  return state.status === 'ready' && state.key.startsWith(`${conversationId}|`) ? state : { status: 'loading' };
 }

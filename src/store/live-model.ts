@@ -1,0 +1,40 @@
+/**
+ * The model a live session talks to, from the user's choice: the model configured in Settings >
+ * Models (a remote OpenAI-compatible or Anthropic endpoint, with the key read from the key ring
+ * at the moment the session starts and sent only to the session's worker), or a scripted model
+ * replaying a JSON script (demos, tests).
+ */
+import type { LiveModelChoice } from '../db/live-session-row.ts';
+import { validateRemote, type RemoteConfig } from '../llm/remote.ts';
+import { keyring } from './keyring.ts';
+import { useAppStore } from './store.ts';
+
+/** The model as the session's worker makes it: a script, or the remote config with its key. */
+export type LiveModelSpec = { kind: 'scripted'; script: unknown } | { kind: 'remote'; config: RemoteConfig };
+
+/** Settings has no model a live session can use: the message says what to choose. */
+export class LiveModelError extends Error {
+  override name = 'LiveModelError';
+}
+
+/** What the Settings choice is called in the setup dialog ("openai · gpt-4o-mini"), or why it cannot be used. */
+export function settingsModelLabel(): { label?: string; problem?: string } {
+  const { summarizerKind, remote, localModelId } = useAppStore.getState();
+  if (summarizerKind === 'remote') return { label: `${remote.presetId} · ${remote.model}` };
+  if (summarizerKind === 'local') {
+    return { problem: `The local model${localModelId ? ` ${localModelId}` : ''} cannot call tools here: choose a remote model (a local Ollama or llama.cpp server works) in Settings > Models, or the scripted demo.` };
+  }
+  return { problem: 'Settings > Models has no model chosen (offline): choose a remote model there (a local Ollama or llama.cpp server works), or the scripted demo.' };
+}
+
+/** The spec the worker makes the model from; a Settings model that cannot be used throws before anything is stored. */
+export async function resolveLiveModel(choice: LiveModelChoice): Promise<LiveModelSpec> {
+  if (choice.kind === 'scripted') return { kind: 'scripted', script: choice.script };
+  const { problem } = settingsModelLabel();
+  if (problem) throw new LiveModelError(problem);
+  const { remote } = useAppStore.getState();
+  const apiKey = await keyring.get(remote.presetId);
+  const config: RemoteConfig = { ...remote, ...(apiKey ? { apiKey } : {}) };
+  validateRemote(config);
+  return { kind: 'remote', config };
+}

@@ -1,0 +1,81 @@
+/**
+ * The Live tab of a live session: the current branch as a chat (replies streaming, tool calls and
+ * results as they happen), the composer with Stop, branch moves (P7: edit and resend, or continue
+ * on another branch, whose summary is shown), and export as pi session JSONL v3.
+ */
+import { useCallback, useMemo, useState } from 'react';
+import { listBranches, pathTo } from '../../core/journal/tree.ts';
+import type { ConversationRow, EntryRow } from '../../db/schema.ts';
+import { editAndResendLive, exportLiveSession, isAttached, liveLeaf, sendLive, stopLive, switchLiveBranch } from './live-actions.ts';
+import { IDLE_RUNTIME, useLiveStore } from '../../store/live-store.ts';
+import { download } from '../common/download.ts';
+import { LiveComposer } from './LiveComposer.tsx';
+import { LiveEntry } from './LiveEntry.tsx';
+import { LiveReconnect } from './LiveReconnect.tsx';
+import { LiveActivity, LiveStats } from './LiveStatus.tsx';
+import './live.css';
+
+/** Entries shown in the chat (the newest of the branch); the Transcript tab shows them all. */
+const SHOWN = 300;
+
+export function LivePanel({ conversation, entries }: { conversation: ConversationRow; entries: readonly EntryRow[] }) {
+  const runtime = useLiveStore((s) => s.runtimes[conversation.id]);
+  if (!runtime || !isAttached(conversation.id)) return <LiveReconnect conversationId={conversation.id} />;
+  return <AttachedPanel conversation={conversation} entries={entries} />;
+}
+
+function AttachedPanel({ conversation, entries }: { conversation: ConversationRow; entries: readonly EntryRow[] }) {
+  const id = conversation.id;
+  const runtime = useLiveStore((s) => s.runtimes[id]) ?? IDLE_RUNTIME;
+  const [exported, setExported] = useState<string>();
+  const leaf = liveLeaf(id);
+  // While a turn runs the session's leaf may not be stored yet: the newest stored entry is on its branch.
+  const shownLeaf = leaf && entries.some((entry) => entry.id === leaf) ? leaf : entries.at(-1)?.id;
+  const path = useMemo(() => (shownLeaf ? pathTo(entries, shownLeaf) : []), [entries, shownLeaf]);
+  const branches = useMemo(() => listBranches(entries), [entries]);
+  const shown = path.slice(-SHOWN);
+  const busy = runtime.busy;
+  const onResend = useCallback((entryId: string, text: string) => void editAndResendLive(id, entryId, text), [id]);
+
+  const exportJsonl = async () => {
+    const result = await exportLiveSession(id);
+    download(result.fileName, result.text, 'application/x-ndjson');
+    setExported(`${result.fileName}: ${result.entries} entries as pi session JSONL v3.`);
+  };
+
+  return (
+    <section className="live-panel" aria-label="Live session" data-testid="live.panel">
+      <div className="live-toolbar">
+        <LiveStats runtime={runtime} />
+        {branches.length > 1 && (
+          <label className="field inline">
+            <span>Continue on branch</span>
+            <select value={shownLeaf} disabled={busy} onChange={(e) => void switchLiveBranch(id, e.target.value)} data-testid="live.branch">
+              {branches.map((branch, i) => (
+                <option key={branch.leafId} value={branch.leafId}>#{i + 1} · {branch.length} entries · {branch.label}</option>
+              ))}
+            </select>
+          </label>
+        )}
+        <button type="button" onClick={() => void exportJsonl()} disabled={busy} data-testid="live.export">Export pi JSONL</button>
+      </div>
+      {exported && <p className="small muted" data-testid="live.exported">{exported}</p>}
+      {runtime.branchSummary && (
+        <details className="live-branch-summary" open data-testid="live.branch-summary">
+          <summary>Summary of the branch left behind (given to the model where this branch continues)</summary>
+          <pre className="live-text">{runtime.branchSummary}</pre>
+        </details>
+      )}
+      {/* Focusable so the chat can be scrolled from the keyboard. */}
+      <div className="live-chat" role="log" aria-label="Current branch of the session" tabIndex={0} data-testid="live.chat">
+        {path.length > shown.length && <p className="muted small">{path.length - shown.length} earlier entries: see the Transcript tab.</p>}
+        {shown.map((index) => {
+          const entry = entries[index];
+          return entry ? <LiveEntry key={entry.id} entry={entry} busy={busy} onResend={onResend} /> : null;
+        })}
+        <LiveActivity runtime={runtime} />
+      </div>
+      <LiveComposer conversationId={id} busy={busy} compacting={runtime.phase === 'compacting'} onSend={(text) => void sendLive(id, text)} onStop={() => stopLive(id)} />
+    </section>
+  );
+}

@@ -1,0 +1,59 @@
+/**
+ * A live session opened after a reload (or in another tab): its journal is stored, but the folder
+ * must be opened again. A kept folder handle is offered again (the browser may ask for read
+ * permission once more); a snapshot folder could not be kept, so the user picks it again.
+ */
+import { useLiveQuery } from 'dexie-react-hooks';
+import { useState } from 'react';
+import { db } from '../../db/db.ts';
+import { resumeLiveSession } from './live-actions.ts';
+import { reopenHandle, snapshotFolder, type PickedFolder } from './folder-pick.ts';
+
+export function LiveReconnect({ conversationId }: { conversationId: string }) {
+  const row = useLiveQuery(() => db.liveSessions.get(conversationId), [conversationId]);
+  const [error, setError] = useState<string>();
+  const [busy, setBusy] = useState(false);
+  const resume = async (open: () => Promise<PickedFolder> | PickedFolder) => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      const picked = await open();
+      await resumeLiveSession(conversationId, picked);
+    } catch (e) {
+      setError(e instanceof Error ? e.message : String(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+  if (row === undefined) return <p className="muted">Loading the live session…</p>;
+  const handle = row.folder.handle;
+  return (
+    <section className="live-reconnect" aria-labelledby="live-reconnect-title" data-testid="live.reconnect">
+      <h3 id="live-reconnect-title">Continue this live session</h3>
+      <p className="small">
+        Its journal is stored; the agent needs its folder <strong>{row.folder.name}</strong> again.
+        {row.folder.snapshot && !handle && ' It was read as a snapshot (a copy taken when it was picked), which cannot be kept across a reload: pick the same folder again.'}
+      </p>
+      {handle && (
+        <button type="button" className="primary" disabled={busy} onClick={() => void resume(() => reopenHandle(handle))} data-testid="live.reconnect.handle">
+          Open {row.folder.name} again
+        </button>
+      )}
+      <label className="field">
+        <span className="small">{handle ? 'or read the folder as a snapshot' : 'The folder, read as a snapshot'}</span>
+        <input
+          type="file"
+          {...{ webkitdirectory: '', directory: '' }}
+          multiple
+          disabled={busy}
+          onChange={(event) => {
+            const files = event.target.files;
+            if (files) void resume(() => snapshotFolder(files));
+          }}
+          data-testid="live.reconnect.input"
+        />
+      </label>
+      {error && <p className="error" role="alert" data-testid="live.reconnect.error">{error}</p>}
+    </section>
+  );
+}

@@ -1,0 +1,187 @@
+/**
+ * What the user does with a live session: start one over a folder, continue it after a reload
+ * (with the stored journal), send a request, stop it, edit and resend an earlier message, move to
+ * another branch, export it. The loop runs in the live-session worker (live-host.ts); this page
+ * side writes every journal entry it reports to Dexie the moment it arrives, in order, so a reload
+ * loses at most the reply being streamed, and mirrors the rest into the live store.
+ */
+import * as Comlink from 'comlink';
+import { toPiSessionJsonl } from '../../core/agent/pi-export.ts';
+import type { AgentEvent, TurnResult } from '../../core/agent/types.ts';
+import type { Entry } from '../../core/journal/entry.ts';
+import { loadEntries } from '../../db/conversations.ts';
+import { db } from '../../db/db.ts';
+import type { LiveSessionConfig, LiveSessionRow } from '../../db/live-session-row.ts';
+import { appendLiveEntry, createLiveSession, liveSession, storeLiveRun, updateLiveFolder } from '../../db/live-sessions.ts';
+import type { EntryRow } from '../../db/schema.ts';
+import { errorMessage, runListeners } from '../../store/actions.ts';
+import { applyLiveEvent, liveRun } from '../../store/live-events.ts';
+import { resolveLiveModel } from '../../store/live-model.ts';
+import { IDLE_RUNTIME, useLiveStore } from '../../store/live-store.ts';
+import { useAppStore } from '../../store/store.ts';
+import type { PickedFolder } from './folder-pick.ts';
+import type { LiveFolderSource, LiveHostApi } from './live-host.ts';
+
+interface Attached {
+  config: LiveSessionConfig;
+  /** The session's leaf as last reported by the worker. */
+  leaf: string | null;
+  busy: boolean;
+  /** The writes of this session's entries and runs, in order. */
+  writes: Promise<void>;
+  /** Set when a write failed: later entries are not written (the journal must stay in order). */
+  writeError?: string;
+}
+
+const attached = new Map<string, Attached>();
+const live = () => useLiveStore.getState();
+const app = () => useAppStore.getState();
+
+let host: Comlink.Remote<LiveHostApi> | undefined;
+/** The worker is made at the first live session of the tab and kept for the next ones. */
+function liveHost(): Comlink.Remote<LiveHostApi> {
+  host ??= Comlink.wrap<LiveHostApi>(new Worker(new URL('./live.worker.ts', import.meta.url), { type: 'module', name: 'foldlab-live' }));
+  return host;
+}
+
+export function isAttached(conversationId: string): boolean {
+  return attached.has(conversationId);
+}
+
+/** The session's leaf in this tab (the entry the next turn continues from). */
+export function liveLeaf(conversationId: string): string | null | undefined {
+  return attached.get(conversationId)?.leaf;
+}
+
+/** What crosses to the worker: the handle, or the snapshot's files with their paths. */
+function folderSource(picked: PickedFolder): LiveFolderSource {
+  if (picked.handle) return { kind: 'handle', handle: picked.handle };
+  if (!picked.files) throw new Error('The folder has neither a handle nor files: pick it again.');
+  return { kind: 'files', files: picked.files.map((file) => ({ path: file.webkitRelativePath || file.name, file })) };
+}
+
+/** Creates the session's conversation and opens it on its Live tab. A model that cannot be made stores nothing. */
+export async function startLiveSession(start: { title: string; picked: PickedFolder; config: LiveSessionConfig }): Promise<string> {
+  const model = await resolveLiveModel(start.config.model);
+  const { folder, handle } = start.picked;
+  const row = await createLiveSession(db, {
+    title: start.title, config: start.config, ...(model.kind === 'remote' ? { model: model.config.model } : {}),
+    folder: { name: folder.name, snapshot: folder.snapshot, ...(handle ? { handle } : {}) },
+  });
+  await attach(row.id, start.picked, start.config, []);
+  app().select(row.id);
+  app().setTab('live');
+  return row.id;
+}
+
+/** After a reload: the same session over the folder picked (or permitted) again, continuing its stored journal. */
+export async function resumeLiveSession(conversationId: string, picked: PickedFolder): Promise<void> {
+  const row = await liveSession(db, conversationId);
+  if (!row) throw new Error('This conversation is not a live session: it has no live-session settings.');
+  const { folder, handle } = picked;
+  if (row.folder.snapshot || handle) await updateLiveFolder(db, conversationId, { name: folder.name, snapshot: folder.snapshot, ...(handle ? { handle } : {}) });
+  await attach(conversationId, picked, row.config, (await loadEntries(db, conversationId)).map(stripRow));
+}
+
+export function liveSessionRow(conversationId: string): Promise<LiveSessionRow | undefined> {
+  return liveSession(db, conversationId);
+}
+
+async function attach(id: string, picked: PickedFolder, config: LiveSessionConfig, journal: Entry[]): Promise<void> {
+  const model = await resolveLiveModel(config.model);
+  const session: Attached = { config, leaf: journal.at(-1)?.id ?? null, busy: false, writes: Promise.resolve() };
+  attached.set(id, session);
+  try {
+    const started = await liveHost().start({ id, folder: folderSource(picked), config, model, journal }, Comlink.proxy((event: AgentEvent) => onEvent(id, event)));
+    session.leaf = await liveHost().leaf(id);
+    live().patch(id, { ...IDLE_RUNTIME, model: started.model });
+  } catch (error) {
+    attached.delete(id);
+    throw error;
+  }
+}
+
+function stripRow(row: EntryRow): Entry {
+  const { conversationId: _id, ...entry } = row;
+  return entry;
+}
+
+function onEvent(id: string, event: AgentEvent): void {
+  const session = attached.get(id);
+  if (!session) return;
+  live().patch(id, (runtime) => applyLiveEvent(runtime, event, Date.now()));
+  if (event.type === 'entry') {
+    session.leaf = event.entry.id;
+    write(session, id, () => appendLiveEntry(db, id, event.entry));
+  } else if (event.type === 'compaction') {
+    const run = liveRun(event, { conversationId: id, strategy: session.config.strategy, counter: session.config.counter, contextWindow: session.config.contextWindow, leafId: session.leaf, createdAt: Date.now() });
+    write(session, id, async () => {
+      const row = await storeLiveRun(db, run);
+      for (const listener of runListeners) listener(row);
+    });
+  }
+}
+
+function write(session: Attached, id: string, job: () => Promise<void>): void {
+  session.writes = session.writes.then(async () => {
+    if (session.writeError) return;
+    try {
+      await job();
+    } catch (error) {
+      session.writeError = `Saving the session failed: ${errorMessage(error)} Later entries are not saved; export the session to keep them.`;
+      live().patch(id, { error: session.writeError });
+    }
+  });
+}
+
+/** Runs one turn (send, edit and resend, or a branch move) in the worker. */
+async function turn(id: string, run: (remote: Comlink.Remote<LiveHostApi>) => Promise<TurnResult | void>): Promise<void> {
+  const session = attached.get(id);
+  if (!session) throw new Error('The live session is not running in this tab: open its folder again.');
+  if (session.busy) return;
+  session.busy = true;
+  live().patch(id, { tools: [], error: undefined, lastStatus: undefined, busy: true, phase: 'calling' });
+  try {
+    const result = await run(liveHost());
+    await session.writes;
+    if (result) live().patch(id, { lastStatus: result.status, ...(result.error ? { error: result.error } : {}) });
+  } catch (error) {
+    live().patch(id, { error: errorMessage(error) });
+  } finally {
+    session.leaf = await liveHost().leaf(id);
+    session.busy = false;
+    live().patch(id, { busy: false, phase: 'idle', streaming: '', thinking: '', progress: undefined });
+    if (session.leaf) app().setBranchLeaf(id, session.leaf);
+  }
+}
+
+export function sendLive(id: string, text: string): Promise<void> {
+  return turn(id, (remote) => remote.send(id, text));
+}
+
+export function editAndResendLive(id: string, entryId: string, text: string): Promise<void> {
+  return turn(id, (remote) => remote.editAndResend(id, entryId, text));
+}
+
+export function switchLiveBranch(id: string, leafId: string): Promise<void> {
+  return turn(id, (remote) => remote.switchBranch(id, leafId));
+}
+
+/** Stop: the model request is aborted at once; the unfinished reply is not kept. */
+export function stopLive(id: string): void {
+  void liveHost().stop(id);
+}
+
+/** The stored journal as pi session JSONL v3, with a file name. */
+export async function exportLiveSession(id: string): Promise<{ fileName: string; text: string; entries: number }> {
+  const conversation = await db.conversations.get(id);
+  if (!conversation) throw new Error('The live session was deleted.');
+  await attached.get(id)?.writes;
+  const entries = (await loadEntries(db, id)).map(stripRow);
+  const text = toPiSessionJsonl(entries, {
+    sessionId: id, createdAt: conversation.importedAt, title: conversation.title,
+    ...(conversation.meta.cwd ? { cwd: conversation.meta.cwd } : {}), ...(conversation.meta.model ? { model: conversation.meta.model } : {}),
+  });
+  const slug = conversation.title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'live-session';
+  return { fileName: `${slug}.pi.jsonl`, text, entries: entries.length };
+}

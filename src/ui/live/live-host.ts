@@ -1,0 +1,137 @@
+/**
+ * The live sessions' loop, served from their own worker (live.worker.ts): the agent session with
+ * its model, read-only folder tools and token counter runs there, so the page's main thread only
+ * renders what it reports and the tokenizer tables are loaded once, by the workers. Kept free of
+ * Comlink and `self` so Node tests drive it directly.
+ */
+import { withMentions } from '../../core/agent/mentions.ts';
+import { createMtimeTracker, type MtimeTracker } from '../../core/agent/mtime.ts';
+import { createScriptedModel } from '../../core/agent/scripted-model.ts';
+import { createAgentSession } from '../../core/agent/session.ts';
+import { createFolderTools } from '../../core/agent/tools/index.ts';
+import type { AgentEvent, AgentModel, AgentSessionApi, Folder, TurnResult } from '../../core/agent/types.ts';
+import type { Summarizer } from '../../core/compaction/summarizer.ts';
+import type { Entry } from '../../core/journal/entry.ts';
+import { createOfflineSummarizer } from '../../core/summarize/offline.ts';
+import { getCounter } from '../../core/tokens/counters.ts';
+import type { LiveSessionConfig } from '../../db/live-session-row.ts';
+import { createAgentModel } from '../../llm/agent-model.ts';
+import { createRemoteSummarizer } from '../../llm/remote.ts';
+import type { LiveModelSpec } from '../../store/live-model.ts';
+import { PROMPTS } from '../../worker/prompts.ts';
+import { createFileListFolder, createHandleFolder, type DirectoryHandleLike, type FileLike } from './folder-access.ts';
+
+/** Pause before each streamed piece of a scripted reply, ms: slow enough to watch it stream. */
+export const SCRIPTED_DELAY_MS = 15;
+
+
+/** The folder as it crosses to the worker: a directory handle, or the snapshot's files with their paths. */
+export type LiveFolderSource =
+  | { kind: 'handle'; handle: FileSystemDirectoryHandle }
+  | { kind: 'files'; files: Array<{ path: string; file: File }> };
+
+export interface LiveStart {
+  id: string;
+  folder: LiveFolderSource;
+  config: LiveSessionConfig;
+  model: LiveModelSpec;
+  /** The stored journal of a session continued after a reload (empty for a new one). */
+  journal: Entry[];
+}
+
+/** What the worker serves (Comlink wraps each method in a promise). */
+export interface LiveHostApi {
+  start(start: LiveStart, onEvent: (event: AgentEvent) => void): Promise<{ model: string }>;
+  send(id: string, text: string): Promise<TurnResult>;
+  editAndResend(id: string, entryId: string, text: string): Promise<TurnResult>;
+  switchBranch(id: string, leafId: string): Promise<void>;
+  stop(id: string): void;
+  leaf(id: string): string | null;
+}
+
+interface Hosted {
+  api: AgentSessionApi;
+  folder: Folder;
+  gitignore: boolean;
+  mtimes: MtimeTracker;
+  controller?: AbortController;
+}
+
+export function folderOf(source: LiveFolderSource): Folder {
+  if (source.kind === 'handle') return createHandleFolder(source.handle as unknown as DirectoryHandleLike);
+  const files: FileLike[] = source.files.map(({ path, file }) => ({
+    name: file.name, size: file.size, lastModified: file.lastModified, webkitRelativePath: path, slice: (start, end) => file.slice(start, end),
+  }));
+  return createFileListFolder(files);
+}
+
+export function modelOf(spec: LiveModelSpec): { model: AgentModel; summarizer: Summarizer } {
+  if (spec.kind === 'scripted') return { model: createScriptedModel(spec.script, { delayMs: SCRIPTED_DELAY_MS }), summarizer: createOfflineSummarizer() };
+  return { model: createAgentModel(spec.config), summarizer: createRemoteSummarizer(spec.config) };
+}
+
+export class LiveHost implements LiveHostApi {
+  private readonly sessions = new Map<string, Hosted>();
+
+  async start(start: LiveStart, onEvent: (event: AgentEvent) => void): Promise<{ model: string }> {
+    const { model, summarizer } = modelOf(start.model);
+    const folder = folderOf(start.folder);
+    const counter = await getCounter(start.config.counter);
+    const mtimes = createMtimeTracker();
+    const api = createAgentSession({
+      model, folder, counter, summarizer, prompts: PROMPTS, journal: start.journal, onEvent,
+      tools: createFolderTools(folder, { gitignore: start.config.gitignore, mtimes }),
+      strategy: { strategy: start.config.strategy, options: start.config.options },
+      contextWindow: start.config.contextWindow,
+    });
+    this.sessions.get(start.id)?.controller?.abort();
+    this.sessions.set(start.id, { api, folder, gitignore: start.config.gitignore, mtimes });
+    return { model: model.model };
+  }
+
+  send(id: string, text: string): Promise<TurnResult> {
+    return this.turn(id, async (session, signal) => session.api.send(await this.mentioned(session, text, signal), signal));
+  }
+
+  editAndResend(id: string, entryId: string, text: string): Promise<TurnResult> {
+    return this.turn(id, async (session, signal) => session.api.editAndResend(entryId, await this.mentioned(session, text, signal), signal));
+  }
+
+  async switchBranch(id: string, leafId: string): Promise<void> {
+    await this.turn(id, async (session, signal) => {
+      await session.api.switchBranch(leafId, signal);
+      return { status: 'done', calls: 0 };
+    });
+  }
+
+  /** Stop: the model request and the running tool are aborted at once. */
+  stop(id: string): void {
+    this.sessions.get(id)?.controller?.abort();
+  }
+
+  leaf(id: string): string | null {
+    return this.sessions.get(id)?.api.leafId ?? null;
+  }
+
+  /** L8: the files a message mentions (`@path`) are appended to it as a system-reminder. */
+  private mentioned(session: Hosted, text: string, signal: AbortSignal): Promise<string> {
+    return withMentions(text, session.folder, { gitignore: session.gitignore, mtimes: session.mtimes, signal });
+  }
+
+  private async turn(id: string, run: (session: Hosted, signal: AbortSignal) => Promise<TurnResult>): Promise<TurnResult> {
+    const session = this.sessions.get(id);
+    if (!session) throw new Error('This live session is not running: open its folder again.');
+    if (session.controller) throw new Error('The session is still working on the previous request.');
+    const controller = new AbortController();
+    session.controller = controller;
+    try {
+      return await run(session, controller.signal);
+    } catch (error) {
+      // Stopped before the loop took the request (e.g. while the mentioned files were read).
+      if (controller.signal.aborted) return { status: 'stopped', calls: 0 };
+      throw error;
+    } finally {
+      session.controller = undefined;
+    }
+  }
+}
