@@ -4,6 +4,7 @@
  *   npm run cli -- compact <file> --strategy <id> [--option k=v ...] [--counter C] [--window N] [--upto I] [--hook M.mjs [--hook-timeout MS]] [--json]
  *   npm run cli -- fold <file> [--option k=v ...] [--counter C] [--window N] [--simulate a-b [--level 2|3|4] [--summarizer offline]] [--json]
  *   npm run cli -- eval <file|folder>... --strategies <id[:k=v,...]>,... [--window N] [--counter C] [--model M] [--jobs N] [--json|--csv|--md]
+ *   npm run cli -- session --dir <folder> (--base-url <url> --model <name> [--api openai|anthropic] | --script <replies.json>) --prompt "<message>"... --out <file.jsonl> [--json]
  */
 import { parseKeyValues } from '../core/compaction/options.ts';
 import { FORMAT_IDS, type FormatId } from '../core/import/types.ts';
@@ -16,6 +17,7 @@ import { parseEvalArgs } from './eval-args.ts';
 import { formatEvalCsv, formatEvalMarkdown, formatEvalText } from './eval-format.ts';
 import { formatInspect, runInspect } from './inspect.ts';
 import { backupCheckMain } from './backup-check.ts';
+import { sessionMain } from './session.ts';
 
 const USAGE = `usage:
   npm run cli -- inspect <file> [--format ${FORMAT_IDS.join('|')}] [--counter o200k|cl100k|chars4|len3|chars] [--json]
@@ -24,7 +26,11 @@ const USAGE = `usage:
   npm run cli -- fold <file> [--option key=value ...] [--counter C] [--window TOKENS] [--simulate FROM-TO [--level 2|3|4] [--summarizer offline]] [--json]
   npm run cli -- eval <file|folder>... --strategies <id[:key=value,...]>,... [--window TOKENS] [--counter C]
                       [--model PRICE_MODEL] [--summarizer offline] [--jobs N] [--json|--csv|--md]
-  npm run cli -- backup-check <file> [--json]`;
+  npm run cli -- backup-check <file> [--json]
+  npm run cli -- session --dir <folder> (--base-url <url> --model <name> [--api openai|anthropic] | --script <replies.json>)
+                      [--strategy ID --option key=value ...] [--window TOKENS] [--counter C] [--gitignore] [--summarizer model|offline]
+                      --prompt "<user message>" [--prompt "<next>" ...] --out <session.jsonl> [--json]
+                      (the API key is read from FOLDLAB_API_KEY, never from the command line)`;
 
 class UsageError extends Error {
   override name = 'UsageError';
@@ -127,6 +133,7 @@ async function evalMain(argv: string[]): Promise<void> {
 async function main(): Promise<void> {
   if (process.argv[2] === 'eval') return evalMain(process.argv.slice(3));
   if (process.argv[2] === 'backup-check') return backupCheckMain(process.argv.slice(3), USAGE);
+  if (process.argv[2] === 'session') return sessionMain(process.argv.slice(3), USAGE);
   let args: Args;
   try {
     args = parseArgs(process.argv.slice(2));
