@@ -16,13 +16,18 @@ import { expect, fixture, test } from './fixtures/app.ts';
 class LivePage {
   constructor(readonly page: Page) {}
 
-  async start(): Promise<void> {
+  async start(script?: string): Promise<void> {
     await this.page.getByTestId('live.new').click();
     const dialog = this.page.getByTestId('live.setup');
     await expect(dialog).toBeVisible();
     await this.page.getByTestId('live.setup.folder-input').setInputFiles(fixture('live-folder'));
     await expect(this.page.getByTestId('live.setup.folder-picked')).toContainText('a snapshot');
-    await this.page.getByTestId('live.setup.model.demo').check();
+    if (script) {
+      await this.page.getByTestId('live.setup.model.script').check();
+      await this.page.getByTestId('live.setup.script-input').setInputFiles(script);
+    } else {
+      await this.page.getByTestId('live.setup.model.demo').check();
+    }
     // pi keeps the newest 400 tokens verbatim: this short session has something to compact.
     await this.page.getByTestId('live.setup.strategy').selectOption('pi');
     await this.page.getByTestId('live.setup.options').locator('summary').click();
@@ -144,4 +149,23 @@ test('after a reload the live session asks for its folder again and continues it
   await expect(page.getByTestId('live.panel')).toBeVisible({ timeout: 45_000 });
   await expect(live.chat().getByTestId('live.entry.user')).toHaveCount(before);
   await expect(live.chat()).toContainText('tiny-parser');
+});
+
+test('Stop aborts a reply while it streams: nothing of it is kept, and the next request works', async ({ app: _app, page }) => {
+  const live = new LivePage(page);
+  await live.start(fixture('slow-script.json'));
+  const input = page.getByTestId('live.input');
+  await input.fill('Describe the folder.');
+  await input.press('Enter');
+  // Part of the reply has streamed, most of it has not.
+  await expect(page.getByTestId('live.streaming')).toContainText('streams slowly');
+  await page.getByTestId('live.stop').click();
+  await live.idle();
+  await expect(page.getByTestId('live.streaming')).toHaveCount(0);
+  await expect(live.chat()).not.toContainText('streams slowly');
+  await expect(live.chat().getByTestId('live.entry.assistant')).toHaveCount(0);
+
+  await live.send('And now?');
+  await expect(live.chat()).toContainText('Second answer, complete.');
+  await expect(live.chat().getByTestId('live.entry.assistant')).toHaveCount(1);
 });
