@@ -9,6 +9,7 @@ import { inspect, type InspectReport, type TokenSummary } from '../core/inspect.
 import type { Entry } from '../core/journal/entry.ts';
 import { COUNTER_LABELS, getCounter, type CounterId } from '../core/tokens/counters.ts';
 import { countEntriesSliced } from '../core/tokens/sliced-count.ts';
+import type { EntriesTokens } from '../core/tokens/entry-tokens.ts';
 import { commitImport, deleteConversation, loadEntries } from '../db/conversations.ts';
 import type { FoldlabDatabase } from '../db/schema.ts';
 import { cachedCounts, storeCounts } from '../db/token-counts.ts';
@@ -18,6 +19,7 @@ import { setPageOnline } from '../llm/network.ts';
 import { ResumableCompactions } from './resumable-compaction.ts';
 import { ResumableFolds } from './resumable-fold.ts';
 import { CompareJobs } from './compare-jobs.ts';
+import { POOL_WARM_BYTES, type CountPool } from './count-pool.ts';
 import type { CompareProgress, CompareRequest, CompareResult, CompareSave } from './compare-protocol.ts';
 import { FoldJobs, type FoldRequest, type FoldView } from './fold-jobs.ts';
 import type { FoldSimulateRequest, FoldSimulateView } from './fold-protocol.ts';
@@ -31,6 +33,11 @@ import {
 /** Progress is reported at most this often (ms), so the page is not flooded with messages. */
 const PROGRESS_INTERVAL_MS = 50;
 
+export interface EngineOptions {
+  /** Counts large journals on several cores (count-pool.ts); without it, or below its threshold, counting stays in this worker. */
+  countPool?: CountPool;
+}
+
 export class Engine implements EngineApi {
   private readonly jobs = new Map<string, AbortController>();
   private readonly compactions: CompactionJobs;
@@ -43,7 +50,10 @@ export class Engine implements EngineApi {
   private readonly comparisons: CompareJobs;
   private readonly judgements: JudgeJobs;
 
-  constructor(private readonly db: FoldlabDatabase) {
+  private readonly countPool: CountPool | undefined;
+
+  constructor(private readonly db: FoldlabDatabase, options: EngineOptions = {}) {
+    this.countPool = options.countPool;
     const totals = async (conversationId: string, counter: CounterId) =>
       (await this.countTokens(`count-${conversationId}-${counter}`, conversationId, counter, () => undefined)).totals;
     this.compactions = new CompactionJobs(db, totals);
@@ -130,6 +140,8 @@ export class Engine implements EngineApi {
   async importBlob(blob: Blob, request: ImportRequest, onProgress: ProgressCallback): Promise<ImportOutcome> {
     return this.job(request.jobId, async (signal) => {
       const session = new ImportSession({ fileName: request.fileName, size: blob.size, ...(request.format ? { format: request.format } : {}) });
+      // A file this large is likely counted by the pool: its workers load their tables while it is read.
+      if (blob.size >= POOL_WARM_BYTES) this.countPool?.warm('o200k');
       const reader = blob.stream().getReader();
       const report = throttle(onProgress);
       try {
@@ -219,20 +231,29 @@ export class Engine implements EngineApi {
     return { conversation, report: inspect(result, summaryOf({ ...counts, label: COUNTER_LABELS.o200k, exact: true, cached: false })) };
   }
 
-  /** Counts in slices of bounded work, yielding between them so cancel messages and progress get through. */
+  /**
+   * Counts on the pool when it takes the journal (large, exact counter), else here in slices of bounded
+   * work, yielding between them so cancel messages and progress get through. Same figures either way.
+   */
   private async countInSlices(entries: Entry[], counterId: CounterId, jobId: string, signal: AbortSignal, onProgress: ProgressCallback) {
     const counter = await getCounter(counterId);
     const report = throttle(onProgress);
+    const finished = (counts: EntriesTokens) => {
+      let total = 0;
+      for (const value of counts.totals) total += value;
+      report({ jobId, phase: 'counting', done: entries.length, total: entries.length, unit: 'entries' });
+      return { ...counts, total };
+    };
+    const work = this.countPool?.prepare(entries, counter);
+    if (work !== undefined && this.countPool !== undefined) {
+      report({ jobId, phase: 'counting', done: 0, total: entries.length, unit: 'entries' });
+      return finished(await this.countPool.count(work, counterId, signal, (done, total) => report({ jobId, phase: 'counting', done, total, unit: 'entries' })));
+    }
     const slices = countEntriesSliced(entries, counter);
     for (;;) {
       if (signal.aborted) throw new JobCancelledError();
       const step = slices.next();
-      if (step.done) {
-        let total = 0;
-        for (const value of step.value.totals) total += value;
-        report({ jobId, phase: 'counting', done: entries.length, total: entries.length, unit: 'entries' });
-        return { ...step.value, total };
-      }
+      if (step.done) return finished(step.value);
       report({ jobId, phase: 'counting', done: step.value.done, total: entries.length, unit: 'entries' });
       await yieldToEventLoop();
     }
