@@ -17,7 +17,7 @@ import { dynamicText } from '../folding/zones.ts';
 import { extractProbes } from '../probes/index.ts';
 import { clockOf, findCalls } from './calls.ts';
 import { foldReplayOptions } from './config-options.ts';
-import { DEFAULT_CACHE_TTL_MS, replayCost } from './cost.ts';
+import { DEFAULT_CACHE_TTL_MS, replayCall, replayCost } from './cost.ts';
 import { FoldContextBuilder, type FoldContext } from './folding-context.ts';
 import { foldCompaction, foldOverflowNote } from './folding-record.ts';
 import { configLabel } from './label.ts';
@@ -108,22 +108,11 @@ export async function replayFolding(args: FoldingReplayArgs): Promise<ReplayResu
       compactions.push(compaction);
       last = { context, appendFrom: partialFrom, texts: new Set(context.folded.map((f) => f.text)) };
     }
-    const overflow = contextTokens > input.contextWindow;
-    const requestAt = clock[c - 1] ?? clock[c];
-    const expired = previousCall?.at !== undefined && requestAt !== undefined && requestAt - previousCall.at > cacheTtl;
-    const entry = entries[c]!;
-    calls.push({
-      call: k,
-      entryIndex: c,
-      entryId: entry.id,
-      contextTokens,
-      cachedTokens: !previousCall || compacted || expired ? 0 : Math.min(previousCall.contextTokens, contextTokens),
-      outputTokens: entry.usage?.output ?? input.tokens.countAt(c),
-      compacted,
-      overflow,
-      ...(overflow ? { note: foldOverflowNote({ compacted, lastEvent: lastFoldEvent(session.events), partialTokens: input.tokens.range(partialFrom, c - 1), tokens: contextTokens, window: input.contextWindow, measured: session.iterations > 0 ? session.usage(session.iterations - 1) : 0, foldWindow: options.contextWindow, iteration: target, pushedNow: pushed > pushedBefore }) } : {}),
-      ...(entry.timestamp !== undefined ? { at: entry.timestamp } : {}),
-    });
+    calls.push(replayCall({
+      call: k, entryIndex: c, entry: entries[c]!, contextTokens, countedOutput: input.tokens.countAt(c), previous: previousCall, compacted,
+      requestAt: clock[c - 1] ?? clock[c], cacheTtlMs: cacheTtl, contextWindow: input.contextWindow,
+      overflowNote: () => foldOverflowNote({ compacted, lastEvent: lastFoldEvent(session.events), partialTokens: input.tokens.range(partialFrom, c - 1), tokens: contextTokens, window: input.contextWindow, measured: session.iterations > 0 ? session.usage(session.iterations - 1) : 0, foldWindow: options.contextWindow, iteration: target, pushedNow: pushed > pushedBefore }),
+    }));
     if (Date.now() - lastYield > YIELD_EVERY_MS) {
       args.onProgress?.({ call: k + 1, calls: callIndices.length, compactions: compactions.length, phase: 'replaying' });
       await new Promise((resolve) => setTimeout(resolve, 0));

@@ -19,7 +19,7 @@ import type { Probe } from '../probes/types.ts';
 import { getStrategy } from '../strategies/index.ts';
 import { clockOf, findCalls, idleMoment } from './calls.ts';
 import { ReplayContext } from './context.ts';
-import { DEFAULT_CACHE_TTL_MS, replayCost } from './cost.ts';
+import { DEFAULT_CACHE_TTL_MS, replayCall, replayCost } from './cost.ts';
 import { configLabel } from './label.ts';
 import { emptyScores, ProbeChecker, probesByEntry, probesOf, scoreOf } from './scoring.ts';
 import type { ProbeOutcome, ReplayCall, ReplayCompaction, ReplayConfig, ReplayPlan, ReplayProgress, ReplayResult } from './types.ts';
@@ -178,25 +178,13 @@ export async function replaySession(args: ReplayArgs): Promise<ReplayResult> {
       break;
     }
     const contextTokens = context.tokensAt(c);
-    const overflow = contextTokens > input.contextWindow;
     const removed = c > 0 ? input.tokens.range(0, c - 1) - contextTokens : 0;
     if (removed > 0 && entries[c]!.usage) removedAt.set(c, removed);
-    const previousCall = calls[k - 1];
-    const requestAt = clock[c - 1] ?? clock[c];
-    const expired = previousCall?.at !== undefined && requestAt !== undefined && requestAt - previousCall.at > cacheTtl;
-    const entry = entries[c]!;
-    calls.push({
-      call: k,
-      entryIndex: c,
-      entryId: entry.id,
-      contextTokens,
-      cachedTokens: !previousCall || compacted || expired ? 0 : Math.min(previousCall.contextTokens, contextTokens),
-      outputTokens: entry.usage?.output ?? input.tokens.countAt(c),
-      compacted,
-      overflow,
-      ...(overflow ? { note: overflowNote(compacted, lastDecision, lastNothing, contextTokens, input.contextWindow) } : {}),
-      ...(entry.timestamp !== undefined ? { at: entry.timestamp } : {}),
-    });
+    calls.push(replayCall({
+      call: k, entryIndex: c, entry: entries[c]!, contextTokens, countedOutput: input.tokens.countAt(c), previous: calls[k - 1], compacted,
+      requestAt: clock[c - 1] ?? clock[c], cacheTtlMs: cacheTtl, contextWindow: input.contextWindow,
+      overflowNote: () => overflowNote(compacted, lastDecision, lastNothing, contextTokens, input.contextWindow),
+    }));
     if (Date.now() - lastYield > YIELD_EVERY_MS) {
       args.onProgress?.({ call: k + 1, calls: callIndices.length, compactions: compactions.length, phase: 'replaying' });
       await new Promise((resolve) => setTimeout(resolve, 0));
