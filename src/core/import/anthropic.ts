@@ -9,7 +9,7 @@
  */
 import type { Block, ImageBlock, TextBlock, ThinkingBlock, ToolResultBlock, Usage } from '../journal/entry.ts';
 import { EntryBuilder, base64Bytes, describe, imageFromUrl, isRecord, num, parseJsonLoose, str, toEpochMs } from './builder.ts';
-import { UnsupportedTypes, childKey, childSpans, conversationsOf, messagePlace, pathKey, type Conversation, type Span } from './openai-chat.ts';
+import { UnsupportedTypes, childKey, childSpans, conversationsOf, messagePlace, pathKey, type Conversation, type Span } from './json-document.ts';
 import type { DocumentImporter, ImportResult } from './types.ts';
 
 const EXPECTED =

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { Entry, ToolCallBlock, ToolResultBlock } from '../journal/entry.ts';
 import { linkReport } from '../journal/link.ts';
 import { branchLeaves } from '../journal/tree.ts';
-import { childSpans, childKey, pathKey } from './openai-chat.ts';
+import { childSpans, childKey, pathKey } from './json-document.ts';
 import { importText } from './run.ts';
 import { ImportFormatError } from './types.ts';
 

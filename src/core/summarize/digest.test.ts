@@ -2,7 +2,8 @@
 // replace (current state, labelled notes), how older errors get resolved, and the small inferences.
 import { describe, expect, it } from 'vitest';
 import { linkEntries, makeEntries } from '../compaction/testing.ts';
-import { codeSpan, commonRoot, digestFromFacts, emptyDigest, inferEnvironment, inferStack, MAX_ERRORS, MAX_MERGED_COMMANDS, mergeDigests, parseSummary } from './digest.ts';
+import { codeSpan, commonRoot, digestFromFacts, emptyDigest, inferEnvironment, inferStack, MAX_ERRORS, MAX_MERGED_COMMANDS, mergeDigests } from './digest.ts';
+import { parseSummary } from './parse-summary.ts';
 import { extractFacts } from './extract.ts';
 import { renderTemplateText } from './formats.ts';
 

@@ -2,7 +2,8 @@
 // lines and never a file list, the memory block's line/char caps, memory compression, and that
 // every format reads back (parseSummary) without losing requests, constraints, files or errors.
 import { describe, expect, it } from 'vitest';
-import { type Digest, emptyDigest, parseSummary } from './digest.ts';
+import { type Digest, emptyDigest } from './digest.ts';
+import { parseSummary } from './parse-summary.ts';
 import { augmentSummaryParts, compressMemories, fit, layeredArchivedParts, memoryBlock, memoryLines, MEMORY_MARKER, piSummaryParts, piTurnPrefixParts, renderTemplateText, templateFor } from './formats.ts';
 
 function sample(): Digest {

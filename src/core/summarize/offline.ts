@@ -5,7 +5,8 @@
  */
 import { unwrapTranscript } from '../compaction/serialize.ts';
 import type { Summarizer, SummaryRequest, SummaryResponse } from '../compaction/summarizer.ts';
-import { type Digest, digestFromFacts, mergeDigests, parseSummary } from './digest.ts';
+import { type Digest, digestFromFacts, mergeDigests } from './digest.ts';
+import { parseSummary } from './parse-summary.ts';
 import { extractFacts } from './extract.ts';
 import { compressMemories, fit, memoryBlock, memoryItems, memoryLines, rank, renderTemplateText, templateFor } from './formats.ts';
 
