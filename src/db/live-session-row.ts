@@ -6,10 +6,11 @@
 import type { StrategyId } from '../core/compaction/types.ts';
 import type { CounterId } from '../core/tokens/counters.ts';
 
-/** Which model answers: the one configured in Settings > Models, or a scripted one (demos, tests). */
+/** Which model answers: the remote one configured in Settings > Models, the local WebLLM model, or a scripted one (demos, tests). */
 export type LiveModelChoice =
   | { kind: 'settings'; /** "openai · gpt-4o-mini", as it was when the session started. */ label: string }
-  | { kind: 'scripted'; /** File name of the script ("demo-script.json" for the bundled one). */ name: string; /** The parsed script. */ script: unknown };
+  | { kind: 'scripted'; /** File name of the script ("demo-script.json" for the bundled one). */ name: string; /** The parsed script. */ script: unknown }
+  | { kind: 'webllm'; /** The WebLLM model id chosen in Settings > Models when the session started. */ modelId: string };
 
 export interface LiveSessionConfig {
   model: LiveModelChoice;
@@ -34,4 +35,9 @@ export interface LiveSessionRow {
     /** The File System Access handle (structured-cloned by IndexedDB); absent for a snapshot. */
     handle?: FileSystemDirectoryHandle;
   };
+  /**
+   * Model calls made so far, stopped and failed ones included (they leave no reply in the
+   * journal): a scripted model resumed after a reload continues its script from them. Absent: none counted.
+   */
+  modelCalls?: number;
 }

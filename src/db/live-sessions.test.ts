@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Entry } from '../core/journal/entry.ts';
 import { deleteConversation, loadEntries } from './conversations.ts';
 import type { LiveSessionConfig } from './live-session-row.ts';
-import { appendLiveEntry, createLiveSession, LiveSessionGoneError, liveSession, storeLiveRun } from './live-sessions.ts';
+import { appendLiveEntry, countLiveCall, createLiveSession, LiveSessionGoneError, liveSession, storeLiveRun } from './live-sessions.ts';
 import { FoldlabDatabase } from './schema.ts';
 
 const config: LiveSessionConfig = { model: { kind: 'scripted', name: 's.json', script: [] }, strategy: 'pi', options: { keepRecentTokens: '400' }, contextWindow: 8000, counter: 'chars4', gitignore: true };
@@ -55,5 +55,17 @@ describe('live sessions in the library', () => {
     await deleteConversation(db, row.id);
     expect(await liveSession(db, row.id)).toBeUndefined();
     await expect(appendLiveEntry(db, row.id, entry(1, 'a0'))).rejects.toBeInstanceOf(LiveSessionGoneError);
+  });
+
+  it('counts the model calls a session made, for a scripted model to continue from after a reload', async () => {
+    const row = await setup();
+    expect((await liveSession(db, row.id))?.modelCalls).toBeUndefined();
+    for (let i = 0; i < 3; i++) await countLiveCall(db, row.id);
+    const stored = await liveSession(db, row.id);
+    expect(stored?.modelCalls).toBe(3);
+    expect(stored?.config).toEqual(config);
+    await deleteConversation(db, row.id);
+    await countLiveCall(db, row.id);
+    expect(await liveSession(db, row.id)).toBeUndefined();
   });
 });

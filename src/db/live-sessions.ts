@@ -90,6 +90,15 @@ export function liveSession(db: FoldlabDatabase, conversationId: string): Promis
   return db.liveSessions.get(conversationId);
 }
 
+/** Counts one more model call of the session (see `LiveSessionRow.modelCalls`); a deleted session counts nothing. */
+export async function countLiveCall(db: FoldlabDatabase, conversationId: string): Promise<void> {
+  await db.liveSessions.update(conversationId, (row) => {
+    row.modelCalls = (row.modelCalls ?? 0) + 1;
+  }).catch((error: unknown) => {
+    throw asStorageError(error, 'saving the live session');
+  });
+}
+
 /** A snapshot folder picked again after a reload replaces the stored folder (a handle too). */
 export async function updateLiveFolder(db: FoldlabDatabase, conversationId: string, folder: LiveSessionRow['folder']): Promise<void> {
   await db.liveSessions.update(conversationId, { folder });

@@ -125,6 +125,16 @@ function readCall(body: string): { name: string; input: unknown } | undefined {
   }
 }
 
+/** Settles with `promise`, or rejects as soon as `signal` aborts (the promise goes on). */
+function untilAborted(promise: Promise<void>, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.reject(new ModelAbortedError());
+  return new Promise<void>((resolve, reject) => {
+    const onAbort = () => reject(new ModelAbortedError());
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
 export function createWebLLMAgentModel(options: WebLLMAgentOptions): AgentModel {
   const { modelId } = options;
   const engine = (): Promise<WebLLMEngine> => (typeof options.engine === 'function' ? options.engine() : Promise.resolve(options.engine));
@@ -148,33 +158,42 @@ export function createWebLLMAgentModel(options: WebLLMAgentOptions): AgentModel 
     let thinkingSent = 0;
     let finish: string | undefined;
     let usage: ModelReply['usage'];
-    try {
-      const stream = await current.chat.completions.create(body);
-      // Read to the end even after an abort: WebLLM keeps its generation lock until the stream ends.
-      for await (const chunk of stream) {
-        const choice = chunk.choices[0];
-        if (chunk.usage) usage = { input: chunk.usage.prompt_tokens, output: chunk.usage.completion_tokens };
-        if (choice?.finish_reason) finish = choice.finish_reason;
-        const delta = choice?.delta.content;
-        if (!delta) continue;
-        if (signal.aborted) {
-          interrupt(); // an interrupt sent before generation started is reset by WebLLM
-          continue;
+    const read = (async () => {
+      try {
+        const stream = await current.chat.completions.create(body);
+        // Read to the end even after an abort: WebLLM keeps its generation lock until the stream ends.
+        for await (const chunk of stream) {
+          const choice = chunk.choices[0];
+          if (chunk.usage) usage = { input: chunk.usage.prompt_tokens, output: chunk.usage.completion_tokens };
+          if (choice?.finish_reason) finish = choice.finish_reason;
+          const delta = choice?.delta.content;
+          if (!delta) continue;
+          if (signal.aborted) {
+            interrupt(); // an interrupt sent before generation started is reset by WebLLM
+            continue;
+          }
+          raw += delta;
+          const { thinking, shown } = splitReply(raw, false);
+          if (thinking.length > thinkingSent) onDelta?.({ type: 'thinking', text: thinking.slice(thinkingSent) });
+          thinkingSent = Math.max(thinkingSent, thinking.length);
+          if (shown.length > shownSent) onDelta?.({ type: 'text', text: shown.slice(shownSent) });
+          shownSent = Math.max(shownSent, shown.length);
         }
-        raw += delta;
-        const { thinking, shown } = splitReply(raw, false);
-        if (thinking.length > thinkingSent) onDelta?.({ type: 'thinking', text: thinking.slice(thinkingSent) });
-        thinkingSent = Math.max(thinkingSent, thinking.length);
-        if (shown.length > shownSent) onDelta?.({ type: 'text', text: shown.slice(shownSent) });
-        shownSent = Math.max(shownSent, shown.length);
+      } finally {
+        signal.removeEventListener('abort', interrupt);
       }
+    })();
+    try {
+      // Stop answers at once; the rest of the stream is drained in the background.
+      await untilAborted(read, signal);
     } catch (error) {
-      if (signal.aborted) throw new ModelAbortedError();
+      if (signal.aborted) {
+        read.catch(() => undefined);
+        throw new ModelAbortedError();
+      }
       const mapped = mapWebLLMError(error, modelId);
       if (mapped.name === 'ContextOverflowError') throw new ContextOverflowError(mapped.message);
       throw mapped;
-    } finally {
-      signal.removeEventListener('abort', interrupt);
     }
     if (signal.aborted || finish === 'abort') throw new ModelAbortedError();
     const { thinking, shown, calls } = splitReply(raw, true);

@@ -111,7 +111,14 @@ export function connectWebLLM(port: WebLLMPort): WebLLMClient {
   };
 }
 
+/** Test-only (the test API's fakeWebLLMWorker): a script URL spawned instead of WebLLM's worker in this context. */
+let testWorkerUrl: string | undefined;
+export function setWebLLMWorkerForTest(url: string): void {
+  testWorkerUrl = url;
+}
+
 /** WebLLM's worker (webllm.worker.ts, the only bundle holding the library), as a module worker. */
 export function spawnWebLLMWorker(): Worker {
+  if (testWorkerUrl) return new Worker(testWorkerUrl, { type: 'module', name: 'foldlab-webllm' });
   return new Worker(new URL('./webllm.worker.ts', import.meta.url), { type: 'module', name: 'foldlab-webllm' });
 }

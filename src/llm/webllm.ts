@@ -68,6 +68,13 @@ export interface WebLLMSummarizer extends Summarizer {
   load(signal?: AbortSignal): Promise<void>;
   /** Cancel a load in progress, or free the GPU memory of the loaded model. */
   unload(): Promise<void>;
+  /**
+   * Runs `task` with the loaded engine (loading it first), in turn with the summaries: another
+   * user of the same model (a live session, see webllm-shared.ts) waits for the summary being
+   * generated, so its interrupt never stops that summary. A fatal failure (GPU lost) drops the
+   * engine, so the next use loads it again.
+   */
+  withEngine<T>(task: (engine: WebLLMEngine) => Promise<T>): Promise<T>;
 }
 
 export type WebLLMErrorKind =
@@ -125,6 +132,8 @@ function detail(text: string): string {
 /** WebLLM's error (an Error, or the string its worker sends) as WebLLMError / WebLLMContextOverflowError. */
 export function mapWebLLMError(error: unknown, modelId: string): Error {
   if (error instanceof WebLLMError || error instanceof WebLLMContextOverflowError) return error;
+  // Mapped already on the other side of a channel (a shared model's port, webllm-shared.ts): its words are kept.
+  if (error instanceof Error && error.name === 'WebLLMError') return new WebLLMError('other', error.message, { cause: error });
   const text = errorText(error);
   const cause = { cause: error };
   if (OVERFLOW.test(text)) {
@@ -371,6 +380,20 @@ export function createWebLLMSummarizer(options: WebLLMSummarizerOptions): WebLLM
       const current = engine;
       engine = undefined;
       if (current) await current.unload();
+    },
+
+    async withEngine<T>(task: (engine: WebLLMEngine) => Promise<T>): Promise<T> {
+      await ensureEngine();
+      return enqueue(async () => {
+        const current = await ensureEngine();
+        try {
+          return await task(current);
+        } catch (error) {
+          const mapped = mapWebLLMError(error, modelId);
+          if (mapped instanceof WebLLMError && FATAL_KINDS.has(mapped.kind)) await discard(current);
+          throw error;
+        }
+      });
     },
 
     async summarize(request: SummaryRequest): Promise<SummaryResponse> {

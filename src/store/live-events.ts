@@ -77,16 +77,12 @@ export interface LiveRunArgs {
 }
 
 /**
- * The loop's compaction as a stored run. The loop reports the record and the context it made,
- * not a per-entry plan, so the run's plan carries the record's trigger, options and notes with
- * no fates.
+ * The loop's compaction as a stored run, like a run of the Compact tab: the strategy's plan (one
+ * fate per entry of the branch it compacted, with their journal indices), the context, the record.
  */
 export function liveRun(event: Extract<AgentEvent, { type: 'compaction' }>, args: LiveRunArgs): Omit<CompactionRow, 'importId'> {
   const { record, context } = event;
-  const plan: Plan = {
-    strategy: args.strategy, options: record.options, trigger: record.trigger, fates: [], summaries: [], compressions: [],
-    tokensBefore: event.tokensBefore, tokensAfterEstimate: event.tokensAfter, notes: [`Compacted by the live session at model call ${event.atCall} (${event.trigger}).`],
-  };
+  const plan: Plan = { ...event.plan, notes: [...event.plan.notes, `Compacted by the live session at model call ${event.atCall} (${event.trigger}).`] };
   return {
     id: crypto.randomUUID(),
     conversationId: args.conversationId,
@@ -97,10 +93,10 @@ export function liveRun(event: Extract<AgentEvent, { type: 'compaction' }>, args
     contextWindow: args.contextWindow,
     plan,
     context: storedContext(context),
-    summaries: Object.fromEntries(context.entries.flatMap((item, i) => (item.origin === 'summary' ? [[`summary-${i}`, item.entry.blocks.map((b) => (b.type === 'text' ? b.text : '')).join('')]] : []))),
+    summaries: event.summaries,
     previous: context.previous,
     record,
-    journalIndex: [],
+    journalIndex: event.journalIndex,
   };
 }
 

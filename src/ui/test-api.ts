@@ -5,7 +5,7 @@
 import { importListeners, runListeners } from '../store/actions.ts';
 import type { CompactionRow } from '../db/schema.ts';
 import { useAppStore } from '../store/store.ts';
-import { crashEngineForTest } from '../worker/client.ts';
+import { crashEngineForTest, engine, engineClient } from '../worker/client.ts';
 import type { FoldView, ImportOutcome } from '../worker/protocol.ts';
 
 export interface FoldlabTestApi {
@@ -16,6 +16,8 @@ export interface FoldlabTestApi {
   state: () => ReturnType<typeof useAppStore.getState>;
   /** Makes the engine worker throw an uncaught error (the crash-recovery test). */
   crashEngine: () => void;
+  /** Runs `source` instead of WebLLM's worker, in the page and in the engine worker (local-model tests on a machine without a GPU). */
+  fakeWebLLMWorker: (source: string) => Promise<void>;
 }
 
 declare global {
@@ -25,10 +27,17 @@ declare global {
 }
 
 export function installTestApi(): void {
-  const api: FoldlabTestApi = { imports: [], runs: [], state: () => useAppStore.getState(), crashEngine: crashEngineForTest };
+  const api: FoldlabTestApi = { imports: [], runs: [], state: () => useAppStore.getState(), crashEngine: crashEngineForTest, fakeWebLLMWorker };
   importListeners.add((outcome) => api.imports.push(outcome));
   runListeners.add((row) => api.runs.push(row));
   window.__foldlab = api;
+}
+
+async function fakeWebLLMWorker(source: string): Promise<void> {
+  const url = URL.createObjectURL(new Blob([source], { type: 'text/javascript' }));
+  (await import('../llm/webllm-client.ts')).setWebLLMWorkerForTest(url);
+  engine();
+  engineClient.post({ foldlabTest: 'webllm-worker', url });
 }
 
 /** Lets tests read the plan the timeline was drawn from. */

@@ -18,6 +18,7 @@ import { createOfflineSummarizer } from '../core/summarize/offline.ts';
 import { createRemoteSummarizer } from '../llm/remote.ts';
 import { inertResponse } from '../llm/inert-output.ts';
 import { createWebLLMSummarizer, type WebLLMSummarizer } from '../llm/webllm.ts';
+import type { SharedModelSource } from '../llm/webllm-shared.ts';
 import type { AppConfig } from '@mlc-ai/web-llm';
 import { getCounter } from '../core/tokens/counters.ts';
 import { commitRun, loadEntries } from '../db/conversations.ts';
@@ -63,17 +64,39 @@ function inertOutput(summarizer: Summarizer): Summarizer {
   };
 }
 
+type OnLoadProgress = (report: { progress: number; text: string; timeElapsed: number }) => void;
+
 /** One WebLLM engine per model for the worker's lifetime: loading weights onto the GPU is slow. */
-let local: { key: string; summarizer: WebLLMSummarizer; onText: { current: OnText } } | undefined;
-function localSummarizer(modelId: string, appConfig: AppConfig | undefined, onText: OnText): WebLLMSummarizer {
+let local: { key: string; summarizer: WebLLMSummarizer; onText: { current: OnText }; onProgress: { current: OnLoadProgress } } | undefined;
+function localModel(modelId: string, appConfig: AppConfig | undefined): NonNullable<typeof local> {
   const key = `${modelId}|${appConfig ? JSON.stringify(appConfig) : ''}`;
   if (local?.key !== key) {
     void local?.summarizer.unload();
-    const sink = { current: onText };
-    local = { key, onText: sink, summarizer: createWebLLMSummarizer({ modelId, ...(appConfig ? { appConfig } : {}), onToken: (text, tps) => sink.current(text, tps) }) };
+    const sink: { current: OnText } = { current: () => undefined };
+    const progress: { current: OnLoadProgress } = { current: () => undefined };
+    local = {
+      key, onText: sink, onProgress: progress,
+      summarizer: createWebLLMSummarizer({ modelId, ...(appConfig ? { appConfig } : {}), onToken: (text, tps) => sink.current(text, tps), onProgress: (report) => progress.current(report) }),
+    };
   }
-  local.onText.current = onText;
-  return local.summarizer;
+  return local;
+}
+function localSummarizer(modelId: string, appConfig: AppConfig | undefined, onText: OnText): WebLLMSummarizer {
+  const shared = localModel(modelId, appConfig);
+  shared.onText.current = onText;
+  return shared.summarizer;
+}
+
+/** The same local model for a live session's port (webllm-shared.ts): summaries and the session share one copy on the GPU. */
+export const sharedLocalModel: SharedModelSource = (modelId, appConfig, onProgress) => {
+  const shared = localModel(modelId, appConfig);
+  shared.onProgress.current = onProgress;
+  return shared.summarizer;
+};
+
+/** The local model this worker holds and whether it is on the GPU ('ready'), loading, or not loaded ('idle'). */
+export function localModelState(): { modelId: string; state: WebLLMSummarizer['state'] } | undefined {
+  return local && { modelId: local.summarizer.modelId, state: local.summarizer.state };
 }
 
 export class CompactionJobs {

@@ -14,7 +14,8 @@ import { commitImport, deleteConversation, loadEntries } from '../db/conversatio
 import type { FoldlabDatabase } from '../db/schema.ts';
 import { cachedCounts, storeCounts } from '../db/token-counts.ts';
 import type { CompactionRow } from '../db/schema.ts';
-import { CompactionJobs } from './compaction-jobs.ts';
+import { CompactionJobs, localModelState, sharedLocalModel } from './compaction-jobs.ts';
+import { serveSharedModel } from '../llm/webllm-shared.ts';
 import { setPageOnline } from '../llm/network.ts';
 import { ResumableCompactions } from './resumable-compaction.ts';
 import { ResumableFolds } from './resumable-fold.ts';
@@ -131,6 +132,14 @@ export class Engine implements EngineApi {
 
   cancel(jobId: string): void {
     this.jobs.get(jobId)?.abort();
+  }
+
+  serveLocalModel(port: MessagePort): void {
+    serveSharedModel(port, sharedLocalModel);
+  }
+
+  async localModel(): Promise<{ modelId: string; state: 'idle' | 'loading' | 'ready' } | undefined> {
+    return localModelState();
   }
 
   setOnline(online: boolean): void {

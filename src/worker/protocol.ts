@@ -136,6 +136,10 @@ export interface EngineApi {
   /** Asks the model, grades the answers, caches them; cancellable by job id; stores nothing on failure. */
   judge(request: JudgeRequest, onProgress: (progress: JudgeJobProgress) => void): Promise<JudgeResult>;
   cancel(jobId: string): void;
+  /** Answers WebLLM chats on `port` with this worker's local model, the one its summaries use (webllm-shared.ts): a live session's model. */
+  serveLocalModel(port: MessagePort): void;
+  /** The local model this worker holds, if any, and whether it is on the GPU. */
+  localModel(): Promise<{ modelId: string; state: 'idle' | 'loading' | 'ready' } | undefined>;
   /** The page's navigator.onLine, sent on its online/offline events: no model request is retried while offline. */
   setOnline(online: boolean): void;
 }

@@ -3,14 +3,16 @@
  * that are model context (messages and branch summaries; the loop's compaction records are not),
  * and the history part of the context — what the last compaction on the path assembled, plus the
  * entries appended since (as a replay keeps its compacted context). A compaction made in this
- * session keeps its assembled context in memory; one read back from a resumed journal is rebuilt
- * from its record the way pi rebuilds it: the summary, then the entries from `firstKeptEntryId`.
+ * session keeps its assembled context in memory; one read back from a resumed journal is restored
+ * from the context its record keeps (`recorded-context.ts`), or, for a record that keeps none,
+ * rebuilt the way pi rebuilds it: the summary, then the entries from `firstKeptEntryId`.
  */
 import type { ContextEntry, PreviousCompaction, StrategyId } from '../compaction/types.ts';
 import type { Entry } from '../journal/entry.ts';
 import type { TokenCounter } from '../tokens/counters.ts';
 import { countEntry } from '../tokens/entry-tokens.ts';
 import { isCompactionRecord } from './journal-writer.ts';
+import { restoreRecordedContext } from './recorded-context.ts';
 
 /** What a compaction left: the context it assembled (covering the branch up to its record) and the state the next one reads. */
 export interface CompactionState {
@@ -71,10 +73,15 @@ function rebuiltState(record: Entry, before: readonly Entry[], strategy: Strateg
   };
 }
 
+/**
+ * The branch ending at `leafId`. `states` holds what each compaction of this session left; a
+ * record read back from a resumed journal is restored (or rebuilt) once and kept there, since
+ * what it left depends only on the entries above it.
+ */
 export function branchView(
   leafId: string | null,
   byId: (id: string) => Entry | undefined,
-  states: ReadonlyMap<string, CompactionState>,
+  states: Map<string, CompactionState>,
   strategy: StrategyId,
 ): BranchView {
   const path = pathOf(leafId, byId);
@@ -83,7 +90,13 @@ export function branchView(
   let appendFrom = 0;
   for (const entry of path) {
     if (isCompactionRecord(entry)) {
-      compaction = { record: entry, state: states.get(entry.id) ?? rebuiltState(entry, messages, strategy) };
+      let state = states.get(entry.id);
+      if (!state) {
+        const before = [...(compaction?.state.context ?? []), ...messages.slice(appendFrom).map(journalItem)];
+        state = restoreRecordedContext(entry, before, messages, strategy) ?? rebuiltState(entry, messages, strategy);
+        states.set(entry.id, state);
+      }
+      compaction = { record: entry, state };
       appendFrom = messages.length;
     } else if (isModelContext(entry)) messages.push(entry);
   }

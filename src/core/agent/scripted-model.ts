@@ -3,10 +3,12 @@
  * session without a network or a GPU. Each model call takes the next unused step whose `match`
  * (if any) is found in the last user text, streams its text in small pieces (stopping at once when
  * the request's signal aborts), and answers with its tool calls, or fails as the step says
- * (`"error": "overflow"` is a context overflow, any other string a plain failure).
+ * (`"error": "overflow"` is a context overflow, any other string a plain failure). Given the
+ * stored journal of a resumed session, it continues where that session was.
  */
-import type { Usage } from '../journal/entry.ts';
+import type { Entry, Usage } from '../journal/entry.ts';
 import type { ContextEntry } from '../compaction/types.ts';
+import { scriptPosition, stepFits } from './script-position.ts';
 import { ContextOverflowError, ModelAbortedError, type AgentModel, type ModelDelta, type ModelReply, type ModelRequest, type ModelToolCall } from './types.ts';
 
 /** One scripted reply. A step may also carry a `comment` (ignored), since JSON has no comments. */
@@ -36,6 +38,16 @@ export interface ScriptedModelOptions {
   delayMs?: number;
   /** Waits `ms`, ending early when `signal` aborts (injected in tests). Default: a timer. */
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+  /**
+   * The stored journal of the session this model continues (after a reload): the steps its
+   * recorded calls took are not replayed (`scriptPosition`). Default: none, the script starts at its first step.
+   */
+  journal?: readonly Entry[];
+  /**
+   * Model calls the resumed session made, stopped and failed ones included (they leave no reply in
+   * the journal), when it was counted. Default: only the calls the journal shows.
+   */
+  calls?: number;
 }
 
 /** Characters per streamed piece when the options set none. */
@@ -62,16 +74,17 @@ export function createScriptedModel(script: unknown, options: ScriptedModelOptio
   const model = options.model ?? scriptModel ?? 'scripted';
   const pieceChars = Math.max(1, options.pieceChars ?? DEFAULT_PIECE_CHARS);
   const sleep = options.sleep ?? defaultSleep;
-  const used = new Array<boolean>(steps.length).fill(false);
-  let calls = 0;
-  let nextCallId = 1;
+  const position = scriptPosition(steps, options.journal ?? [], options.calls);
+  const used = position.used;
+  let calls = used.filter(Boolean).length;
+  let nextCallId = position.nextCallId;
 
   async function complete(request: ModelRequest, onDelta?: (delta: ModelDelta) => void): Promise<ModelReply> {
     const { signal } = request;
     if (signal.aborted) throw new ModelAbortedError();
     calls++;
     const userText = lastUserText(request.context);
-    const index = steps.findIndex((step, i) => !used[i] && (step.match === undefined || userText.toLowerCase().includes(step.match.toLowerCase())));
+    const index = steps.findIndex((step, i) => !used[i] && stepFits(step, userText));
     if (index < 0) {
       throw new ScriptedModelError(`The script has no step left for call ${calls} (last user text: ${JSON.stringify(userText.slice(0, 80))}).`);
     }

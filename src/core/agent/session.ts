@@ -25,6 +25,7 @@ import { compactBranch } from './compact.ts';
 import { BRANCH_SUMMARY_SOURCE, COMPACTION_SOURCE, JournalWriter } from './journal-writer.ts';
 import { QUERY_HISTORY_SPEC, SUMMARIZE_CONTEXT_SPEC } from './loop-tools.ts';
 import { withMentions } from './mentions.ts';
+import { recordContext } from './recorded-context.ts';
 import { renderSystemPrompt } from './system-prompt.ts';
 import { abortable, runToolCall, toolsByName, type ToolRunHost } from './tool-run.ts';
 import {
@@ -214,12 +215,14 @@ class AgentSession implements AgentSessionApi, ToolRunHost {
     const record = this.journal.summary(this.leaf, result.text, {
       source: COMPACTION_SOURCE, trigger: rule, tokensBefore: result.tokensBefore,
       ...(result.firstKeptEntryId !== undefined ? { firstKeptEntryId: result.firstKeptEntryId } : {}),
+      context: recordContext(historyContext(view), result.state),
     });
     this.leaf = record.id;
     this.states.set(record.id, result.state);
     this.emit({
       type: 'compaction', atCall: this.callCount, trigger: rule, tokensBefore: result.tokensBefore, tokensAfter: result.tokensAfter,
-      record: result.outcome.record, context: result.outcome.context,
+      record: result.outcome.record, context: result.outcome.context, plan: result.outcome.plan, journalIndex: view.messages.map((entry) => entry.index),
+      summaries: result.outcome.summaries,
     });
     return 'compacted';
   }

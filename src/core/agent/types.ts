@@ -7,7 +7,7 @@
 import type { PromptLibrary } from '../compaction/prompts.ts';
 import type { CompactionProgress, CompactionRecord } from '../compaction/run.ts';
 import type { Summarizer } from '../compaction/summarizer.ts';
-import type { CompactedContext, ContextEntry, StrategyId } from '../compaction/types.ts';
+import type { CompactedContext, ContextEntry, Plan, StrategyId } from '../compaction/types.ts';
 import type { Entry, Usage } from '../journal/entry.ts';
 import type { TokenCounter } from '../tokens/counters.ts';
 
@@ -171,7 +171,15 @@ export type AgentEvent =
   | { type: 'call'; call: number; contextTokens: number; usage?: Usage; model: string }
   | { type: 'tool'; call: ModelToolCall; outcome: ToolOutcome }
   | { type: 'progress'; progress: CompactionProgress }
-  | { type: 'compaction'; atCall: number; trigger: string; tokensBefore: number; tokensAfter: number; record: CompactionRecord; context: CompactedContext }
+  | {
+    type: 'compaction'; atCall: number; trigger: string; tokensBefore: number; tokensAfter: number; record: CompactionRecord; context: CompactedContext;
+    /** The strategy's plan: one fate per input entry (the branch's model context), the cut, summaries and compressions. */
+    plan: Plan;
+    /** Journal index of each input entry (`plan.fates` are in this order). */
+    journalIndex: number[];
+    /** Summary texts by the plan's task id. */
+    summaries: Record<string, string>;
+  }
   | { type: 'branch-summary'; fromLeafId: string; toEntryId: string; entry: Entry }
   | { type: 'note'; text: string }
   | { type: 'state'; busy: boolean; phase: 'idle' | 'calling' | 'tool' | 'compacting' };

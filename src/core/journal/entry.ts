@@ -114,6 +114,31 @@ export interface CompactionMarker {
   /** Files the source agent said it read / modified (pi `details`). */
   readFiles?: string[];
   modifiedFiles?: string[];
+  /**
+   * Foldlab's live loop: the context its compaction assembled and the state the next one reads,
+   * so a resumed session sees exactly that context (masked, cleared and compressed rewrites
+   * included), not only the summary and the entries from `firstKeptEntryId`.
+   */
+  context?: RecordedContext;
+}
+
+/** An entry of a recorded context: a journal entry by id, or an entry the strategy made, in full. */
+export type RecordedContextItem =
+  | { role: Role; entryId: string }
+  | { role: Role; origin: 'summary' | 'compressed' | 'synthetic'; entry: Entry; replaces?: { fromId: string; toId: string; count: number } };
+
+/**
+ * One step of a recorded context, read over the context the model had before the compaction
+ * (the previous compaction's context, then the entries since): keep or skip the next `n` of
+ * those, or put an entry there.
+ */
+export type RecordedContextEdit = { keep: number } | { skip: number } | { put: RecordedContextItem };
+
+/** A compaction's assembled history as the live loop records it with its compaction entry: only what changed. */
+export interface RecordedContext {
+  edits: RecordedContextEdit[];
+  /** What the next compaction reads (the strategy's `PreviousCompaction`). */
+  previous: { strategy: string; summaries: string[]; firstKeptEntryId?: string; state?: Record<string, unknown> };
 }
 
 export interface Entry {

@@ -1,10 +1,12 @@
 /**
- * The model of a new live session: the one configured in Settings > Models, or the scripted demo
- * model replaying the bundled script or a JSON script file the user chooses.
+ * The model of a new live session: the remote one configured in Settings > Models, the local
+ * WebLLM model chosen there, or the scripted demo model replaying the bundled script or a JSON
+ * script file the user chooses.
  */
 import { useState } from 'react';
 import type { LiveModelChoice } from '../../db/live-session-row.ts';
 import { settingsModelLabel } from '../../store/live-model.ts';
+import { LiveLocalModelOption, useLocalModelStatus } from './LiveLocalModelOption.tsx';
 
 /** The bundled demo script, relative to the site's base URL. */
 export const DEMO_SCRIPT_PATH = 'samples/live/demo-script.json';
@@ -15,10 +17,11 @@ export async function loadDemoScript(): Promise<LiveModelChoice> {
   return { kind: 'scripted', name: 'demo-script.json', script: await response.json() };
 }
 
-export type ModelDraft = { kind: 'settings' } | { kind: 'demo' } | { kind: 'script'; choice?: LiveModelChoice; error?: string };
+export type ModelDraft = { kind: 'settings' } | { kind: 'local'; modelId: string } | { kind: 'demo' } | { kind: 'script'; choice?: LiveModelChoice; error?: string };
 
 export function LiveModelField({ draft, onChange }: { draft: ModelDraft; onChange: (draft: ModelDraft) => void }) {
   const [settings] = useState(settingsModelLabel);
+  const local = useLocalModelStatus();
   const readScript = async (file: File | undefined) => {
     if (!file) return;
     try {
@@ -35,6 +38,7 @@ export function LiveModelField({ draft, onChange }: { draft: ModelDraft; onChang
         <span>Settings: {settings.label ?? 'none usable'}</span>
       </label>
       {settings.problem && <p className="muted small">{settings.problem}</p>}
+      {local !== null && <LiveLocalModelOption status={local} checked={draft.kind === 'local'} onSelect={() => local && onChange({ kind: 'local', modelId: local.modelId })} />}
       <label className="field inline">
         <input type="radio" name="live-model" checked={draft.kind === 'demo'} onChange={() => onChange({ kind: 'demo' })} data-testid="live.setup.model.demo" />
         <span>Scripted (demo): the bundled script, made for the folder e2e/fixtures/live-folder</span>

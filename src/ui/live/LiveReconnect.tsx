@@ -13,16 +13,19 @@ export function LiveReconnect({ conversationId }: { conversationId: string }) {
   const row = useLiveQuery(() => db.liveSessions.get(conversationId), [conversationId]);
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
+  /** A session on the local model loads it again (from the browser's cache) before it continues. */
+  const [loading, setLoading] = useState<string>();
   const resume = async (open: () => Promise<PickedFolder> | PickedFolder) => {
     setBusy(true);
     setError(undefined);
     try {
       const picked = await open();
-      await resumeLiveSession(conversationId, picked);
+      await resumeLiveSession(conversationId, picked, (report) => setLoading(`Loading the local model: ${Math.round(report.progress * 100)}% · ${report.text}`));
     } catch (e) {
       setError(e instanceof Error ? e.message : String(e));
     } finally {
       setBusy(false);
+      setLoading(undefined);
     }
   };
   if (row === undefined) return <p className="muted">Loading the live session…</p>;
@@ -53,6 +56,7 @@ export function LiveReconnect({ conversationId }: { conversationId: string }) {
           data-testid="live.reconnect.input"
         />
       </label>
+      {loading && <p className="small muted" role="status" data-testid="live.reconnect.model-progress">{loading}</p>}
       {error && <p className="error" role="alert" data-testid="live.reconnect.error">{error}</p>}
     </section>
   );

@@ -34,6 +34,8 @@ export function LiveSetupDialog({ onClose }: { onClose: () => void }) {
   const [title, setTitle] = useState('');
   const [error, setError] = useState<string>();
   const [starting, setStarting] = useState(false);
+  /** Loading the local model onto the GPU as the session starts. */
+  const [loading, setLoading] = useState<{ progress: number; text: string }>();
   const strategy = getStrategy(strategyId);
 
   useEffect(() => {
@@ -59,17 +61,21 @@ export function LiveSetupDialog({ onClose }: { onClose: () => void }) {
     setStarting(true);
     setError(undefined);
     try {
-      const choice: LiveModelChoice = model.kind === 'demo' ? await loadDemoScript() : model.kind === 'script' && model.choice ? model.choice : { kind: 'settings', label: '' };
+      const choice: LiveModelChoice = model.kind === 'demo' ? await loadDemoScript()
+        : model.kind === 'local' ? { kind: 'webllm', modelId: model.modelId }
+        : model.kind === 'script' && model.choice ? model.choice : { kind: 'settings', label: '' };
       await startLiveSession({
         title: title.trim() || `Live: ${picked.folder.name}`,
         picked,
         config: { model: choice, strategy: strategyId, options: values, contextWindow: windowTokens, counter, gitignore },
+        onModelProgress: (report) => setLoading({ progress: report.progress, text: report.text }),
       });
       ref.current?.close();
     } catch (e) {
       setError(e instanceof Error ? e.message : String(e));
     } finally {
       setStarting(false);
+      setLoading(undefined);
     }
   };
 
@@ -118,6 +124,13 @@ export function LiveSetupDialog({ onClose }: { onClose: () => void }) {
         <span>Name</span>
         <input type="text" value={title} placeholder={picked ? `Live: ${picked.folder.name}` : 'Live: <folder>'} onChange={(e) => setTitle(e.target.value)} data-testid="live.setup.title" />
       </label>
+      {loading && (
+        <div className="progress" role="status" data-testid="live.setup.model-progress">
+          <span className="small">Loading the local model: {Math.round(loading.progress * 100)}%</span>
+          <progress max={1} value={loading.progress} aria-label="Loading the local model" />
+          <span className="muted small">{loading.text}</span>
+        </div>
+      )}
       {error && <p className="error" role="alert" data-testid="live.setup.error">{error}</p>}
       <div className="dialog-actions">
         <button type="button" onClick={() => ref.current?.close()} data-testid="live.setup.cancel">Cancel</button>

@@ -12,15 +12,16 @@ import type { Entry } from '../../core/journal/entry.ts';
 import { loadEntries } from '../../db/conversations.ts';
 import { db } from '../../db/db.ts';
 import type { LiveSessionConfig, LiveSessionRow } from '../../db/live-session-row.ts';
-import { appendLiveEntry, createLiveSession, liveSession, storeLiveRun, updateLiveFolder } from '../../db/live-sessions.ts';
+import { appendLiveEntry, countLiveCall, createLiveSession, liveSession, storeLiveRun, updateLiveFolder } from '../../db/live-sessions.ts';
 import type { EntryRow } from '../../db/schema.ts';
 import { errorMessage, runListeners } from '../../store/actions.ts';
 import { applyLiveEvent, liveRun } from '../../store/live-events.ts';
-import { resolveLiveModel } from '../../store/live-model.ts';
+import { resolveLiveModel, type LiveModelSpec } from '../../store/live-model.ts';
 import { IDLE_RUNTIME, useLiveStore } from '../../store/live-store.ts';
 import { useAppStore } from '../../store/store.ts';
 import type { PickedFolder } from './folder-pick.ts';
-import type { LiveFolderSource, LiveHostApi } from './live-host.ts';
+import type { LiveFolderSource, LiveHostApi, LiveStart } from './live-host.ts';
+import { connectLiveModel, onEngineLost, transferables, type LocalModelProgress } from './live-local-model.ts';
 
 interface Attached {
   config: LiveSessionConfig;
@@ -31,6 +32,8 @@ interface Attached {
   writes: Promise<void>;
   /** Set when a write failed: later entries are not written (the journal must stay in order). */
   writeError?: string;
+  /** A session on the local model stops listening for the engine worker's loss. */
+  dropOnEngineLoss?: () => void;
 }
 
 const attached = new Map<string, Attached>();
@@ -60,45 +63,58 @@ function folderSource(picked: PickedFolder): LiveFolderSource {
   return { kind: 'files', files: picked.files.map((file) => ({ path: file.webkitRelativePath || file.name, file })) };
 }
 
-/** Creates the session's conversation and opens it on its Live tab. A model that cannot be made stores nothing. */
-export async function startLiveSession(start: { title: string; picked: PickedFolder; config: LiveSessionConfig }): Promise<string> {
-  const model = await resolveLiveModel(start.config.model);
+/** Creates the session's conversation and opens it on its Live tab. A model that cannot be made (or a local one that cannot load) stores nothing. */
+export async function startLiveSession(start: { title: string; picked: PickedFolder; config: LiveSessionConfig; onModelProgress?: LocalModelProgress }): Promise<string> {
+  const model = await connectLiveModel(await resolveLiveModel(start.config.model), start.onModelProgress);
   const { folder, handle } = start.picked;
   const row = await createLiveSession(db, {
-    title: start.title, config: start.config, ...(model.kind === 'remote' ? { model: model.config.model } : {}),
+    title: start.title, config: start.config, ...(model.kind === 'remote' ? { model: model.config.model } : model.kind === 'webllm' ? { model: model.modelId } : {}),
     folder: { name: folder.name, snapshot: folder.snapshot, ...(handle ? { handle } : {}) },
   });
-  await attach(row.id, start.picked, start.config, []);
+  await attach(row.id, start.picked, start.config, [], model);
   app().select(row.id);
   app().setTab('live');
   return row.id;
 }
 
 /** After a reload: the same session over the folder picked (or permitted) again, continuing its stored journal. */
-export async function resumeLiveSession(conversationId: string, picked: PickedFolder): Promise<void> {
+export async function resumeLiveSession(conversationId: string, picked: PickedFolder, onModelProgress?: LocalModelProgress): Promise<void> {
   const row = await liveSession(db, conversationId);
   if (!row) throw new Error('This conversation is not a live session: it has no live-session settings.');
+  const model = await connectLiveModel(await resolveLiveModel(row.config.model), onModelProgress);
   const { folder, handle } = picked;
   if (row.folder.snapshot || handle) await updateLiveFolder(db, conversationId, { name: folder.name, snapshot: folder.snapshot, ...(handle ? { handle } : {}) });
-  await attach(conversationId, picked, row.config, (await loadEntries(db, conversationId)).map(stripRow));
+  await attach(conversationId, picked, row.config, (await loadEntries(db, conversationId)).map(stripRow), model, row.modelCalls);
 }
 
 export function liveSessionRow(conversationId: string): Promise<LiveSessionRow | undefined> {
   return liveSession(db, conversationId);
 }
 
-async function attach(id: string, picked: PickedFolder, config: LiveSessionConfig, journal: Entry[]): Promise<void> {
-  const model = await resolveLiveModel(config.model);
+async function attach(id: string, picked: PickedFolder, config: LiveSessionConfig, journal: Entry[], model: LiveModelSpec, modelCalls?: number): Promise<void> {
   const session: Attached = { config, leaf: journal.at(-1)?.id ?? null, busy: false, writes: Promise.resolve() };
   attached.set(id, session);
+  if (model.kind === 'webllm') session.dropOnEngineLoss = onEngineLost(() => engineLost(id));
   try {
-    const started = await liveHost().start({ id, folder: folderSource(picked), config, model, journal }, Comlink.proxy((event: AgentEvent) => onEvent(id, event)));
+    const start: LiveStart = { id, folder: folderSource(picked), config, model, journal, ...(modelCalls !== undefined ? { modelCalls } : {}) };
+    const started = await liveHost().start(Comlink.transfer(start, transferables(model)), Comlink.proxy((event: AgentEvent) => onEvent(id, event)));
     session.leaf = await liveHost().leaf(id);
     live().patch(id, { ...IDLE_RUNTIME, model: started.model });
   } catch (error) {
+    session.dropOnEngineLoss?.();
     attached.delete(id);
     throw error;
   }
+}
+
+/** The engine worker stopped: the local model's port is dead, so the session is stopped and offered to open again. */
+function engineLost(id: string): void {
+  const session = attached.get(id);
+  if (!session) return;
+  session.dropOnEngineLoss?.();
+  void liveHost().stop(id);
+  attached.delete(id);
+  live().patch(id, { busy: false, phase: 'idle', streaming: '', thinking: '', error: 'The engine holding the local model stopped: open the session again to reload the model.' });
 }
 
 function stripRow(row: EntryRow): Entry {
@@ -113,6 +129,8 @@ function onEvent(id: string, event: AgentEvent): void {
   if (event.type === 'entry') {
     session.leaf = event.entry.id;
     write(session, id, () => appendLiveEntry(db, id, event.entry));
+  } else if (event.type === 'call') {
+    write(session, id, () => countLiveCall(db, id));
   } else if (event.type === 'compaction') {
     const run = liveRun(event, { conversationId: id, strategy: session.config.strategy, counter: session.config.counter, contextWindow: session.config.contextWindow, leafId: session.leaf, createdAt: Date.now() });
     write(session, id, async () => {

@@ -16,6 +16,10 @@ import { createOfflineSummarizer } from '../../core/summarize/offline.ts';
 import { getCounter } from '../../core/tokens/counters.ts';
 import type { LiveSessionConfig } from '../../db/live-session-row.ts';
 import { createAgentModel } from '../../llm/agent-model.ts';
+import { createWebLLMAgentModel } from '../../llm/agent-webllm.ts';
+import { inertResponse } from '../../llm/inert-output.ts';
+import { createWebLLMSummarizer } from '../../llm/webllm.ts';
+import { sharedModelEngine } from '../../llm/webllm-shared.ts';
 import { createRemoteSummarizer } from '../../llm/remote.ts';
 import type { LiveModelSpec } from '../../store/live-model.ts';
 import { PROMPTS } from '../../worker/prompts.ts';
@@ -37,6 +41,8 @@ export interface LiveStart {
   model: LiveModelSpec;
   /** The stored journal of a session continued after a reload (empty for a new one). */
   journal: Entry[];
+  /** Model calls the continued session made (`LiveSessionRow.modelCalls`): where a scripted model goes on. */
+  modelCalls?: number;
 }
 
 /** What the worker serves (Comlink wraps each method in a promise). */
@@ -65,16 +71,32 @@ export function folderOf(source: LiveFolderSource): Folder {
   return createFileListFolder(files);
 }
 
-export function modelOf(spec: LiveModelSpec): { model: AgentModel; summarizer: Summarizer } {
-  if (spec.kind === 'scripted') return { model: createScriptedModel(spec.script, { delayMs: SCRIPTED_DELAY_MS }), summarizer: createOfflineSummarizer() };
+/** The session's model; a scripted one continues after the steps the stored `journal` (and `calls` made) already took. */
+export function modelOf(spec: LiveModelSpec, journal: readonly Entry[] = [], calls?: number): { model: AgentModel; summarizer: Summarizer } {
+  if (spec.kind === 'scripted') {
+    return { model: createScriptedModel(spec.script, { delayMs: SCRIPTED_DELAY_MS, journal, ...(calls !== undefined ? { calls } : {}) }), summarizer: createOfflineSummarizer() };
+  }
+  if (spec.kind === 'webllm') return localModelOf(spec);
   return { model: createAgentModel(spec.config), summarizer: createRemoteSummarizer(spec.config) };
+}
+
+/** The local WebLLM model through the port to the engine worker's copy: the agent and its summaries both use it. */
+function localModelOf(spec: Extract<LiveModelSpec, { kind: 'webllm' }>): { model: AgentModel; summarizer: Summarizer } {
+  if (!spec.port) throw new Error(`The local model ${spec.modelId} has no connection to this tab's model engine: start the session again.`);
+  const engine = sharedModelEngine(spec.port, spec.modelId, spec.appConfig);
+  const summarizer = createWebLLMSummarizer({ modelId: spec.modelId, engineFactory: async () => engine });
+  return {
+    model: createWebLLMAgentModel({ modelId: spec.modelId, engine }),
+    // Its replies made inert like a remote summarizer's before anything stores them.
+    summarizer: { id: summarizer.id, label: summarizer.label, summarize: (request) => summarizer.summarize(request).then(inertResponse) },
+  };
 }
 
 export class LiveHost implements LiveHostApi {
   private readonly sessions = new Map<string, Hosted>();
 
   async start(start: LiveStart, onEvent: (event: AgentEvent) => void): Promise<{ model: string }> {
-    const { model, summarizer } = modelOf(start.model);
+    const { model, summarizer } = modelOf(start.model, start.journal, start.modelCalls);
     const folder = folderOf(start.folder);
     const counter = await getCounter(start.config.counter);
     const mtimes = createMtimeTracker();

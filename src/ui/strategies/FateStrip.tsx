@@ -4,7 +4,7 @@ import type { Fate } from '../../core/compaction/types.ts';
 
 const LABELS: Record<Fate, string> = { keep: 'kept verbatim', summarize: 'summarized', compress: 'compressed', drop: 'dropped' };
 
-export function FateStrip({ fates, cut }: { fates: readonly Fate[]; cut: number | undefined }) {
+export function FateStrip({ fates, cut, testId = 'plan.strip' }: { fates: readonly Fate[]; cut: number | undefined; testId?: string }) {
   const runs = useMemo(() => {
     const out: Array<{ fate: Fate; from: number; to: number }> = [];
     fates.forEach((fate, i) => {
@@ -17,7 +17,7 @@ export function FateStrip({ fates, cut }: { fates: readonly Fate[]; cut: number 
   const total = Math.max(1, fates.length);
   return (
     <div>
-      <div className="fate-strip" role="img" aria-label={runs.map((r) => `entries ${r.from + 1}-${r.to + 1} ${LABELS[r.fate]}`).join('; ')} data-testid="plan.strip">
+      <div className="fate-strip" role="img" aria-label={runs.map((r) => `entries ${r.from + 1}-${r.to + 1} ${LABELS[r.fate]}`).join('; ')} data-testid={testId}>
         {runs.map((run) => (
           <div key={run.from} className={`fate fate-${run.fate}`} style={{ width: `${((run.to - run.from + 1) / total) * 100}%` }} title={`entries ${run.from + 1}–${run.to + 1}: ${LABELS[run.fate]}`} />
         ))}

@@ -14,6 +14,7 @@ import { download, slug } from '../common/download.ts';
 import { VirtualList, type VirtualListHandle } from '../common/VirtualList.tsx';
 import { EntryCard } from '../transcript/EntryCard.tsx';
 import { restoreContext } from './context.ts';
+import { FateStrip } from './FateStrip.tsx';
 import { MemoriesView } from './MemoriesView.tsx';
 
 export function RunResult({ row, journal, title }: { row: CompactionRow; journal: readonly Entry[]; title: string }) {
@@ -52,6 +53,7 @@ export function RunResult({ row, journal, title }: { row: CompactionRow; journal
             {record.prompts.length > 0 && ` · prompts ${record.prompts.map((id) => `${id}@${record.prompt_versions?.[id] ?? '?'}`).join(', ')}`}
           </p>
         )}
+        {row.plan.fates.length > 0 && <FateStrip fates={row.plan.fates} cut={row.plan.cut?.index} testId="run.strip" />}
         {missing > 0 && <p className="warn">{missing} entries of this run are no longer in the journal (it was re-imported).</p>}
         <div className="actions">
           <button type="button" onClick={() => exportAs('openai')} data-testid="run.export.openai">Export OpenAI JSON</button>

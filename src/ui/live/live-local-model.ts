@@ -1,0 +1,48 @@
+/**
+ * The page's part in a live session on the local WebLLM model: it opens a MessageChannel between
+ * the engine worker (which holds the one loaded copy of the model, the one its summaries use) and
+ * the session's worker, loads the model through it with progress, and hands the port on. The page
+ * relays nothing afterwards: chunks go from the engine worker to the session's worker directly.
+ */
+import type { InitProgressReport } from '@mlc-ai/web-llm';
+import { loadSharedModel } from '../../llm/webllm-shared.ts';
+import { mapWebLLMError } from '../../llm/webllm.ts';
+import type { LiveModelSpec } from '../../store/live-model.ts';
+import { engine, engineClient } from '../../worker/client.ts';
+import * as Comlink from 'comlink';
+
+/** Load progress of the local model: 0..1 and WebLLM's text ("Loading model from cache[3/24]..."). */
+export type LocalModelProgress = (report: InitProgressReport) => void;
+
+/** The spec with a port to the engine worker's model, loaded; other specs as they are. */
+export async function connectLiveModel(spec: LiveModelSpec, onProgress?: LocalModelProgress): Promise<LiveModelSpec> {
+  if (spec.kind !== 'webllm') return spec;
+  const channel = new MessageChannel();
+  await engine().serveLocalModel(Comlink.transfer(channel.port2, [channel.port2]));
+  try {
+    await loadSharedModel(channel.port1, spec.modelId, { ...(spec.appConfig ? { appConfig: spec.appConfig } : {}), ...(onProgress ? { onProgress } : {}) });
+  } catch (error) {
+    channel.port1.close();
+    throw mapWebLLMError(error, spec.modelId);
+  }
+  return { ...spec, port: channel.port1 };
+}
+
+/** The ports a start call transfers (a MessagePort is moved to the session's worker, not copied). */
+export function transferables(spec: LiveModelSpec): Transferable[] {
+  return spec.kind === 'webllm' && spec.port ? [spec.port] : [];
+}
+
+/** Called when the engine worker stopped: a local model's port to it is dead. */
+export function onEngineLost(listener: () => void): () => void {
+  return engineClient.onCrash(listener);
+}
+
+/** The engine worker's local model and whether it is on the GPU (for the setup dialog). */
+export async function localModelState(): Promise<{ modelId: string; state: 'idle' | 'loading' | 'ready' } | undefined> {
+  try {
+    return await engine().localModel();
+  } catch {
+    return undefined;
+  }
+}
