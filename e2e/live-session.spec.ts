@@ -4,7 +4,7 @@
  * browser's folder picker cannot be driven headless). One session covers an `@file` mention, a
  * context overflow answered by a compaction (shown on the Runs and Fold views), the model asking
  * for a compaction itself, edit and resend as a new branch, a move back with its branch summary,
- * the export as pi JSONL v3 re-imported with the same entry count, axe on the Live tab, and a
+ * the export as pi JSONL v3 re-imported with the same entries, axe on the Live tab, and a
  * session continued after a reload over the folder picked again.
  */
 import AxeBuilder from '@axe-core/playwright';
@@ -54,6 +54,24 @@ class LivePage {
   }
 }
 
+/** A conversation's stored entries as role, kind and text, read from the page's IndexedDB. */
+function storedEntries(page: Page, conversationId: string): Promise<Array<{ role: string; kind: string; text: string }>> {
+  return page.evaluate((id) => new Promise((resolve, reject) => {
+    const open = indexedDB.open('foldlab');
+    open.onerror = () => reject(open.error);
+    open.onsuccess = () => {
+      const request = open.result.transaction('entries').objectStore('entries').index('conversationId').getAll(id);
+      request.onerror = () => reject(request.error);
+      request.onsuccess = () => {
+        open.result.close();
+        type Row = { index: number; role: string; kind: string; blocks: Array<{ type: string; text?: string }> };
+        const rows = (request.result as Row[]).sort((a, b) => a.index - b.index);
+        resolve(rows.map((row) => ({ role: row.role, kind: row.kind, text: row.blocks.flatMap((block) => (block.type === 'text' ? [block.text ?? ''] : [])).join('\n') })));
+      };
+    };
+  }), conversationId);
+}
+
 test.describe.configure({ timeout: 180_000 });
 
 test('a scripted live session over a folder: mention, compactions, branches, export and re-import', async ({ app, page }) => {
@@ -80,6 +98,18 @@ test('a scripted live session over a folder: mention, compactions, branches, exp
   await expect(live.chat().getByTestId('live.compaction-entry')).toHaveCount(1);
   await expect(page.getByTestId('live.notes')).toContainText(/overflow/i);
   await expect(live.chat()).toContainText('src/utils/format.py:6');
+
+  // The compaction is a run on the Runs view, and the Fold view folds from it (what came before
+  // is in its summary), while the session is still running.
+  await page.getByTestId('tab.runs').click();
+  await expect(page.getByTestId('runs.row')).toHaveCount(1, { timeout: 15_000 });
+  await expect(page.getByTestId('runs.row')).toContainText('pi');
+  await expect(page.getByTestId('run.tokens')).toBeVisible();
+  await page.getByTestId('tab.fold').click();
+  await expect(page.getByTestId('fold.summary')).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByTestId('fold.start')).toContainText('Starts at the compaction');
+  await page.getByTestId('tab.live').click();
+  await expect(live.chat().getByTestId('live.compaction-entry')).toHaveCount(1);
 
   // Turn 4: the model asks for a compaction itself (summarize_context); the kept tail is all
   // that is left since the last one, so the loop says there is nothing to compact.
@@ -122,9 +152,11 @@ test('a scripted live session over a folder: mention, compactions, branches, exp
   await page.getByTestId('tab.fold').click();
   await expect(page.getByTestId('fold.summary')).toBeVisible({ timeout: 30_000 });
 
-  // Export as pi JSONL v3, import it back: the same entries.
+  // Export as pi JSONL v3, import it back: the same entries (src/ui/live/live-export.test.ts
+  // compares tool calls, results and records field by field; here role, kind and text).
   const stored = await app.entryCount();
   expect(stored).toBeGreaterThan(20);
+  const liveId = await page.locator('[data-testid="library.item"].selected').getAttribute('data-conversation-id');
   await page.getByTestId('tab.live').click();
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('live.export').click()]);
   const path = test.info().outputPath(download.suggestedFilename());
@@ -133,6 +165,12 @@ test('a scripted live session over a folder: mention, compactions, branches, exp
   await app.importFile(path);
   expect(await app.entryCount()).toBe(stored);
   expect(await page.getByTestId('conversation.meta').textContent()).toContain('pi session');
+  const importedId = await page.evaluate(() => window.__foldlab?.imports.at(-1)?.conversation.id);
+  const liveEntries = await storedEntries(page, liveId!);
+  const imported = await storedEntries(page, importedId!);
+  expect(imported).toEqual(liveEntries);
+  expect(imported.some((entry) => entry.text.includes('This is **tiny-parser**'))).toBe(true);
+  expect(imported.filter((entry) => entry.kind === 'compaction').map((entry) => entry.text.length > 0)).toEqual([true, true, true]);
 });
 
 test('after a reload the live session asks for its folder again and continues its journal', async ({ app: _app, page }) => {

@@ -119,11 +119,12 @@ export async function loadEntries(db: FoldlabDatabase, id: string): Promise<Entr
 
 /**
  * The same entries read in small slices, one IndexedDB request each, so that decoding a large
- * conversation on the page never holds the main thread in one long task.
+ * conversation on the page never holds the main thread in one long task. `from` (default 0) is the
+ * first index read: a journal that only grows is read again from where the reader left off.
  */
-export async function loadEntriesInSlices(db: FoldlabDatabase, id: string, slice = 150): Promise<EntryRow[]> {
+export async function loadEntriesInSlices(db: FoldlabDatabase, id: string, slice = 150, from = 0): Promise<EntryRow[]> {
   const out: EntryRow[] = [];
-  for (let start = 0; ; start += slice) {
+  for (let start = from; ; start += slice) {
     const rows = await db.entries.where('[conversationId+index]').between([id, start], [id, start + slice], true, false).toArray();
     out.push(...rows);
     if (rows.length < slice) {

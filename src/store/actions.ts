@@ -76,21 +76,24 @@ export function cancelJob(jobId: string): void {
 
 const pendingCounts = new Set<string>();
 
-/** Counts tokens for a conversation with a counter (cached in the worker and in Dexie). */
-export async function ensureCounts(conversationId: string, importId: string, counter: CounterId): Promise<void> {
+/**
+ * Counts tokens for a conversation with a counter (cached in the worker and in Dexie). `quiet`
+ * (default false) shows no job bar: a live session's journal is counted again at each new entry.
+ */
+export async function ensureCounts(conversationId: string, importId: string, counter: CounterId, { quiet = false }: { quiet?: boolean } = {}): Promise<void> {
   const key = countsKey(conversationId, importId, counter);
   if (store().counts[key] || pendingCounts.has(key)) return;
   pendingCounts.add(key);
   const jobId = newJobId('count');
-  store().startJob(jobId, `Counting tokens (${counter})`);
+  if (!quiet) store().startJob(jobId, `Counting tokens (${counter})`);
   try {
-    const counts = await engine().countTokens(jobId, conversationId, counter, proxy((progress) => store().updateJob({ ...progress, jobId })));
+    const counts = await engine().countTokens(jobId, conversationId, counter, proxy((progress) => !quiet && store().updateJob({ ...progress, jobId })));
     store().putCounts(key, counts);
   } catch (error) {
     store().putCountError(key, errorMessage(error));
   } finally {
     pendingCounts.delete(key);
-    store().endJob(jobId);
+    if (!quiet) store().endJob(jobId);
   }
 }
 

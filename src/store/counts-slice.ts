@@ -17,6 +17,33 @@ export function countsKey(conversationId: string, importId: string, counter: str
 export const createCountsSlice: StateCreator<CountsSlice, [], [], CountsSlice> = (set) => ({
   counts: {},
   countErrors: {},
-  putCounts: (key, counts) => set((state) => ({ counts: { ...state.counts, [key]: counts } })),
+  putCounts: (key, counts) => set((state) => ({ counts: { ...withoutSuperseded(state.counts, counts), [key]: counts } })),
   putCountError: (key, message) => set((state) => ({ countErrors: { ...state.countErrors, [key]: message } })),
 });
+
+/** Same conversation and counter. */
+function sameJournal(a: TokenCounts, b: TokenCounts): boolean {
+  return a.conversationId === b.conversationId && a.counter === b.counter;
+}
+
+/**
+ * The counts without those of the same conversation and counter over fewer entries: a live
+ * session's journal grows one entry (and one import id) at a time, and only its newest counts are
+ * worth keeping.
+ */
+function withoutSuperseded(all: Record<string, TokenCounts>, counts: TokenCounts): Record<string, TokenCounts> {
+  const kept: Record<string, TokenCounts> = {};
+  for (const [key, value] of Object.entries(all)) {
+    if (!(sameJournal(value, counts) && value.totals.length < counts.totals.length)) kept[key] = value;
+  }
+  return kept;
+}
+
+/** The counts of a conversation and counter over the most entries, whatever the import: shown while a growing journal is counted again. */
+export function latestCounts(all: Record<string, TokenCounts>, conversationId: string, counter: string): TokenCounts | undefined {
+  let best: TokenCounts | undefined;
+  for (const value of Object.values(all)) {
+    if (value.conversationId === conversationId && value.counter === counter && (!best || value.totals.length > best.totals.length)) best = value;
+  }
+  return best;
+}

@@ -36,6 +36,19 @@ describe('preferences in the library', () => {
     expect(await preferencesStorage.getItem(PREFERENCES_KEY)).toBe(value);
   });
 
+  it('the same preferences written again (the store writes at every change) do not touch localStorage', async () => {
+    const storage = fakeLocalStorage();
+    const setItem = vi.spyOn(storage, 'setItem');
+    vi.stubGlobal('localStorage', storage);
+    const value = JSON.stringify({ state: { counter: 'o200k', windowTokens: 32_000 }, version: 1 });
+    for (let i = 0; i < 5; i++) await preferencesStorage.setItem(PREFERENCES_KEY, value);
+    expect(setItem).toHaveBeenCalledTimes(1);
+    const changed = JSON.stringify({ state: { counter: 'o200k', windowTokens: 64_000 }, version: 1 });
+    await preferencesStorage.setItem(PREFERENCES_KEY, changed);
+    expect(setItem).toHaveBeenCalledTimes(2);
+    expect(localStorage.getItem(PREFERENCES_KEY)).toBe(changed);
+  });
+
   it('after a restore the library copy becomes the page copy', async () => {
     vi.stubGlobal('localStorage', fakeLocalStorage());
     localStorage.setItem(PREFERENCES_KEY, JSON.stringify({ state: { counter: 'o200k' }, version: 1 }));

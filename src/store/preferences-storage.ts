@@ -14,6 +14,8 @@ const WRITE_DELAY_MS = 400;
 
 let timer: ReturnType<typeof setTimeout> | undefined;
 let written: string | undefined;
+/** The text last written to localStorage by this page. */
+let kept: string | undefined;
 
 function local(): Storage | undefined {
   try {
@@ -30,6 +32,9 @@ export const preferencesStorage: StateStorage = {
     return db.settings.get(name).then((row) => (row ? JSON.stringify(row.value) : null), () => null);
   },
   setItem: (name, value) => {
+    // The store calls this on every change (jobs, progress): unchanged preferences are not written again.
+    if (value === kept) return;
+    kept = value;
     local()?.setItem(name, value);
     if (value === written) return;
     clearTimeout(timer);
@@ -40,6 +45,7 @@ export const preferencesStorage: StateStorage = {
     }, WRITE_DELAY_MS);
   },
   removeItem: (name) => {
+    kept = undefined;
     local()?.removeItem(name);
     db.settings.delete(name).catch(() => undefined);
   },
@@ -51,6 +57,7 @@ export async function adoptStoredPreferences(): Promise<boolean> {
   if (!row) return false;
   const text = JSON.stringify(row.value);
   written = text;
+  kept = text;
   local()?.setItem(PREFERENCES_KEY, text);
   return true;
 }

@@ -22,7 +22,6 @@ const ModelsDialog = lazy(() => import('./settings/ModelsDialog.tsx').then((m) =
 
 export function App() {
   const selectedId = useAppStore((state) => state.selectedId);
-  const jobs = useAppStore((state) => state.jobs);
   const settingsOpen = useAppStore((state) => state.settingsOpen);
   const setSettingsOpen = useAppStore((state) => state.setSettingsOpen);
   const summarizerKind = useAppStore((state) => state.summarizerKind);
@@ -52,11 +51,7 @@ export function App() {
           <ModelsDialog onClose={() => setSettingsOpen(false)} />
         </Suspense>
       )}
-      <div className="jobs">
-        {Object.values(jobs).map((job) => (
-          <ProgressBar key={job.id} job={job} onCancel={() => cancelJob(job.id)} />
-        ))}
-      </div>
+      <JobsBar />
       <SchemaBanner />
       <LibraryBoundary>
       <ResumeOffer />
@@ -72,6 +67,18 @@ export function App() {
         </main>
       </div>
       </LibraryBoundary>
+    </div>
+  );
+}
+
+/** The running jobs with their progress: its own component, so a job's progress redraws only the bars, not the app. */
+function JobsBar() {
+  const jobs = useAppStore((state) => state.jobs);
+  return (
+    <div className="jobs">
+      {Object.values(jobs).map((job) => (
+        <ProgressBar key={job.id} job={job} onCancel={() => cancelJob(job.id)} />
+      ))}
     </div>
   );
 }

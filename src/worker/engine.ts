@@ -25,6 +25,7 @@ import type { CompareProgress, CompareRequest, CompareResult, CompareSave } from
 import { FoldJobs, type FoldRequest, type FoldView } from './fold-jobs.ts';
 import type { FoldSimulateRequest, FoldSimulateView } from './fold-protocol.ts';
 import { FoldSimulations } from './fold-simulate.ts';
+import { extendCounts, grownJournal } from './grown-counts.ts';
 import { JudgeJobs } from './judge-jobs.ts';
 import type { JudgeJobProgress, JudgeQuote, JudgeRequest, JudgeResult } from './judge-protocol.ts';
 import {
@@ -187,8 +188,11 @@ export class Engine implements EngineApi {
       if (hit) {
         return { ...hit, label: counter.label, exact: counter.exact, cached: true };
       }
-      const entries = await loadEntries(this.db, conversationId);
-      const counts = await this.countInSlices(entries, counterId, jobId, signal, onProgress);
+      // A live session's journal grew since it was last counted: only its new entries are counted.
+      const grown = await grownJournal(this.db, conversation, counterId);
+      const entries = grown?.entries ?? await loadEntries(this.db, conversationId);
+      const counted = await this.countInSlices(entries, counterId, jobId, signal, onProgress);
+      const counts = grown ? extendCounts(grown.earlier, counted) : counted;
       const row = { conversationId, counter: counterId, importId: conversation.importId, ...counts };
       // The conversation may have been re-imported or deleted meanwhile: store only if still current.
       const current = await this.db.conversations.get(conversationId);

@@ -67,6 +67,7 @@ export class FoldJobs {
       hits: request.query ? queryHistory(run, request.query).map((hit) => ({ blockId: hit.block.id, score: hit.score })) : [],
       retrieved: run.retrieved,
       missedRecalls: live.missed,
+      ...(built.note ? { startNote: built.note } : {}),
     };
     await this.stored.write(conversation, request, view, complete);
     return view;

@@ -86,6 +86,8 @@ export interface FoldView extends FoldSummaryView {
   missedRecalls: RecallRequest[];
   /** When the view was folded, if it was read back from the library instead of folded again (epoch ms). */
   storedAt?: number;
+  /** Why the fold starts where it does: at the last compaction the journal records on the branch (absent: at its first entry). */
+  startNote?: string;
 }
 
 /**

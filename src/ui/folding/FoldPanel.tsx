@@ -127,6 +127,7 @@ export function FoldPanel({ conversation, journal, leafId }: { conversation: Con
             {view.tokensBefore > 0 && ` (saved ${Math.round((1 - view.tokensAfter / view.tokensBefore) * 100)}%)`} · {view.blocks.length} blocks · {view.summariesMade} new summaries (the rest reused by source hash)
             {view.storedAt !== undefined && <span data-testid="fold.stored"> · shown from the library (folded {new Date(view.storedAt).toLocaleString('en-US')})</span>}
           </p>
+          {view.startNote && <p className="small muted" data-testid="fold.start">{view.startNote}</p>}
           <FoldTimeline data={view.timeline} onOpenBlock={setOpenId} {...(upTo !== undefined ? { currentIteration: upTo } : {})} />
           <div className="actions">
             <button type="button" onClick={() => setPlaying(!playing)} data-testid="fold.play">{playing ? 'Pause' : 'Replay'}</button>

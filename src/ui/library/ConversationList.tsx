@@ -3,7 +3,7 @@
  * (after confirmation). Arrow keys move between items.
  */
 import { useLiveQuery } from 'dexie-react-hooks';
-import { useRef, useState, type KeyboardEvent } from 'react';
+import { memo, useRef, useState, type KeyboardEvent } from 'react';
 import { FORMAT_LABELS } from '../../core/import/types.ts';
 import { db } from '../../db/db.ts';
 import { deleteConversation, renameConversation } from '../../db/conversations.ts';
@@ -46,7 +46,21 @@ export function ConversationList() {
   );
 }
 
-function ConversationItem({ conversation, selected, onOpen }: { conversation: ConversationRow; selected: boolean; onOpen: () => void }) {
+interface ConversationItemProps {
+  conversation: ConversationRow;
+  selected: boolean;
+  onOpen: () => void;
+}
+
+/** What an item shows of its row: a live session rewrites its row at every entry, the others' items need not redraw. */
+function sameItem(a: ConversationItemProps, b: ConversationItemProps): boolean {
+  const x = a.conversation;
+  const y = b.conversation;
+  return a.selected === b.selected && x.id === y.id && x.title === y.title && x.format === y.format && x.entryCount === y.entryCount && x.issues.length === y.issues.length;
+}
+
+// `onOpen` is left out of the comparison: it always opens the item's own conversation.
+const ConversationItem = memo(function ConversationItem({ conversation, selected, onOpen }: ConversationItemProps) {
   const [renaming, setRenaming] = useState(false);
   const [confirming, setConfirming] = useState(false);
   const [error, setError] = useState<string>();
@@ -116,4 +130,4 @@ function ConversationItem({ conversation, selected, onOpen }: { conversation: Co
       )}
     </li>
   );
-}
+}, sameItem);

@@ -5,6 +5,7 @@
  */
 import { memo, useState } from 'react';
 import type { Block, Entry } from '../../core/journal/entry.ts';
+import { formatNumber } from '../common/format.ts';
 
 const REMINDER = '\n\n<system-reminder>';
 
@@ -32,7 +33,7 @@ export const LiveEntry = memo(function LiveEntry({ entry, busy, onResend }: Live
     const branch = entry.marker?.source === 'pi.branch_summary';
     return (
       <details className="live-entry live-marker" data-testid={branch ? 'live.branch-summary-entry' : 'live.compaction-entry'}>
-        <summary>{branch ? 'Branch summary: what was done on the branch left behind' : `Context compacted${entry.marker?.tokensBefore ? ` (from ${entry.marker.tokensBefore.toLocaleString('en-US')} tokens)` : ''}`}</summary>
+        <summary>{branch ? 'Branch summary: what was done on the branch left behind' : `Context compacted${entry.marker?.tokensBefore ? ` (from ${formatNumber(entry.marker.tokensBefore)} tokens)` : ''}`}</summary>
         <pre className="live-text">{text(entry.blocks)}</pre>
       </details>
     );

@@ -30,12 +30,22 @@ function AttachedPanel({ conversation, entries }: { conversation: ConversationRo
   const [exported, setExported] = useState<string>();
   const leaf = liveLeaf(id);
   // While a turn runs the session's leaf may not be stored yet: the newest stored entry is on its branch.
-  const shownLeaf = leaf && entries.some((entry) => entry.id === leaf) ? leaf : entries.at(-1)?.id;
+  const stored = useMemo(() => new Set(entries.map((entry) => entry.id)), [entries]);
+  const shownLeaf = leaf && stored.has(leaf) ? leaf : entries.at(-1)?.id;
   const path = useMemo(() => (shownLeaf ? pathTo(entries, shownLeaf) : []), [entries, shownLeaf]);
   const branches = useMemo(() => listBranches(entries), [entries]);
-  const shown = path.slice(-SHOWN);
   const busy = runtime.busy;
   const onResend = useCallback((entryId: string, text: string) => void editAndResendLive(id, entryId, text), [id]);
+  // The same elements while a reply streams (the runtime changes many times a second): React skips the stored entries.
+  const shown = useMemo(
+    () =>
+      path.slice(-SHOWN).map((index) => {
+        const entry = entries[index];
+        // Only a user entry shows `busy` (its Edit button): the others are not redrawn when a turn starts or ends.
+        return entry ? <LiveEntry key={entry.id} entry={entry} busy={entry.role === 'user' && busy} onResend={onResend} /> : null;
+      }),
+    [path, entries, busy, onResend],
+  );
 
   const exportJsonl = async () => {
     const result = await exportLiveSession(id);
@@ -69,10 +79,7 @@ function AttachedPanel({ conversation, entries }: { conversation: ConversationRo
       {/* Focusable so the chat can be scrolled from the keyboard. */}
       <div className="live-chat" role="log" aria-label="Current branch of the session" tabIndex={0} data-testid="live.chat">
         {path.length > shown.length && <p className="muted small">{path.length - shown.length} earlier entries: see the Transcript tab.</p>}
-        {shown.map((index) => {
-          const entry = entries[index];
-          return entry ? <LiveEntry key={entry.id} entry={entry} busy={busy} onResend={onResend} /> : null;
-        })}
+        {shown}
         <LiveActivity runtime={runtime} />
       </div>
       <LiveComposer conversationId={id} busy={busy} compacting={runtime.phase === 'compacting'} onSend={(text) => void sendLive(id, text)} onStop={() => stopLive(id)} />

@@ -5,6 +5,7 @@
  */
 import { formatUsd, PRICES_AS_OF } from '../../core/pricing.ts';
 import type { LiveRuntime } from '../../store/live-store.ts';
+import { formatNumber } from '../common/format.ts';
 
 const PHASES: Record<LiveRuntime['phase'], string> = { idle: 'idle', calling: 'waiting for the model', tool: 'running a tool', compacting: 'compacting' };
 
@@ -15,7 +16,8 @@ function inputText(input: unknown): string {
 }
 
 export function LiveStats({ runtime }: { runtime: LiveRuntime }) {
-  const fmt = (n: number) => n.toLocaleString('en-US');
+  // Drawn at every streamed piece: one shared formatter, not a new one per number.
+  const fmt = formatNumber;
   return (
     <p className="small live-stats" data-testid="live.stats">
       <span data-testid="live.phase">{runtime.busy ? PHASES[runtime.phase] : 'ready'}</span>

@@ -11,7 +11,7 @@ import { COUNTER_LABELS } from '../../core/tokens/counters.ts';
 import { db } from '../../db/db.ts';
 import type { ConversationRow, EntryRow } from '../../db/schema.ts';
 import { ensureCounts } from '../../store/actions.ts';
-import { countsKey } from '../../store/counts-slice.ts';
+import { countsKey, latestCounts } from '../../store/counts-slice.ts';
 import { useAppStore } from '../../store/store.ts';
 import { TokenTotals } from '../tokens/TokenTotals.tsx';
 import { WindowGauge } from '../tokens/WindowGauge.tsx';
@@ -38,15 +38,18 @@ export function ConversationView({ conversationId }: { conversationId: string })
 }
 
 function LoadedConversation({ conversation }: { conversation: ConversationRow }) {
-  const state = useEntries(conversation.id, conversation.importId);
+  // A live session's journal only grows: each new entry is read alone, and while it is counted
+  // the counts of the shorter journal stay on screen (no job bar, no totals blinking out).
+  const live = conversation.origin === 'live';
+  const state = useEntries(conversation.id, conversation.importId, { grows: live });
   const counter = useAppStore((s) => s.counter);
   const key = countsKey(conversation.id, conversation.importId, counter);
-  const counts = useAppStore((s) => s.counts[key]);
+  const counts = useAppStore((s) => s.counts[key] ?? (live ? latestCounts(s.counts, conversation.id, counter) : undefined));
   const countError = useAppStore((s) => s.countErrors[key]);
 
   useEffect(() => {
-    void ensureCounts(conversation.id, conversation.importId, counter);
-  }, [conversation.id, conversation.importId, counter]);
+    void ensureCounts(conversation.id, conversation.importId, counter, { quiet: live });
+  }, [conversation.id, conversation.importId, counter, live]);
 
   return (
     <section className="conversation" aria-labelledby="conversation-title" data-testid="conversation">
@@ -90,7 +93,7 @@ function IssueList({ conversation }: { conversation: ConversationRow }) {
   );
 }
 
-function TranscriptSection({ conversation, entries, totals, counterLabel }: { conversation: ConversationRow; entries: EntryRow[]; totals: Uint32Array | undefined; counterLabel: string }) {
+function TranscriptSection({ conversation, entries, totals, counterLabel }: { conversation: ConversationRow; entries: readonly EntryRow[]; totals: Uint32Array | undefined; counterLabel: string }) {
   const verbosity = useAppStore((s) => s.verbosity);
   const chosenLeaf = useAppStore((s) => s.branchLeaf[conversation.id]);
   const setBranchLeaf = useAppStore((s) => s.setBranchLeaf);

@@ -1,0 +1,31 @@
+import 'fake-indexeddb/auto';
+import { readFileSync } from 'node:fs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { FoldlabDatabase } from '../db/schema.ts';
+import { Engine } from './engine.ts';
+import { FoldJobs } from './fold-jobs.ts';
+
+let db: FoldlabDatabase;
+afterEach(async () => {
+  await db.delete();
+});
+
+async function fold(path: string, fileName: string) {
+  db = new FoldlabDatabase(`t-${Math.random()}`);
+  const engine = new Engine(db);
+  const { conversation } = await engine.importBlob(new Blob([readFileSync(path)]), { jobId: 'i', fileName, origin: 'file' }, () => undefined);
+  const folds = new FoldJobs(db, async (id, counter) => (await engine.countTokens('c', id, counter, () => undefined)).totals);
+  return folds.fold({ conversationId: conversation.id, options: {}, counter: 'chars4', contextWindow: 200_000, summarizer: 'offline' });
+}
+
+describe('where a fold starts', () => {
+  it('says so when it starts at a compaction the journal records (pi compaction)', async () => {
+    const view = await fold('public/samples/pi/v3-small.jsonl', 'v3.jsonl');
+    expect(view.startNote).toMatch(/^Starts at the compaction the source agent recorded at line \d+/);
+  });
+
+  it('says nothing when the journal records no compaction', async () => {
+    const view = await fold('public/samples/claude-code/37f83ec9-f2ea-42a9-925e-0d5c105cb6e8.jsonl', 'c.jsonl');
+    expect(view.startNote).toBeUndefined();
+  });
+});
