@@ -45,11 +45,12 @@ export function buildInput(journal: readonly Entry[], totals: ArrayLike<number>,
     return entry !== undefined && entry.kind !== 'event' && !entry.flags?.sidechain;
   });
   let note: string | undefined;
-  // The source agent's own last compaction: its model saw the summary and what followed.
+  // The source agent's own last compaction: its model saw the summary and what followed. A pi
+  // branch summary is not one: it is a message on the branch, after the history it continues.
   let start = 0;
   for (let i = path.length - 1; i >= 0; i--) {
     const entry = journal[path[i]!];
-    if (entry?.kind === 'compaction' && entry.role === 'summary') {
+    if (entry?.kind === 'compaction' && entry.role === 'summary' && entry.marker?.source !== 'pi.branch_summary') {
       start = i;
       note = `Starts at the compaction the source agent recorded at line ${entry.line}: entries before it were already replaced by that summary.`;
       break;
