@@ -59,7 +59,8 @@ async function countingRuns(): Promise<void> {
   printPairs([['target', `<= ${fmt(TARGET_MS_PER_MB)} ms per MB on every run`]]);
 }
 
-async function writeLines(path: string, lines: Iterable<string>): Promise<number> {
+/** Writes lines to `path` in ~1 MB batches (memory stays flat for a 200 MB file); returns its size in bytes. */
+export async function writeLines(path: string, lines: Iterable<string>): Promise<number> {
   const out = createWriteStream(path);
   let batch: string[] = [];
   let size = 0;
@@ -129,20 +130,26 @@ async function bigJsonl(dir: string): Promise<void> {
   );
 }
 
-async function singleLine(dir: string): Promise<void> {
-  const path = join(dir, 'single-line-100mb.jsonl');
+/** A pi session of a header, one `lineBytes` line (line 2) and two short lines; returns its size and the long line's. */
+export async function writeSingleLineFile(path: string, lineBytes = SINGLE_LINE_BYTES): Promise<{ bytes: number; lineBytes: number }> {
   const header = JSON.stringify({ type: 'session', version: 3, id: 'bench', timestamp: '2026-01-01T00:00:00Z', cwd: '/' });
   const message = (id: string, parent: string | null, text: string) =>
     JSON.stringify({ type: 'message', id, parentId: parent, timestamp: '2026-01-01T00:00:01Z', message: { role: 'user', content: text } });
   const prefix = message('huge', null, '').slice(0, -3);
-  const huge = `${prefix}${'A'.repeat(SINGLE_LINE_BYTES - prefix.length - 3)}"}}`;
+  const huge = `${prefix}${'A'.repeat(lineBytes - prefix.length - 3)}"}}`;
   const bytes = await writeLines(path, [header, huge, message('m1', null, 'after the long line'), message('m2', 'm1', 'still here')]);
+  return { bytes, lineBytes: huge.length };
+}
+
+async function singleLine(dir: string): Promise<void> {
+  const path = join(dir, 'single-line-100mb.jsonl');
+  const { bytes, lineBytes } = await writeSingleLineFile(path);
   const rssBefore = process.memoryUsage().rss;
   const run = await streamImport(path, bytes);
   const rssAfter = process.memoryUsage().rss;
   const issue = run.result?.issues.find((i) => i.kind === 'too-long');
   printPairs([
-    ['file', `${mb(bytes)}: a header, one ${mb(huge.length)} line (line 2), two short lines`],
+    ['file', `${mb(bytes)}: a header, one ${mb(lineBytes)} line (line 2), two short lines`],
     ['outcome', run.result ? `${run.result.entries.length} entries imported; line ${issue?.line ?? '?'} refused: ${issue?.message ?? 'NOT REFUSED'}` : `failed: ${errorText(run.error)}`],
     ['time', `${duration(run.ms)} (${fmt(bytes / 1e6 / (run.ms / 1000))} MB/s), longest chunk ${duration(run.longest)}`],
     ['RSS after - before', `${mb(rssAfter - rssBefore)} (the line's bytes are dropped as they arrive; cap ${mb(MAX_LINE_BYTES)})`],

@@ -3,8 +3,8 @@
  * over CDP) under a 5 MB import, persistent storage asked for from the page at the first import,
  * and a renderer crash (CDP `Page.crash`) while the worker stores a large import.
  */
-import { chromium, type Page } from '@playwright/test';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { chromium, type BrowserContext, type Page } from '@playwright/test';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateSession } from '../src/core/demo/generate-session.ts';
@@ -63,21 +63,25 @@ function sessionFile(path: string, mb: number): string {
 }
 
 /**
- * Chromium applies `Storage.overrideQuotaForOrigin` to IndexedDB writes in a profile on disk, not in
- * the in-memory profile of a default test context: this test runs in a persistent context of its own.
+ * About `mb` megabytes of Claude Code JSONL whose messages (about 100 KB each) are random digits (a
+ * numeric log pasted into the chat). Chromium compresses large values before storing them and
+ * counts the compressed size against the quota: generated session text shrinks more than tenfold
+ * and fitted in the room left, random digits only about fourfold (5 MB needs about 1.2 MB). Digits
+ * also count quickly (short pieces), where random base64 takes minutes on a loaded machine.
  */
-/**
- * About `mb` megabytes of Claude Code JSONL in messages of about 100 KB each (generated session
- * text): values that large are kept by Chromium outside its compressed store, at their full size.
- */
-function largeMessagesFile(path: string, mb: number): string {
-  const text = generateSession({ iterations: Math.ceil((mb * 1024 * 1024) / 5500), seed: 3 });
+function incompressibleSessionFile(path: string, mb: number): string {
   const lines: string[] = [];
   let parent: string | null = null;
-  for (let at = 0, i = 0; at < text.length; at += 100_000, i++) {
+  let seed = 7;
+  const digits = new Array<string>(100_000);
+  for (let i = 0; i * 100_000 < mb * 1024 * 1024; i++) {
+    for (let k = 0; k < digits.length; k++) {
+      seed = (Math.imul(seed, 1_103_515_245) + 12_345) >>> 0;
+      digits[k] = String((seed >>> 8) % 10);
+    }
     const uuid = `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
     const role = i % 2 === 0 ? 'user' : 'assistant';
-    const body = text.slice(at, at + 100_000);
+    const body = `Sensor log ${i}: ${digits.join('')}`;
     const message = role === 'user' ? { role, content: body } : { role, content: [{ type: 'text', text: body }] };
     lines.push(JSON.stringify({ parentUuid: parent, isSidechain: false, type: role, message, uuid, timestamp: new Date(1_770_000_000_000 + i * 1000).toISOString(), sessionId: 'quota' }));
     parent = uuid;
@@ -86,31 +90,47 @@ function largeMessagesFile(path: string, mb: number): string {
   return path;
 }
 
-test('a real quota limit: a 5 MB import fails as storage full, stores nothing, and a small import still works', async ({ baseURL }, testInfo) => {
-  // Chromium does not always apply the CDP quota override (in one full run the 5 MB import was
-  // stored under it): run on demand with FOLDLAB_QUOTA_E2E=1. The classification and the rollback
-  // are unit-tested with an injected quota error (src/db/storage-errors.test.ts).
-  test.skip(!process.env.FOLDLAB_QUOTA_E2E, 'the CDP quota override is not applied reliably; set FOLDLAB_QUOTA_E2E=1 to run it');
-  test.setTimeout(240_000);
-  const context = await chromium.launchPersistentContext(mkdtempSync(join(tmpdir(), 'foldlab-quota-')), {
+/** A Chromium of its own on a profile on disk (quota applies there, not to in-memory profiles); no service worker, so the usage is the library's alone. */
+function launchProfile(dir: string, baseURL: string | undefined): Promise<BrowserContext> {
+  return chromium.launchPersistentContext(dir, {
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    serviceWorkers: 'block',
     ...(baseURL ? { baseURL } : {}),
   });
+}
+
+test('a real quota limit: a 5 MB import fails as storage full, stores nothing, and a small import still works', async ({ baseURL }, testInfo) => {
+  test.setTimeout(240_000);
+  const profile = mkdtempSync(join(tmpdir(), 'foldlab-quota-'));
+  const big = incompressibleSessionFile(testInfo.outputPath('five-mb-session.jsonl'), 5);
+  // First run of the profile: the demo is seeded, then the browser is closed with its usage known.
+  const seeding = await launchProfile(profile, baseURL);
+  let before: Library;
+  let usage: number;
   try {
-    const page = context.pages()[0] ?? (await context.newPage());
+    const page = seeding.pages()[0] ?? (await seeding.newPage());
     const app = new AppPage(page);
     await app.open();
     await app.waitForDemo();
-    const big = largeMessagesFile(testInfo.outputPath('five-mb-session.jsonl'), 5);
-    const before = await readLibrary(page);
+    before = await readLibrary(page);
+    usage = (await page.evaluate(() => navigator.storage.estimate())).usage ?? 0;
+  } finally {
+    await seeding.close();
+  }
+
+  // IndexedDB keeps the space the quota manager last granted for up to 30 s and approves writes
+  // from it without asking again, so an override set after the demo's writes could be ignored by
+  // the next commit. A new browser has nothing kept: the override is set before its first write.
+  const context = await launchProfile(profile, baseURL);
+  try {
+    const page = context.pages()[0] ?? (await context.newPage());
     const cdp = await context.newCDPSession(page);
-    const origin = new URL(page.url()).origin;
-    const { usage } = await page.evaluate(() => navigator.storage.estimate());
-    // Room for a small import, not for 5 MB of entries (IndexedDB compresses what it stores).
-    await cdp.send('Storage.overrideQuotaForOrigin', { origin, quotaSize: (usage ?? 0) + 512 * 1024 });
-    // The browser applies a new quota to databases opened after it is set.
-    await page.reload();
+    const origin = new URL(baseURL ?? 'http://127.0.0.1/').origin;
+    // Room for a small import (a few KB), not for 5 MB of entries (about 1.2 MB once compressed).
+    await cdp.send('Storage.overrideQuotaForOrigin', { origin, quotaSize: usage + 256 * 1024 });
+    const app = new AppPage(page);
+    await app.open();
     await expect(app.libraryItems()).toHaveCount(before.conversations.length);
 
     await page.getByTestId('import.input').setInputFiles(big);
@@ -135,6 +155,7 @@ test('a real quota limit: a 5 MB import fails as storage full, stores nothing, a
     expectWhole(after);
   } finally {
     await context.close();
+    rmSync(profile, { recursive: true, force: true });
   }
 });
 

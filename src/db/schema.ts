@@ -18,7 +18,7 @@ import type { CompareRequest, CompareResult } from '../worker/compare-protocol.t
 import type { RemoteConfig } from '../llm/remote.ts';
 import type { ModelDigestEntry } from '../core/folding/model-enrich.ts';
 import type { FoldView } from '../worker/fold-protocol.ts';
-import type { Provenance } from './provenance.ts';
+import type { FoldProvenance } from '../core/compaction/provenance.ts';
 import type { LiveSessionRow } from './live-session-row.ts';
 
 export interface ConversationRow {
@@ -148,7 +148,7 @@ export interface FoldRow {
   /** The import it was folded from: a re-import makes it stale. */
   importId: string;
   createdAt: number;
-  provenance: Provenance;
+  provenance: FoldProvenance;
   /** The view as the worker returned it (without query hits, which depend on the query). */
   view: Omit<FoldView, 'hits' | 'missedRecalls'>;
 }
@@ -159,7 +159,7 @@ export interface FoldSummaryRow {
   /** `modelCacheKey`: source hash, level, summarizer, model, self-check. */
   key: string;
   createdAt: number;
-  provenance: Provenance;
+  provenance: FoldProvenance;
   entry: ModelDigestEntry;
 }
 

@@ -3,9 +3,8 @@
  * recalls) is stored once made, and the same request after a reload is answered from it without
  * folding again and without asking a model anything.
  */
-import { fnv1a64 } from '../core/folding/hash.ts';
+import { foldViewProvenance } from '../core/compaction/provenance.ts';
 import { foldKey, storedFold, storeFold, FOLD_STORE_VERSION } from '../db/folds.ts';
-import { provenance } from '../db/provenance.ts';
 import type { ConversationRow, FoldlabDatabase } from '../db/schema.ts';
 import type { FoldRequest, FoldView } from './fold-protocol.ts';
 
@@ -51,12 +50,10 @@ export class FoldViewStore {
     const id = this.id(conversation, request);
     if (!id || !complete) return;
     const { hits: _hits, missedRecalls: _missed, storedAt: _at, ...kept } = view;
-    // The top-level blocks tile the branch, so their source hashes together stand for all of it.
-    const sourceHash = fnv1a64(view.blocks.filter((block) => block.depth === 0).map((block) => block.sourceHash).join(''));
     try {
       await storeFold(this.db, {
         id, conversationId: conversation.id, importId: conversation.importId, createdAt: now,
-        provenance: provenance(foldSummarizerName(request), `fold v${FOLD_STORE_VERSION}`, { from: 0, to: Math.max(0, view.totalIterations - 1) }, sourceHash),
+        provenance: foldViewProvenance(foldSummarizerName(request), FOLD_STORE_VERSION, view.totalIterations, view.blocks.filter((block) => block.depth === 0).map((block) => block.sourceHash)),
         view: kept,
       });
     } catch (error) {

@@ -4,6 +4,7 @@
  * digests per conversation so re-folding, a query or the replay asks the model only for new blocks.
  */
 import type { PromptLibrary } from '../core/compaction/prompts.ts';
+import { foldSummaryProvenance } from '../core/compaction/provenance.ts';
 import { enrichRun, modelCacheKey, type ModelDigestCache } from '../core/folding/model-enrich.ts';
 import type { FoldedBlock, FoldRun, Level } from '../core/folding/types.ts';
 import type { Entry } from '../core/journal/entry.ts';
@@ -12,7 +13,6 @@ import type { FoldSummaryProgress, FoldSummaryRequest, FoldSummaryView } from '.
 import { DEFAULT_SUMMARIZERS, type SummarizerFactory } from './compaction-jobs.ts';
 import { PROMPTS } from './prompts.ts';
 import { loadFoldSummaries, StoredDigestCache, storeFoldSummary } from '../db/folds.ts';
-import { provenance } from '../db/provenance.ts';
 import type { FoldlabDatabase } from '../db/schema.ts';
 
 export type { FoldSummaryProgress, FoldSummaryRequest, FoldSummaryView } from './fold-protocol.ts';
@@ -63,7 +63,7 @@ export class FoldSummaries {
       const range = ranges.get(sourceHash) ?? { from: -1, to: -1 };
       return storeFoldSummary(store.db, {
         conversationId: store.conversationId, key: cacheKey, createdAt: Date.now(), entry,
-        provenance: provenance(model, `fold-summary ${level}${selfCheck ? '+self-check' : ''}`, range, sourceHash),
+        provenance: foldSummaryProvenance(model, level, selfCheck, range, sourceHash),
       });
     });
     this.caches.set(key, cache);

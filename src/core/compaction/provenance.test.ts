@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildProvenance, ProvenanceError, sourceHash, type ProvenanceSource } from './provenance.ts';
+import { fnv1a64 } from '../folding/hash.ts';
+import { buildProvenance, foldSummaryProvenance, foldViewProvenance, ProvenanceError, sourceHash, type BaseProvenance, type ProvenanceSource } from './provenance.ts';
 import { promptVersion } from './run.ts';
 
 const entry = (index: number, text: string, role = 'user'): ProvenanceSource => ({ id: `e${index}`, index, role, blocks: [{ type: 'text', text }] });
@@ -34,5 +35,36 @@ describe('buildProvenance', () => {
 
   it('refuses a record with no source entry', () => {
     expect(() => buildProvenance({ summarizer: 'offline', model: 'offline', method: 'fold:L2', entries: [], at: 0 })).toThrow(ProvenanceError);
+  });
+});
+
+describe('fold provenance (stored fold views and model fold summaries)', () => {
+  it('a fold view covers every iteration and hashes the top-level block hashes in order', () => {
+    expect(foldViewProvenance('offline', 1, 12, ['0123456789abcdef', 'fedcba9876543210'])).toEqual({
+      model: 'offline',
+      method: 'fold v1',
+      range: { from: 0, to: 11 },
+      sourceHash: fnv1a64('0123456789abcdeffedcba9876543210'),
+    });
+    expect(foldViewProvenance('offline', 1, 12, ['fedcba9876543210', '0123456789abcdef']).sourceHash).not.toBe(fnv1a64('0123456789abcdeffedcba9876543210'));
+    // An empty branch still names a valid range.
+    expect(foldViewProvenance('webllm:m', 2, 0, []).range).toEqual({ from: 0, to: 0 });
+  });
+
+  it('a model fold summary names its level, the self-check and the block it summarizes', () => {
+    const range = { from: 4, to: 9 };
+    const record = foldSummaryProvenance('remote:https://api.openai.com/v1|gpt-4o-mini', 'L3', true, range, '00ff00ff00ff00ff');
+    expect(record).toEqual({ model: 'remote:https://api.openai.com/v1|gpt-4o-mini', method: 'fold-summary L3+self-check', range: { from: 4, to: 9 }, sourceHash: '00ff00ff00ff00ff' });
+    expect(record.range).not.toBe(range);
+    expect(foldSummaryProvenance('offline', 'L2', false, { from: -1, to: -1 }, 'aa').method).toBe('fold-summary L2');
+  });
+
+  it('a summary record is a provenance record too: the same four fields mean the same', () => {
+    const summary: BaseProvenance = buildProvenance({ summarizer: 'offline', model: 'offline', method: 'compaction:pi/history', entries, at: 0 });
+    const fold: BaseProvenance = foldViewProvenance('offline', 1, 8, ['aa']);
+    for (const record of [summary, fold]) {
+      expect(Object.keys(record)).toEqual(expect.arrayContaining(['model', 'method', 'range', 'sourceHash']));
+      expect(record.range.from).toBeLessThanOrEqual(record.range.to);
+    }
   });
 });
