@@ -4,7 +4,7 @@
  * guarded, so one failing prints its error and the others still run.
  *
  * Environment:
- * - BENCH_ONLY=tokens,import,browser,strategies,summarizer,folding,replay,first-visit,hostile,pool,live,hostile-page runs a subset (comma-separated section ids);
+ * - BENCH_ONLY=tokens,import,browser,strategies,summarizer,folding,replay,first-visit,hostile,pool,live,compare,hostile-page runs a subset (comma-separated section ids);
  * - CHROMIUM_PATH: the browser for section 3 (default /usr/bin/chromium);
  * - BENCH_KEEP_SITE=1 keeps the build in bench/out/site (by default it is removed after section 3,
  *   because `eslint .` would lint its minified JavaScript); likewise bench/out/fold-site for section 6,
@@ -13,6 +13,7 @@
  */
 import { arch, cpus, loadavg, platform, release, totalmem } from 'node:os';
 import { browserSection } from './section-browser.ts';
+import { compareSection } from './section-compare.ts';
 import { firstVisitSection } from './section-first-visit.ts';
 import { foldingSection } from './section-folding.ts';
 import { hostilePageSection } from './section-hostile-page.ts';
@@ -44,6 +45,7 @@ const SECTIONS: readonly Section[] = [
   { id: 'hostile', title: '9. Hostile input: long runs counted exactly, a 200 MB JSONL and a 100 MB single line streamed, cancel latency', run: hostileSection },
   { id: 'pool', title: '10. Counting with a pool of workers: ~13 MB session, in place against 1 thread, the app pool and N threads', run: poolSection },
   { id: 'live', title: '11. Live session: main-thread long tasks per turn (the scripted demo, then 30 generated turns)', run: liveSection },
+  { id: 'compare', title: '12. Compare in the browser: main-thread long tasks while 4 configurations run and their results show', run: compareSection },
   { id: 'hostile-page', title: '13. Hostile input in the page: clicks answered while a 200 MB JSONL and a 100 MB single line import (Chromium)', run: () => hostilePageSection() },
 ];
 

@@ -20,6 +20,9 @@ import { setPageOnline } from '../llm/network.ts';
 import { ResumableCompactions } from './resumable-compaction.ts';
 import { ResumableFolds } from './resumable-fold.ts';
 import { CompareJobs } from './compare-jobs.ts';
+import { ComparisonReads } from './compare-reads.ts';
+import type { CompactionDetailView, ComparisonSummary, ComparisonView } from './compare-view.ts';
+import type { ContextRef } from '../core/replay/types.ts';
 import { POOL_WARM_BYTES, type CountPool } from './count-pool.ts';
 import type { CompareProgress, CompareRequest, CompareResult, CompareSave } from './compare-protocol.ts';
 import { FoldJobs, type FoldRequest, type FoldView } from './fold-jobs.ts';
@@ -50,6 +53,7 @@ export class Engine implements EngineApi {
   private readonly recordedFolds: ResumableFolds;
   private readonly simulations: FoldSimulations;
   private readonly comparisons: CompareJobs;
+  private readonly comparisonReads: ComparisonReads;
   private readonly judgements: JudgeJobs;
 
   private readonly countPool: CountPool | undefined;
@@ -64,6 +68,7 @@ export class Engine implements EngineApi {
     this.recordedFolds = new ResumableFolds(db);
     this.simulations = new FoldSimulations(db, totals);
     this.comparisons = new CompareJobs(db, totals);
+    this.comparisonReads = new ComparisonReads(db);
     this.judgements = new JudgeJobs(db);
   }
 
@@ -75,6 +80,22 @@ export class Engine implements EngineApi {
   /** The same, saved in the worker: the page receives the saved comparison's id. */
   compareAndSave(request: CompareRequest, save: CompareSave, onProgress: (progress: CompareProgress) => void): Promise<{ id: string }> {
     return this.job(request.jobId, (signal) => this.comparisons.compareAndSave(request, save, signal, onProgress));
+  }
+
+  listComparisons(conversationId: string): Promise<ComparisonSummary[]> {
+    return this.comparisonReads.list(conversationId);
+  }
+
+  openComparison(id: string): Promise<ComparisonView | undefined> {
+    return this.comparisonReads.open(id);
+  }
+
+  comparisonCompaction(id: string, config: number, index: number): Promise<CompactionDetailView | undefined> {
+    return this.comparisonReads.compaction(id, config, index);
+  }
+
+  comparisonCallContext(id: string, config: number, call: number): Promise<ContextRef[]> {
+    return this.comparisonReads.callContext(id, config, call);
   }
 
   /** What judging a saved comparison would send and cost; nothing is sent. */

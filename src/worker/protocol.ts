@@ -12,6 +12,8 @@ import type { AppConfig } from '@mlc-ai/web-llm';
 import type { CompactionRow, ConversationRow } from '../db/schema.ts';
 import type { FoldRequest, FoldSimulateRequest, FoldSimulateView, FoldView } from './fold-protocol.ts';
 import type { CompareProgress, CompareRequest, CompareResult, CompareSave } from './compare-protocol.ts';
+import type { CompactionDetailView, ComparisonSummary, ComparisonView } from './compare-view.ts';
+import type { ContextRef } from '../core/replay/types.ts';
 import type { JudgeJobProgress, JudgeQuote, JudgeRequest, JudgeResult } from './judge-protocol.ts';
 
 /** 'waiting': another tab holds the conversation's compaction lock; the job starts when it is released. */
@@ -135,6 +137,14 @@ export interface EngineApi {
   estimateJudge(request: JudgeRequest): Promise<JudgeQuote>;
   /** Asks the model, grades the answers, caches them; cancellable by job id; stores nothing on failure. */
   judge(request: JudgeRequest, onProgress: (progress: JudgeJobProgress) => void): Promise<JudgeResult>;
+  /** Saved comparisons of a conversation, newest first, without their results (read here, not on the page). */
+  listComparisons(conversationId: string): Promise<ComparisonSummary[]>;
+  /** A saved comparison with its compactions as markers; undefined when it was deleted. */
+  openComparison(id: string): Promise<ComparisonView | undefined>;
+  /** One compaction of a saved comparison in full, with the context right after it. */
+  comparisonCompaction(id: string, config: number, index: number): Promise<CompactionDetailView | undefined>;
+  /** The context one configuration sent at one call of a saved comparison. */
+  comparisonCallContext(id: string, config: number, call: number): Promise<ContextRef[]>;
   cancel(jobId: string): void;
   /** Answers WebLLM chats on `port` with this worker's local model, the one its summaries use (webllm-shared.ts): a live session's model. */
   serveLocalModel(port: MessagePort): void;

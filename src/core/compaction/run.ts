@@ -11,6 +11,7 @@ import type { Options, Strategy } from './strategy.ts';
 import {
   CompactionCancelledError, SummaryTimeoutError, type Summarizer, type SummaryResponse,
 } from './summarizer.ts';
+import { countFates, countKeptItems } from './plan-counts.ts';
 import type { CompactedContext, CompactionInput, Plan, SummaryTask } from './types.ts';
 
 /** The seeds' summary timeout (seed 002 §E2: 120 s). */
@@ -125,7 +126,7 @@ export async function runCompaction(args: RunCompactionArgs): Promise<Compaction
     summaries.clear();
   }
 
-  const fates = plan.fates;
+  const fates = countFates(plan.fates);
   const record: CompactionRecord = {
     event: 'context_management',
     strategy: strategy.id,
@@ -133,10 +134,10 @@ export async function runCompaction(args: RunCompactionArgs): Promise<Compaction
     trigger: plan.trigger,
     truncation_applied: context.truncationApplied,
     summary_applied: context.summaryApplied,
-    dropped_messages: context.summaryApplied ? fates.filter((f) => f === 'drop').length : fates.filter((f) => f === 'drop' || f === 'summarize').length,
-    kept_messages: context.entries.filter((e) => e.origin === 'journal' || e.origin === 'compressed').length,
-    summarized_messages: context.summaryApplied ? fates.filter((f) => f === 'summarize').length : 0,
-    compressed_messages: fates.filter((f) => f === 'compress').length,
+    dropped_messages: context.summaryApplied ? fates.drop : fates.drop + fates.summarize,
+    kept_messages: countKeptItems(context.entries),
+    summarized_messages: context.summaryApplied ? fates.summarize : 0,
+    compressed_messages: fates.compress,
     tokens_before: plan.tokensBefore,
     tokens_after: context.tokensAfter,
     counter: input.counter.label,

@@ -21,6 +21,12 @@ export interface Strategy<O extends Options = Options> {
   parse(raw?: Record<string, unknown>): O;
   trigger(input: CompactionInput, options: O): TriggerDecision;
   plan(input: CompactionInput, options: O): Plan;
+  /**
+   * A cheap answer, before planning, for a trigger that fired with nothing to compact: the text
+   * `plan(input, options).nothingToDo` would give, or undefined when only a full plan can tell.
+   * A replay asks it at every call the trigger fires, so it must not walk the history. Optional.
+   */
+  nothingToDo?(input: CompactionInput, options: O): string | undefined;
   /** Builds the context from the plan and the summaries (task id -> text). */
   assemble(input: CompactionInput, plan: Plan, summaries: ReadonlyMap<string, string>, options: O): CompactedContext;
   /**

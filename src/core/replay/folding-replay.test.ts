@@ -64,7 +64,7 @@ describe('replayFolding on a real Claude Code session', () => {
     expect(summaries.length).toBeGreaterThan(0);
     expect(summaries.every((text) => /^(Summary|Chapter) \(iteration|^\[iteration/.test(text))).toBe(true);
     for (const compaction of full.compactions) {
-      const shown = new Set(compaction.context.flatMap((ref) => (ref.origin === 'summary' ? [entryText(ref.entry)] : [])));
+      const shown = new Set(compaction.context!.flatMap((ref) => (ref.origin === 'summary' ? [entryText(ref.entry)] : [])));
       for (const text of Object.values(compaction.summaries)) expect(shown.has(text)).toBe(true);
     }
     expect(full.compactions.some((c) => c.removedIds.length > 0)).toBe(true);
@@ -87,7 +87,7 @@ describe('replayFolding on a real Claude Code session', () => {
     const ids = new Set(input.entries.map((e) => e.id));
     for (const compaction of full.compactions) {
       let tokens = input.tokens.range(compaction.appendFrom, full.calls[compaction.call]!.entryIndex - 1);
-      for (const ref of compaction.context) {
+      for (const ref of compaction.context!) {
         if (ref.origin === 'journal') {
           expect(ids.has(ref.entryId)).toBe(true);
           tokens += input.tokens.countAt(input.entries.findIndex((e) => e.id === ref.entryId));
@@ -138,7 +138,7 @@ describe('replayFolding invariants on generated sessions', () => {
         expect(series(await replayFolding({ input: generated, config: folding, calls: k }))).toEqual(series(whole).slice(0, k));
         for (const call of whole.calls) if (call.overflow) expect(call.note).toBeTruthy();
         for (const compaction of whole.compactions) {
-          const first = compaction.context[0];
+          const first = compaction.context![0];
           expect(first?.origin === 'journal' && first.entryId === entries[0]!.id).toBe(true);
         }
       }),

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { echoSummarizer, makeInput } from '../compaction/testing.ts';
 import { loadPrompts } from '../../cli/load.ts';
 import type { Entry } from '../journal/entry.ts';
+import { compactionContext } from './compaction-context.ts';
 import { replaySession } from './replay.ts';
 import { agentSession } from './testing.ts';
 import type { ContextRef, ReplayResult } from './types.ts';
@@ -23,9 +24,10 @@ const configs = fc.constantFrom(
 /** The context a call was sent, rebuilt from the result as the compare view does. */
 function contextOf(result: ReplayResult, entries: readonly Entry[], k: number): Entry[] {
   const call = result.calls[k]!;
-  const last = [...result.compactions].reverse().find((c) => c.call <= k);
+  const at = result.compactions.findLastIndex((c) => c.call <= k);
+  const last = result.compactions[at];
   const byId = new Map(entries.map((e) => [e.id, e]));
-  const refs: ContextRef[] = last ? last.context : [];
+  const refs: ContextRef[] = last ? compactionContext(result.compactions, at, entries.map((e) => e.id)) : [];
   const made = refs.map((ref) => (ref.origin === 'journal' ? byId.get(ref.entryId)! : ref.entry));
   return [...made, ...entries.slice(last ? last.appendFrom : 0, call.entryIndex)];
 }

@@ -11,7 +11,8 @@ import { runCompaction, type CompactionOutcome } from '../compaction/run.ts';
 import type { Options, Strategy } from '../compaction/strategy.ts';
 import { withUserWindow } from '../compaction/window-option.ts';
 import { CompactionCancelledError, type Summarizer } from '../compaction/summarizer.ts';
-import type { CompactionInput, Fate, Plan, TriggerDecision } from '../compaction/types.ts';
+import { compressionSavings, countFates } from '../compaction/plan-counts.ts';
+import type { CompactionInput, Plan, TriggerDecision } from '../compaction/types.ts';
 import type { Entry } from '../journal/entry.ts';
 import type { Price } from '../pricing.ts';
 import { extractProbes } from '../probes/index.ts';
@@ -71,10 +72,12 @@ export async function replaySession(args: ReplayArgs): Promise<ReplayResult> {
   let previous: CompactionInput['previous'];
   let summarizerTokens = { input: 0, output: 0 };
   let nothingToDo = 0;
+  /** The context changed at a compaction that was not recorded (it made nothing smaller). */
+  let unrecorded = false;
   let error: string | undefined;
   let lastYield = Date.now();
 
-  const prefix = (end: number, now: number | undefined, list: readonly Entry[] = entries.slice(0, end)): CompactionInput => ({
+  const prefix = (end: number, now: number | undefined, list: readonly Entry[]): CompactionInput => ({
     ...input,
     entries: list,
     tokens: input.tokens.prefixOf(end),
@@ -82,8 +85,9 @@ export async function replaySession(args: ReplayArgs): Promise<ReplayResult> {
     now: now ?? input.now,
   });
   /**
-   * The first `end` entries as one array that grows with the replay, for the trigger alone (a
-   * trigger only reads its input): no copy of the history per call. A compaction gets its own copy.
+   * The first `end` entries as one array that grows with the replay, for the trigger and the
+   * compaction (they only read their input): no copy of the history per call. The entry whose
+   * recorded usage is lowered is swapped in while the trigger runs and swapped back after.
    */
   const live: Entry[] = [];
   const liveView = (end: number): readonly Entry[] => {
@@ -123,16 +127,32 @@ export async function replaySession(args: ReplayArgs): Promise<ReplayResult> {
     const usage = adjustedUsage(end);
     if (usage) live[usage.index] = usage.entry;
     let decision: TriggerDecision;
+    let idle: string | undefined;
+    const asked = prefix(end, now, view);
     try {
-      decision = strategy.trigger(prefix(end, now, view), options);
+      decision = strategy.trigger(asked, options);
+      // A strategy that tells cheaply that its plan would change nothing is not asked for one.
+      if (decision.fire) idle = strategy.nothingToDo?.(asked, options);
     } finally {
       if (usage) live[usage.index] = entries[usage.index]!;
     }
     lastDecision = decision;
     if (!decision.fire) return false;
-    const list = entries.slice(0, end);
-    if (usage) list[usage.index] = usage.entry;
-    const at = prefix(end, now, list);
+    if (idle !== undefined) {
+      nothingToDo++;
+      lastNothing = idle;
+      return false;
+    }
+    // The compaction reads the growing branch itself, through the very input the trigger read (what
+    // a strategy worked out for its trigger serves its plan too). With lowered usage it reads a copy
+    // that holds it: what a strategy builds from the branch may be kept for the next call, so the
+    // branch must not change under it.
+    let at = asked;
+    if (usage) {
+      const copy = entries.slice(0, end);
+      copy[usage.index] = usage.entry;
+      at = prefix(end, now, copy);
+    }
     args.onProgress?.({ call, calls: callIndices.length, compactions: compactions.length, phase: 'summarizing' });
     const tokensBefore = context.tokensAt(end);
     const outcome = await runCompaction({
@@ -144,11 +164,13 @@ export async function replaySession(args: ReplayArgs): Promise<ReplayResult> {
       lastNothing = outcome.plan.nothingToDo ?? 'the plan changed nothing';
       return false;
     }
-    const removedIds = context.apply(outcome.context, end);
+    const { removed: removedIds, delta } = context.apply(outcome.context, end);
     if (removedIds.length === 0 && context.tokensAt(end) >= tokensBefore) {
       // Assembled to the same context (nothing left it, nothing got smaller): not a compaction.
       nothingToDo++;
       previous = outcome.context.previous;
+      // The next compaction's delta would be against this unrecorded context: it keeps its context in full.
+      unrecorded = true;
       return false;
     }
     removedEver.push(...removedIds);
@@ -158,7 +180,8 @@ export async function replaySession(args: ReplayArgs): Promise<ReplayResult> {
       output: summarizerTokens.output + outcome.record.summary_usage.output,
     };
     const probes = checker.check(probesOf(removedIds, byEntry), () => context.parts(context.refs));
-    compactions.push(compactionOf(call, decision, outcome, tokensBefore, context, end, removedIds, probes));
+    compactions.push(compactionOf(call, decision, outcome, tokensBefore, context, end, unrecorded ? { context: context.refs.slice() } : { contextDelta: delta }, removedIds, probes));
+    unrecorded = false;
     return true;
   };
 
@@ -248,8 +271,7 @@ function changed(outcome: CompactionOutcome): boolean {
 }
 
 function replayPlan(plan: Plan): ReplayPlan {
-  const fates: Record<Fate, number> = { keep: 0, summarize: 0, compress: 0, drop: 0 };
-  for (const fate of plan.fates) fates[fate]++;
+  const fates = countFates(plan.fates);
   return {
     strategy: plan.strategy,
     options: plan.options,
@@ -261,13 +283,13 @@ function replayPlan(plan: Plan): ReplayPlan {
     ...(plan.nothingToDo !== undefined ? { nothingToDo: plan.nothingToDo } : {}),
     summaries: plan.summaries.map((task) => ({ id: task.id, prompt: task.prompt, from: task.from, to: task.to, ...(task.maxTokens !== undefined ? { maxTokens: task.maxTokens } : {}) })),
     fates,
-    compressions: { count: plan.compressions.length, tokensSaved: plan.compressions.reduce((sum, c) => sum + c.tokensBefore - c.tokensAfter, 0) },
+    compressions: { count: plan.compressions.length, tokensSaved: compressionSavings(plan.compressions) },
   };
 }
 
 function compactionOf(
   call: number, trigger: TriggerDecision, outcome: CompactionOutcome, tokensBefore: number,
-  context: ReplayContext, end: number, removedIds: string[], probes: ProbeOutcome[],
+  context: ReplayContext, end: number, stored: Pick<ReplayCompaction, 'context' | 'contextDelta'>, removedIds: string[], probes: ProbeOutcome[],
 ): ReplayCompaction {
   return {
     call,
@@ -277,7 +299,7 @@ function compactionOf(
     record: outcome.record,
     tokensBefore,
     tokensAfter: context.tokensAt(end),
-    context: context.refs,
+    ...stored,
     appendFrom: end,
     removedIds,
     probes,

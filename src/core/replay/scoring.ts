@@ -5,6 +5,7 @@
  */
 import { matchProbe, prepareContext, type NormalizedContext } from '../probes/index.ts';
 import { PROBE_CATEGORIES, type Probe } from '../probes/types.ts';
+import { mayCarry, plainText, type PlainText } from './plain-text-filter.ts';
 import type { ProbeOutcome, ProbeScores } from './types.ts';
 
 export function emptyScores(): ProbeScores {
@@ -59,21 +60,28 @@ const CACHE_CHARS = 20_000_000;
 /**
  * Checks probes entry by entry: a probe is kept when one entry of the context carries it. Each
  * entry is normalized once per replay (a compaction's context is mostly the previous one's), so
- * checking costs what changed, not the whole context again.
+ * checking costs what changed, not the whole context again; an ASCII entry is first searched as
+ * plain lowercased text and normalized only when some probe may be in it (a probe that is gone
+ * from the context is looked for in every entry of it).
  */
 export class ProbeChecker {
   private readonly cache = new Map<string, NormalizedContext>();
+  /** Plain form of each ASCII part, null for a part that is not ASCII (no pre-check). */
+  private readonly plain = new Map<string, PlainText | null>();
   private chars = 0;
 
-  check(probes: readonly Probe[], parts: () => readonly ContextPart[]): ProbeOutcome[] {
+  check(probes: readonly Probe[], parts: () => Iterable<ContextPart>): ProbeOutcome[] {
     if (probes.length === 0) return [];
     const outcomes: ProbeOutcome[] = probes.map((probe) => ({ probe, kept: false }));
     let left = outcomes.length;
     for (const part of parts()) {
       if (left === 0) break;
-      const context = this.prepared(part);
+      const plain = this.plainOf(part);
+      let context: NormalizedContext | undefined;
       for (const outcome of outcomes) {
         if (outcome.kept) continue;
+        if (plain !== null && !mayCarry(outcome.probe, plain)) continue;
+        context ??= this.prepared(part);
         const match = matchProbe(outcome.probe, context);
         if (match.kept) {
           outcome.kept = true;
@@ -85,14 +93,30 @@ export class ProbeChecker {
     return outcomes;
   }
 
+  private plainOf(part: ContextPart): PlainText | null {
+    let plain = this.plain.get(part.key);
+    if (plain === undefined) {
+      plain = plainText(part.text());
+      this.room();
+      this.plain.set(part.key, plain);
+      this.chars += plain?.text.length ?? 0;
+    }
+    return plain;
+  }
+
+  private room(): void {
+    if (this.chars > CACHE_CHARS) {
+      this.cache.clear();
+      this.plain.clear();
+      this.chars = 0;
+    }
+  }
+
   private prepared(part: ContextPart): NormalizedContext {
     let context = this.cache.get(part.key);
     if (!context) {
       context = prepareContext(part.text());
-      if (this.chars > CACHE_CHARS) {
-        this.cache.clear();
-        this.chars = 0;
-      }
+      this.room();
       this.cache.set(part.key, context);
       this.chars += context.normalized.length;
     }

@@ -64,6 +64,16 @@ export type ContextRef =
   | { origin: Exclude<ContextEntry['origin'], 'journal'>; entry: Entry; replaces?: ContextEntry['replaces'] };
 
 /**
+ * Edits that turn a base list into a compaction's context, applied in order from the base's start:
+ * a positive number keeps that many base items, a negative number skips (removes) that many, an
+ * array inserts those references. Base items left after the last edit are removed. The base is the
+ * previous compaction's context followed by the journal entries recorded between that compaction
+ * and this one (input indices `previous.appendFrom` up to this compaction's `appendFrom`); for the
+ * first compaction it is the entries `0..appendFrom - 1`.
+ */
+export type ContextDelta = Array<number | ContextRef[]>;
+
+/**
  * A compaction's plan as a replay keeps it: everything but the per-entry lists (fates, the
  * compressed texts, a summary's source indices and prompt variables), which the context and
  * `removedIds` already say and which would make a replay of hundreds of compactions weigh megabytes.
@@ -90,10 +100,14 @@ export interface ReplayCompaction {
   tokensBefore: number;
   tokensAfter: number;
   /**
-   * The context right after the compaction. The context of a later call (before the next
-   * compaction) is this plus the input's entries from `appendFrom` up to that call's entry.
+   * The context right after the compaction, in full: set by the folding replay, and in results
+   * saved before `contextDelta`. Read a compaction's context with `compactionContext`
+   * (compaction-context.ts), whichever of the two it has. The context of a later call (before the
+   * next compaction) is this plus the input's entries from `appendFrom` up to that call's entry.
    */
-  context: ContextRef[];
+  context?: ContextRef[];
+  /** The context right after the compaction as a change to the previous compaction's (see `ContextDelta`). */
+  contextDelta?: ContextDelta;
   appendFrom: number;
   /** Journal entry ids that left the verbatim context at this compaction (summarized, compressed or dropped). */
   removedIds: string[];

@@ -13,7 +13,8 @@ import type {
 } from '../compaction/types.ts';
 import { capMemoryBlock, fitMemoryBlock, MEMORY_MARKER, memoryEntry, memoryReserveTokens } from './budget/memory-block.ts';
 import { BudgetExceededError, budgetNumbers, fmt, precheck, type BudgetNumbers } from './budget/precheck.ts';
-import { lastUserIndex, TIER_LABELS, trimUnits, type TrimUnit } from './budget/units.ts';
+import { unitView, type UnitView } from './budget/unit-view.ts';
+import { lastUserIndex, TIER_LABELS } from './budget/units.ts';
 
 export interface BudgetOptions {
   [name: string]: number | boolean | string;
@@ -58,20 +59,35 @@ export const MEMORY_TASK_ID = 'budget-memory';
 export const MEMORY_PROMPT_ID = 'budget-memory-block';
 
 interface Selection {
-  dropped: TrimUnit[];
+  /** Roots of the dropped units, in drop order. */
+  dropped: number[];
   kept: number;
 }
 
 /** Drops droppable units in order until the kept tokens are at most `target`; undefined if they never are. */
-function select(total: number, order: readonly TrimUnit[], target: number): Selection | undefined {
+function select(total: number, order: readonly number[], view: UnitView, target: number): Selection | undefined {
   let kept = total;
-  const dropped: TrimUnit[] = [];
-  for (const unit of order) {
+  const dropped: number[] = [];
+  for (const root of order) {
     if (kept <= target) break;
-    dropped.push(unit);
-    kept -= unit.tokens;
+    dropped.push(root);
+    kept -= view.tokens[root]!;
   }
   return kept <= target ? { dropped, kept } : undefined;
+}
+
+/** The units that may be dropped, lowest tier first, oldest first within a tier. */
+function dropOrder(view: UnitView): number[] {
+  const order: number[] = [];
+  for (let tier = 0; tier <= 2; tier++) {
+    for (const root of view.roots) if (view.tier[root] === tier && !view.protectedBy.has(root)) order.push(root);
+  }
+  return order;
+}
+
+/** Roots of the protected units, ascending (the order the notes and sums go in). */
+function protectedRoots(view: UnitView): number[] {
+  return [...view.protectedBy.keys()].sort((a, b) => a - b);
 }
 
 function basePlan(input: CompactionInput, options: BudgetOptions, trigger: TriggerDecision): Plan {
@@ -89,15 +105,16 @@ function basePlan(input: CompactionInput, options: BudgetOptions, trigger: Trigg
   };
 }
 
-function protectedNote(units: readonly TrimUnit[], input: CompactionInput): string {
+function protectedNote(view: UnitView, input: CompactionInput): string {
   const counts = new Map<string, number>();
   let tokens = 0;
   let entries = 0;
-  for (const unit of units) {
-    if (!unit.protectedBy) continue;
-    counts.set(unit.protectedBy, (counts.get(unit.protectedBy) ?? 0) + unit.indices.length);
-    tokens += unit.tokens;
-    entries += unit.indices.length;
+  for (const root of protectedRoots(view)) {
+    const reason = view.protectedBy.get(root)!;
+    const size = view.size[root]!;
+    counts.set(reason, (counts.get(reason) ?? 0) + size);
+    tokens += view.tokens[root]!;
+    entries += size;
   }
   const last = lastUserIndex(input.entries);
   const parts = [...counts].map(([reason, n]) => (reason === 'last user message' && last !== undefined ? `${reason} ${input.entries[last]!.id}` : `${reason} ${n}`));
@@ -114,25 +131,33 @@ function planBudget(input: CompactionInput, options: BudgetOptions): Plan {
     return plan;
   }
   plan.notes.push(`Precheck: ${trigger.detail}; trimming the oldest low-value history.`);
-  const units = trimUnits(input, options.keepRecentEntries);
-  plan.notes.push(protectedNote(units, input));
-  const order = units.filter((u) => !u.protectedBy).sort((a, b) => a.tier - b.tier || a.indices[0]! - b.indices[0]!);
+  const view = unitView(input, options.keepRecentEntries);
+  plan.notes.push(protectedNote(view, input));
+  const order = dropOrder(view);
   const reserve = options.summaryEnabled ? memoryReserveTokens(input.counter, options.memoryMaxChars) : 0;
 
   let withSummary = options.summaryEnabled;
-  let selection = select(numbers.input, order, numbers.budget - reserve);
+  let selection = select(numbers.input, order, view, numbers.budget - reserve);
   if (!selection && withSummary) {
-    selection = select(numbers.input, order, numbers.budget);
+    selection = select(numbers.input, order, view, numbers.budget);
     if (selection) {
       withSummary = false;
       plan.notes.push(`Memory block skipped: its ${fmt(reserve)}-token reserve does not fit next to the entries that are never dropped.`);
     }
   }
-  if (!selection) return reject(plan, numbers, units, reserve);
+  if (!selection) return reject(plan, numbers, view, reserve);
 
-  for (const unit of selection.dropped) for (const i of unit.indices) plan.fates[i] = 'drop';
-  const droppedIdx = selection.dropped.flatMap((u) => u.indices).sort((a, b) => a - b);
-  const byTier = [0, 1, 2].map((tier) => selection.dropped.filter((u) => u.tier === tier).reduce((n, u) => n + u.indices.length, 0));
+  const droppedRoot = new Uint8Array(view.length);
+  for (const root of selection.dropped) droppedRoot[root] = 1;
+  const droppedIdx: number[] = [];
+  for (let i = 0; i < view.length; i++) {
+    if (droppedRoot[view.root[i]!] === 1) {
+      plan.fates[i] = 'drop';
+      droppedIdx.push(i);
+    }
+  }
+  const byTier = [0, 0, 0];
+  for (const root of selection.dropped) byTier[view.tier[root]!]! += view.size[root]!;
   plan.notes.push(
     `Dropped ${fmt(droppedIdx.length)} entries, ${fmt(numbers.input - selection.kept)} tokens, oldest first within each tier (${
       byTier.map((n, tier) => `${TIER_LABELS[tier as 0 | 1 | 2]} ${n}`).join(', ')}).`,
@@ -148,8 +173,9 @@ function planBudget(input: CompactionInput, options: BudgetOptions): Plan {
   return plan;
 }
 
-function reject(plan: Plan, numbers: BudgetNumbers, units: readonly TrimUnit[], reserve: number): Plan {
-  const floor = units.reduce((n, u) => n + (u.protectedBy ? u.tokens : 0), 0);
+function reject(plan: Plan, numbers: BudgetNumbers, view: UnitView, reserve: number): Plan {
+  let floor = 0;
+  for (const root of protectedRoots(view)) floor += view.tokens[root]!;
   const error = new BudgetExceededError(numbers);
   plan.nothingToDo = `${error.message}. Trimming cannot bring it under: the entries that are never dropped take ${fmt(floor)} tokens${
     reserve > 0 ? ` (plus ${fmt(reserve)} reserved for the memory block)` : ''}. Raise the context window or lower reservedOutputTokens or keepRecentEntries.`;

@@ -83,34 +83,82 @@ interface Layout {
   notes: string[];
 }
 
+type RawBlock = Omit<CheckpointBlock, 'reused'>;
+
+/**
+ * The complete blocks of the groups older than the window, kept as the window moves forward (a
+ * replay asks at every call): a block, once complete, never changes. By the branch's first group,
+ * interval, pinned set and keepTask.
+ */
+class BlockScan {
+  readonly seen: IterationGroup[] = [];
+  readonly blocks: RawBlock[] = [];
+  private pending: IterationGroup[] = [];
+  private count = 0;
+
+  constructor(readonly interval: number, readonly pinned: CompactionInput['pinned'], readonly keepTask: boolean) {}
+
+  private reuse: { previous: CompactionInput['previous']; count: number; blocks: CheckpointBlock[] } | undefined;
+
+  /**
+   * The blocks, each with the previous run's summary when that run made one for the same entries.
+   * The same list while neither the blocks nor the previous run change (a replay asks at every call).
+   */
+  withReuse(previous: CompactionInput['previous'], stored: readonly StoredBlock[]): CheckpointBlock[] {
+    const last = this.reuse;
+    if (last && last.previous === previous && last.count === this.blocks.length) return last.blocks;
+    const blocks = this.blocks.map((block, k): CheckpointBlock => {
+      const prior = stored[k];
+      const text = previous?.summaries[k];
+      // Blocks are never edited: one without a summary to reuse is handed out as it is.
+      return prior && prior.fromId === block.fromId && prior.toId === block.toId && typeof text === 'string' ? { ...block, reused: text } : block;
+    });
+    this.reuse = { previous, count: this.blocks.length, blocks };
+    return blocks;
+  }
+
+  /** Whether the groups read so far are the first ones of `groups[0..upTo)`. */
+  fits(groups: readonly IterationGroup[], upTo: number): boolean {
+    const n = this.seen.length;
+    return n <= upTo && (n === 0 || groups[n - 1] === this.seen[n - 1]);
+  }
+
+  advance(input: CompactionInput, groups: readonly IterationGroup[], upTo: number, kept: ReadonlySet<number>): void {
+    for (let k = this.seen.length; k < upTo; k++) {
+      const group = groups[k]!;
+      this.seen.push(group);
+      this.pending.push(group);
+      this.count += group.count;
+      if (this.count < this.interval) continue;
+      const pending = this.pending;
+      const all = pending.flatMap((g) => g.indices);
+      this.blocks.push({
+        groups: pending, start: pending[0]!.first, end: pending[0]!.first + this.count - 1,
+        indices: all.filter((i) => !kept.has(i)), fromId: input.entries[all[0]!]!.id, toId: input.entries[all[all.length - 1]!]!.id,
+      });
+      this.pending = [];
+      this.count = 0;
+    }
+  }
+}
+
+const blockScans = new WeakMap<IterationGroup, BlockScan>();
+
 function computeLayout(input: CompactionInput, options: CheckpointsOptions): Layout {
   const groups = iterationGroups(input.entries);
   const iterations = totalIterations(groups);
   const start = iterations > options.windowSize ? windowStart(groups, options.windowSize) : 0;
   const old = oldHistory(input, groups, start, options.keepTask);
   const stored = storedBlocks(input);
-  const blocks: CheckpointBlock[] = [];
-  let pending: IterationGroup[] = [];
-  let count = 0;
-  for (const group of old.groups) {
-    pending.push(group);
-    count += group.count;
-    if (count < options.checkpointInterval) continue;
-    const all = pending.flatMap((g) => g.indices);
-    const first = input.entries[all[0]!]!;
-    const last = input.entries[all[all.length - 1]!]!;
-    const k = blocks.length;
-    const prior = stored[k];
-    const text = input.previous?.summaries[k];
-    blocks.push({
-      groups: pending, start: pending[0]!.first, end: pending[0]!.first + count - 1,
-      indices: all.filter((i) => !old.kept.has(i)), fromId: first.id, toId: last.id,
-      ...(prior && prior.fromId === first.id && prior.toId === last.id && typeof text === 'string' ? { reused: text } : {}),
-    });
-    pending = [];
-    count = 0;
+  const first = groups[0];
+  let scan = first ? blockScans.get(first) : undefined;
+  if (!scan || scan.interval !== options.checkpointInterval || scan.pinned !== input.pinned || scan.keepTask !== options.keepTask || !scan.fits(groups, start)) {
+    scan = new BlockScan(options.checkpointInterval, input.pinned, options.keepTask);
+    if (first) blockScans.set(first, scan);
   }
-  return { iterations, groups, start, blocks, kept: old.kept, notes: old.notes };
+  // The task and pinned iterations a block holds stay verbatim: kept is the same for a group whenever it is older than the window.
+  scan.advance(input, groups, start, old.kept);
+  return { iterations, groups, start, blocks: scan.withReuse(input.previous, stored), kept: old.kept, notes: old.notes };
 }
 
 const layout = layoutOnce(computeLayout);

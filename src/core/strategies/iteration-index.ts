@@ -25,6 +25,14 @@ export interface IterationGroup {
 
 type State = 'none' | 'lead' | 'assistant' | 'results';
 
+/** Iterations in all groups of a snapshot, so a trigger asked at every call does not sum them again. */
+const snapshotIterations = new WeakMap<readonly IterationGroup[], number>();
+
+/** Iterations in `groups` when they are a snapshot of this index (undefined for any other array). */
+export function knownIterations(groups: readonly IterationGroup[]): number | undefined {
+  return snapshotIterations.get(groups);
+}
+
 export class IterationIndex {
   /** Entries read so far. */
   length = 0;
@@ -57,7 +65,10 @@ export class IterationIndex {
 
   /** The groups of the entries read, oldest first (a new array when they changed since the last call). */
   snapshot(): IterationGroup[] {
-    this.snapshotOf ??= this.groups.slice();
+    if (!this.snapshotOf) {
+      this.snapshotOf = this.groups.slice();
+      snapshotIterations.set(this.snapshotOf, this.iterations);
+    }
     return this.snapshotOf;
   }
 

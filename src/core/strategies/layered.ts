@@ -4,24 +4,21 @@
  * kept whole, older tool observations are compressed by per-tool rules, and summaries from
  * earlier runs are appended, never compressed again. Pure: plan, assemble and fallback only.
  */
-import type { Entry } from '../journal/entry.ts';
 import { parseOptions, type OptionSpec } from '../compaction/options.ts';
 import type { Options, Strategy } from '../compaction/strategy.ts';
 import { SummaryTimeoutError } from '../compaction/summarizer.ts';
-import type {
-  CompactedContext, CompactionInput, Compression, ContextEntry, Fate, Plan, PreviousCompaction, SummaryTask,
-} from '../compaction/types.ts';
-import { countEntry } from '../tokens/entry-tokens.ts';
+import type { CompactionInput, Compression, Fate, SummaryTask } from '../compaction/types.ts';
+import { ARCHIVE_PROMPT_ID, frameArchivedSummary, isoTime, TIMEOUT_MESSAGE } from './layered/archived-summary.ts';
+import { ARCHIVE_TASK_ID, archivedPrefixEnd, buildContext, keptConversation, summaryTask } from './layered/assemble-context.ts';
 import {
-  ARCHIVE_PROMPT_ID, archiveEntry, frameArchivedSummary, isoTime, TIMEOUT_MESSAGE,
-} from './layered/archived-summary.ts';
+  archivedEntryTokens, entryTokens, layeredBranchFacts, type LayeredBranchFacts,
+} from './layered/branch-facts.ts';
+import { compressedEntry } from './layered/compressed-entries.ts';
 import { serializeReact } from './layered/react-serialize.ts';
-import { callsById, compressEntry, type CompressionLimits } from './layered/tool-compression.ts';
-import { layeredBranchFacts, summaryEntryTokens } from './layered/branch-facts.ts';
-import { layeredTrigger } from './layered/trigger.ts';
-import { classify, turnStarts, type EntryClass } from './layered/turns.ts';
+import type { CompressionLimits } from './layered/tool-compression.ts';
+import { historyMessages, layeredTrigger } from './layered/trigger.ts';
 
-export { serializeReact };
+export { serializeReact, ARCHIVE_TASK_ID };
 
 export interface LayeredOptions extends Options {
   keepTurns: number;
@@ -58,9 +55,6 @@ export class ArchivedSummaryMissingError extends Error {
   }
 }
 
-/** Id of the summary task the plan asks for (one archive per run). */
-export const ARCHIVE_TASK_ID = 'archive';
-
 function limitsOf(options: LayeredOptions): CompressionLimits {
   return {
     readMaxLines: options.readMaxLines,
@@ -74,31 +68,63 @@ function limitsOf(options: LayeredOptions): CompressionLimits {
 const FORMAT = new Intl.NumberFormat('en-US');
 const fmt = (n: number) => FORMAT.format(n);
 
-/** The text of an archived summary entry when it is its one block (as `archiveEntry` makes it). */
-function textOfArchive(entry: Entry): string | undefined {
-  const block = entry.blocks[0];
-  return entry.blocks.length === 1 && block?.type === 'text' ? block.text : undefined;
+/**
+ * Why the archived summaries keep a context large: they are appended and never compressed again
+ * (§A4, §A5), so once they alone reach the threshold no run can bring the context under it.
+ */
+function archivedSummariesNote(count: number, tokens: number, threshold: number): string {
+  if (count === 0 || tokens <= 0) return '';
+  const what = `The ${fmt(count)} archived summar${count === 1 ? 'y' : 'ies'} from earlier runs`;
+  if (tokens < threshold) return ` ${what} hold ${fmt(tokens)} tokens and are never compressed again (§A4).`;
+  const over = tokens > threshold ? `${fmt(tokens - threshold)} tokens over the threshold ${fmt(threshold)}` : `exactly the threshold ${fmt(threshold)}`;
+  return ` ${what} alone hold ${fmt(tokens)} tokens, ${over}: the seed never compresses them again (§A4, §A5), so no run can bring the context under the threshold; only whole turns older than the last keepTurns are archived.`;
 }
 
-/** Index of the first entry a previous run did not archive (its `firstKeptEntryId`). */
-function archivedPrefixEnd(input: CompactionInput): { start: number; note?: string } {
-  const id = input.previous?.firstKeptEntryId;
-  if (id === undefined) return { start: 0 };
-  const start = input.entries.findIndex((entry) => entry.id === id);
-  if (start >= 0) return { start };
-  return { start: 0, note: `The previous compaction kept entries from ${id}, which is not on this branch: its summaries are still appended, but no entry is treated as already archived.` };
+/**
+ * Whether there is anything to archive, read from the branch's facts in O(log n): the whole turns
+ * since the last archive against keepTurns, the history against minMessages. A trigger that fires
+ * at every call because §A5's summaries alone pass the threshold gets this answer without a plan.
+ */
+function nothingToArchive(input: CompactionInput, options: LayeredOptions, facts: LayeredBranchFacts, start: number, messages: number) {
+  const keep = options.keepTurns;
+  const turns = facts.turns.countFrom(start);
+  let nothingToDo: string | undefined;
+  if (messages < options.minMessages) {
+    nothingToDo = `Only ${fmt(messages)} messages in history; the layered strategy compacts from ${fmt(options.minMessages)} messages on (minMessages).`;
+  } else if (turns <= keep) {
+    nothingToDo = `Only ${fmt(turns)} whole turns ${start > 0 ? 'since the last archive' : 'in history'}; the last ${fmt(keep)} turns are always kept (keepTurns), so there is nothing older to archive.`;
+  }
+  const previousSummaries = input.previous?.summaries ?? [];
+  const archived = archivedEntryTokens(previousSummaries, input.counter);
+  const threshold = options.triggerRatio * options.contextWindow;
+  const archivedNote = archivedSummariesNote(previousSummaries.length, archived, threshold);
+  if (nothingToDo && archived >= threshold / 2) nothingToDo += archivedNote;
+  return { turns, archived, archivedNote, nothingToDo };
 }
 
-/** Kept conversation entries pull in the other half of every tool_use/tool_result pair (L4). */
-function keepPairs(fates: Fate[], classes: readonly EntryClass[], partners: ReadonlyMap<number, readonly number[]>): number {
+/**
+ * Kept conversation entries pull in the other half of every tool_use/tool_result pair (L4). Only
+ * a kept entry with a partner before the cut can pull one in: an entry from the cut on whose pair
+ * crosses it, a system prompt or archive before it, a pinned entry, or one pulled in already.
+ * `keptBefore` (the pinned entries) gets the pulled ones appended; returns how many were pulled.
+ */
+function keepPairs(fates: Fate[], facts: LayeredBranchFacts, cut: number, keptBefore: number[]): number {
+  const work: number[] = [...keptBefore];
+  for (let k = facts.pairs.length - 1; k >= 0; k--) {
+    const [call, result] = facts.pairs[k]!;
+    if (result < cut) break;
+    if (call < cut && fates[result] === 'keep') work.push(result);
+  }
+  const kept = facts.kept.countBelow(cut);
+  for (let k = 0; k < kept; k++) work.push(facts.kept.at(k));
   let pulled = 0;
-  const work = fates.flatMap((fate, i) => (fate === 'keep' || fate === 'compress' ? [i] : []));
   while (work.length > 0) {
     const i = work.pop()!;
-    for (const j of partners.get(i) ?? []) {
-      if (classes[j] === 'conversation' && (fates[j] === 'drop' || fates[j] === 'summarize')) {
+    for (const j of facts.partners.get(i) ?? []) {
+      if (facts.classes[j] === 'conversation' && (fates[j] === 'drop' || fates[j] === 'summarize')) {
         fates[j] = 'keep';
         pulled++;
+        keptBefore.push(j);
         work.push(j);
       }
     }
@@ -106,94 +132,20 @@ function keepPairs(fates: Fate[], classes: readonly EntryClass[], partners: Read
   return pulled;
 }
 
-interface ArchiveRange { fromId: string; toId: string; count: number }
-
-function isRange(value: unknown): value is ArchiveRange {
-  if (typeof value !== 'object' || value === null) return false;
-  const r = value as Record<string, unknown>;
-  return typeof r.fromId === 'string' && typeof r.toId === 'string' && typeof r.count === 'number';
-}
-
-/** What each earlier summary replaces: recorded in `state.archives`, else the whole archived prefix. */
-function previousRanges(input: CompactionInput, start: number): ArchiveRange[] {
-  const summaries = input.previous?.summaries ?? [];
-  const recorded = input.previous?.state?.archives;
-  const prefix = input.entries.slice(0, start).filter((entry) => classify(entry) === 'conversation');
-  const fallbackId = input.previous?.firstKeptEntryId ?? '';
-  const whole: ArchiveRange = prefix.length > 0
-    ? { fromId: prefix[0]!.id, toId: prefix[prefix.length - 1]!.id, count: prefix.length }
-    : { fromId: fallbackId, toId: fallbackId, count: 0 };
-  return summaries.map((_, k) => {
-    const range = Array.isArray(recorded) ? (recorded as unknown[])[k] : undefined;
-    return isRange(range) ? range : whole;
-  });
-}
-
-function summaryTask(plan: Plan): SummaryTask | undefined {
-  return plan.summaries.find((task) => task.id === ARCHIVE_TASK_ID);
-}
-
 /**
- * The context in the seed's order: L1 system prompts, archived summaries (earlier ones first,
- * verbatim), the new archive, then the kept turns with older tool results compressed.
- * Without `summary` the head is simply gone (the timeout fallback's hard truncation).
+ * Tokens of what the plan keeps verbatim or compressed: every entry from the cut on but harness
+ * events, the system prompts and archives before it, the conversation kept before it, with each
+ * compressed result at its compressed size.
  */
-function buildContext(input: CompactionInput, plan: Plan, options: LayeredOptions, summary: string | undefined): Omit<CompactedContext, 'truncationApplied' | 'summaryApplied' | 'notes'> & { archived?: ArchiveRange } {
-  const { entries } = input;
-  const { start } = archivedPrefixEnd(input);
-  const cut = plan.cut?.index ?? start;
-  const classes = entries.map(classify);
-  const calls = callsById(entries);
-  const limits = limitsOf(options);
-  const out: ContextEntry[] = [];
-  const journal = (entry: Entry): ContextEntry => ({ role: entry.role, entry, origin: 'journal' });
-  const place = (i: number) => {
-    const entry = entries[i]!;
-    const fate = plan.fates[i];
-    if (fate === 'keep') out.push(journal(entry));
-    else if (fate === 'compress') {
-      const compressed = compressEntry(entry, calls, limits);
-      out.push(compressed ? { role: entry.role, entry: compressed.entry, origin: 'compressed' } : journal(entry));
-    }
-  };
-
-  for (let i = 0; i < cut; i++) if (classes[i] === 'system') place(i);
-  const previousSummaries = input.previous?.summaries ?? [];
-  const ranges = previousRanges(input, start);
-  previousSummaries.forEach((text, k) => {
-    out.push({ role: 'system', entry: archiveEntry(`layered-archive-${k + 1}`, text, entries[start]), origin: 'summary', replaces: ranges[k]! });
-  });
-  for (let i = 0; i < cut; i++) if (classes[i] === 'archive') place(i);
-  const task = summaryTask(plan);
-  let range: ArchiveRange | undefined;
-  if (summary !== undefined && task) {
-    const count = plan.fates.slice(task.from, task.to + 1).filter((fate) => fate === 'summarize').length;
-    range = { fromId: entries[task.from]!.id, toId: entries[task.to]!.id, count };
-    out.push({ role: 'system', entry: archiveEntry(`layered-archive-${previousSummaries.length + 1}`, summary, entries[task.from]), origin: 'summary', replaces: range });
-  }
-  for (let i = 0; i < cut; i++) if (classes[i] === 'conversation') place(i);
-  for (let i = cut; i < entries.length; i++) place(i);
-
-  // Summaries are counted once per text: each run carries every earlier one again.
-  const tokensAfter = out.reduce((sum, item) => {
-    const text = item.origin === 'summary' ? textOfArchive(item.entry) : undefined;
-    return sum + (text !== undefined ? summaryEntryTokens(text, input.counter) : countEntry(item.entry, input.counter).total);
-  }, 0);
-  let previous: PreviousCompaction;
-  if (plan.nothingToDo || !plan.cut) {
-    previous = input.previous ?? { strategy: 'layered', summaries: [] };
-  } else {
-    const archives: unknown[] = [...ranges];
-    if (summary !== undefined && range) archives.push(range);
-    const firstKept = entries[cut]?.id;
-    previous = {
-      strategy: 'layered',
-      summaries: summary !== undefined ? [...previousSummaries, summary] : [...previousSummaries],
-      ...(firstKept !== undefined ? { firstKeptEntryId: firstKept } : {}),
-      state: { archives },
-    };
-  }
-  return { entries: out, tokensAfter, previous, ...(range ? { archived: range } : {}) };
+function keptTokens(input: CompactionInput, facts: LayeredBranchFacts, cut: number, keptBefore: readonly number[], compressions: readonly Compression[]): number {
+  const { tokens } = input;
+  let total = tokens.range(cut, input.entries.length - 1);
+  for (let k = facts.events.countBelow(cut); k < facts.events.length; k++) total -= tokens.countAt(facts.events.at(k));
+  const kept = facts.kept.countBelow(cut);
+  for (let k = 0; k < kept; k++) total += tokens.countAt(facts.kept.at(k));
+  for (const i of keptBefore) total += tokens.countAt(i);
+  for (const c of compressions) total += c.tokensAfter - c.tokensBefore;
+  return total;
 }
 
 export const layeredStrategy: Strategy<LayeredOptions> = {
@@ -213,54 +165,53 @@ export const layeredStrategy: Strategy<LayeredOptions> = {
     return layeredTrigger(input, options);
   },
 
+  nothingToDo(input, options) {
+    const facts = layeredBranchFacts(input.entries);
+    return nothingToArchive(input, options, facts, archivedPrefixEnd(input, facts).start, historyMessages(input.entries)).nothingToDo;
+  },
+
   plan(input, options) {
     const { entries } = input;
     const trigger = layeredTrigger(input, options);
     const notes: string[] = [`Trigger: ${trigger.detail}.`];
-    const { start, note } = archivedPrefixEnd(input);
+    const facts = layeredBranchFacts(entries);
+    const { start, note } = archivedPrefixEnd(input, facts);
     if (note) notes.push(note);
-    const classes = entries.map(classify);
-    // pairPartners(entries), kept for the branch as it grows: the plan runs whenever the trigger fires.
-    const partners = layeredBranchFacts(entries).partners;
-    const starts = turnStarts(entries, start, partners);
+    const classes = facts.classes;
     const keep = options.keepTurns;
+    const { turns, archived, archivedNote, nothingToDo } = nothingToArchive(input, options, facts, start, trigger.numbers.messages!);
+    const cut = nothingToDo ? start : facts.turns.nthFrom(start, turns - keep)!;
+    const previousSummaries = input.previous?.summaries ?? [];
+    const threshold = trigger.numbers.threshold!;
 
-    let nothingToDo: string | undefined;
-    if (trigger.numbers.messages! < options.minMessages) {
-      nothingToDo = `Only ${fmt(trigger.numbers.messages!)} messages in history; the layered strategy compacts from ${fmt(options.minMessages)} messages on (minMessages).`;
-    } else if (starts.length <= keep) {
-      nothingToDo = `Only ${fmt(starts.length)} whole turns ${start > 0 ? 'since the last archive' : 'in history'}; the last ${fmt(keep)} turns are always kept (keepTurns), so there is nothing older to archive.`;
+    // Conversation before the last archive stays dropped; after it, archived up to the cut, kept from it.
+    const fates: Fate[] = facts.baseFates.slice(0, entries.length);
+    for (let i = start; i < entries.length; i++) if (classes[i] === 'conversation') fates[i] = i < cut ? 'summarize' : 'keep';
+    // Conversation kept before the cut (pinned, then pulled in as the other half of a kept pair).
+    const keptBefore: number[] = [];
+    const pinned = input.pinned;
+    if (pinned && pinned.size > 0) {
+      for (let i = 0; i < cut; i++) {
+        if (classes[i] === 'conversation' && pinned.has(entries[i]!.id)) {
+          fates[i] = 'keep';
+          keptBefore.push(i);
+        }
+      }
     }
-    const cut = nothingToDo ? start : starts[starts.length - keep]!;
-    // Archived summaries are appended and never compressed again (§A4, §A5): over a long session
-    // they alone can fill the window, and no later run makes them smaller. Said where it explains
-    // why a context stays large.
-    const archived = (input.previous?.summaries ?? []).reduce((sum, text) => sum + summaryEntryTokens(text, input.counter), 0);
-    const archivedNote = archived > 0
-      ? ` The ${fmt(input.previous!.summaries.length)} archived summar${input.previous!.summaries.length === 1 ? 'y' : 'ies'} from earlier runs hold ${fmt(archived)} tokens and are never compressed again (§A4).`
-      : '';
-    if (nothingToDo && archived >= trigger.numbers.threshold! / 2) nothingToDo += archivedNote;
-
-    const pinned = input.pinned ?? new Set<string>();
-    const fates: Fate[] = classes.map((cls, i) => {
-      if (cls === 'event') return 'drop';
-      if (cls !== 'conversation') return 'keep';
-      if (i < cut && pinned.has(entries[i]!.id)) return 'keep';
-      return i < start ? 'drop' : i < cut ? 'summarize' : 'keep';
-    });
-    const pulled = keepPairs(fates, classes, partners);
+    const pinnedKept = keptBefore.length;
+    const pulled = keepPairs(fates, facts, cut, keptBefore);
+    keptConversation.set(fates, keptBefore);
 
     const compressions: Compression[] = [];
-    const current = starts[starts.length - 1];
+    const current = turns > 0 ? facts.turns.nthFrom(start, turns - 1) : undefined;
     if (!nothingToDo && current !== undefined) {
-      const calls = callsById(entries);
       const limits = limitsOf(options);
       for (let i = cut; i < current; i++) {
         if (fates[i] !== 'keep' || classes[i] !== 'conversation') continue;
-        const compressed = compressEntry(entries[i]!, calls, limits);
+        const compressed = compressedEntry(entries[i]!, facts.calls, limits);
         if (!compressed) continue;
         const tokensBefore = input.tokens.countAt(i);
-        const tokensAfter = countEntry(compressed.entry, input.counter).total;
+        const tokensAfter = entryTokens(compressed.entry, input.counter);
         // A tiny observation wrapped in JSON would grow: it stays as it is.
         if (tokensAfter >= tokensBefore) continue;
         fates[i] = 'compress';
@@ -270,10 +221,16 @@ export const layeredStrategy: Strategy<LayeredOptions> = {
     }
 
     const summaries: SummaryTask[] = [];
-    const summarized = fates.flatMap((fate, i) => (fate === 'summarize' ? [i] : []));
-    if (!nothingToDo && summarized.length > 0) {
-      const from = summarized[0]!;
-      const to = summarized[summarized.length - 1]!;
+    let from = -1;
+    let to = -1;
+    let summarized = 0;
+    for (let i = start; i < cut; i++) {
+      if (fates[i] !== 'summarize') continue;
+      if (from < 0) from = i;
+      to = i;
+      summarized++;
+    }
+    if (!nothingToDo && summarized > 0) {
       summaries.push({
         id: ARCHIVE_TASK_ID,
         prompt: ARCHIVE_PROMPT_ID,
@@ -284,36 +241,27 @@ export const layeredStrategy: Strategy<LayeredOptions> = {
       });
     }
 
-    const previousSummaries = input.previous?.summaries ?? [];
-    let tokensAfterEstimate = summaries.length > 0 ? options.summaryMaxTokens : 0;
-    for (const text of previousSummaries) tokensAfterEstimate += summaryEntryTokens(text, input.counter);
-    const compressedAfter = new Map(compressions.map((c) => [c.index, c.tokensAfter]));
-    fates.forEach((fate, i) => {
-      if (fate === 'keep') tokensAfterEstimate += input.tokens.countAt(i);
-      else if (fate === 'compress') tokensAfterEstimate += compressedAfter.get(i) ?? 0;
-    });
+    const tokensAfterEstimate = (summaries.length > 0 ? options.summaryMaxTokens : 0) + archived + keptTokens(input, facts, cut, keptBefore, compressions);
 
     if (nothingToDo) notes.push(nothingToDo);
     else {
       if (!trigger.fire) notes.push('The trigger has not fired: this plan is what compacting on request would do.');
-      notes.push(`Cut at ${entries[cut]!.id} (entry ${cut}): the last ${fmt(keep)} of ${fmt(starts.length)} whole turns stay verbatim (keepTurns); the cut never falls inside a turn or a tool_use/tool_result pair.`);
+      notes.push(`Cut at ${entries[cut]!.id} (entry ${cut}): the last ${fmt(keep)} of ${fmt(turns)} whole turns stay verbatim (keepTurns); the cut never falls inside a turn or a tool_use/tool_result pair.`);
       if (summaries[0]) {
-        notes.push(`Archiving ${fmt(summarized.length)} user/assistant/tool messages (${entries[summaries[0].from]!.id} … ${entries[summaries[0].to]!.id}) into one Archived Session Summary, written as a system message.`);
+        notes.push(`Archiving ${fmt(summarized)} user/assistant/tool messages (${entries[summaries[0].from]!.id} … ${entries[summaries[0].to]!.id}) into one Archived Session Summary, written as a system message.`);
       }
     }
     if (previousSummaries.length > 0) notes.push(`${fmt(previousSummaries.length)} archived summar${previousSummaries.length === 1 ? 'y' : 'ies'} from earlier runs appended verbatim, never compressed again.`);
-    const journalArchives = classes.filter((cls) => cls === 'archive').length;
+    const journalArchives = facts.archives;
     if (journalArchives > 0) notes.push(`${fmt(journalArchives)} summar${journalArchives === 1 ? 'y' : 'ies'} already in the journal kept as written.`);
-    const pinnedKept = entries.filter((entry, i) => i < cut && pinned.has(entry.id) && classes[i] === 'conversation').length;
     if (pinnedKept > 0 || pulled > 0) notes.push(`${fmt(pinnedKept + pulled)} older entries kept outside the archive (pinned, or the other half of a kept tool pair).`);
     if (compressions.length > 0) {
       const before = compressions.reduce((sum, c) => sum + c.tokensBefore, 0);
       const after = compressions.reduce((sum, c) => sum + c.tokensAfter, 0);
       notes.push(`L3: ${fmt(compressions.length)} tool results older than the current turn compressed for history, ${fmt(before)} → ${fmt(after)} tokens; the current turn (from ${entries[current!]!.id}) keeps full observations.`);
     }
-    const events = classes.filter((cls) => cls === 'event').length;
+    const events = facts.events.length;
     if (events > 0) notes.push(`${fmt(events)} harness events are not model context and are left out.`);
-    const threshold = trigger.numbers.threshold!;
     if (!nothingToDo && tokensAfterEstimate >= threshold) {
       notes.push(archived >= threshold / 2
         ? `Over budget: the context is estimated at ${fmt(tokensAfterEstimate)} tokens, still >= the threshold ${fmt(threshold)}, mostly archived summaries.${archivedNote}`
@@ -324,7 +272,7 @@ export const layeredStrategy: Strategy<LayeredOptions> = {
       strategy: 'layered',
       options: { ...options },
       trigger,
-      ...(nothingToDo ? {} : { cut: { index: cut, rule: `whole-turn boundary: keep the last ${keep} of ${starts.length} turns (keepTurns)` } }),
+      ...(nothingToDo ? {} : { cut: { index: cut, rule: `whole-turn boundary: keep the last ${keep} of ${turns} turns (keepTurns)` } }),
       fates,
       summaries,
       compressions,
@@ -343,7 +291,7 @@ export const layeredStrategy: Strategy<LayeredOptions> = {
       if (raw === undefined || raw.trim() === '') throw new ArchivedSummaryMissingError(task.id);
       summary = frameArchivedSummary(raw, task.vars?.start_time ?? 'unknown', task.vars?.cutoff_time ?? 'unknown');
     }
-    const { archived, ...built } = buildContext(input, plan, options, summary);
+    const { archived, ...built } = buildContext(input, plan, limitsOf(options), summary);
     const notes: string[] = [];
     if (archived) notes.push(`Archived ${fmt(archived.count)} messages into one Archived Session Summary (system message).`);
     if (plan.nothingToDo) notes.push(plan.nothingToDo);
@@ -355,7 +303,7 @@ export const layeredStrategy: Strategy<LayeredOptions> = {
     if (plan.nothingToDo || !plan.cut || !summaryTask(plan) || reason.name === 'TemplateError') return undefined;
     const timedOut = reason instanceof SummaryTimeoutError || reason.name === 'SummaryTimeoutError';
     const message = timedOut ? TIMEOUT_MESSAGE : `Summary generation failed (${reason.message}), keeping recent history only.`;
-    const { archived: _none, ...built } = buildContext(input, plan, options, undefined);
+    const { archived: _none, ...built } = buildContext(input, plan, limitsOf(options), undefined);
     const dropped = plan.fates.filter((fate) => fate === 'summarize').length;
     return {
       ...built,

@@ -12,11 +12,13 @@ import type { CompactedContext, CompactionInput, Plan, PreviousCompaction, Strat
 import { KEEP_TURNS_OPTION, maskTurns, WINDOW_STATE_KEY, type Masking } from './observation-masking.ts';
 import { isSystemMessage, resolveBoundary } from './pi/boundary.ts';
 import {
-  anchor, basePlan, countContext, fmt, iterationGroups, KEEP_TASK_OPTION, madeEntry, needSummary, oldHistory, totalIterations,
+  basePlan, countContext, fmt, iterationGroups, KEEP_TASK_OPTION, madeEntry, needSummary, oldHistory, totalIterations,
   unchangedContext, windowNote, buildEntries, type Insert, type IterationGroup, type SimpleOptions,
 } from './sliding-window.ts';
 import { capTokens } from './two-layer.ts';
 import { layoutOnce } from './layout-memo.ts';
+import { systemIndices } from './group-facts.ts';
+import { textTokens } from './masking/rewrite.ts';
 
 export const MASKING_THEN_SUMMARY_ID: StrategyId = 'masking-then-summary';
 export const HYBRID_TASK_ID = 'masking-summary';
@@ -57,9 +59,20 @@ const straddlers = new WeakMap<IterationGroup, { start: number; lo: IterationGro
  * A group wholly on one side is passed on as it is, so the masking pass recognizes the groups it read.
  */
 function splitGroups(groups: readonly IterationGroup[], start: number): { before: IterationGroup[]; after: IterationGroup[] } {
-  const before: IterationGroup[] = [];
+  // Groups are consecutive runs in input order: those wholly before `start` are a prefix (found by
+  // bisection, copied at once), and at most one group straddles it.
+  let lo = 0;
+  let hi = groups.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    const g = groups[mid]!;
+    if (g.indices[g.indices.length - 1]! < start) lo = mid + 1;
+    else hi = mid;
+  }
+  const before: IterationGroup[] = groups.slice(0, lo);
   const after: IterationGroup[] = [];
-  for (const g of groups) {
+  for (let k = lo; k < groups.length; k++) {
+    const g = groups[k]!;
     if (g.indices[g.indices.length - 1]! < start) before.push(g);
     else if (g.indices[0]! >= start) after.push(g);
     else {
@@ -111,8 +124,11 @@ function computeLayout(input: CompactionInput, options: MaskingThenSummaryOption
   const { before, after } = splitGroups(iterationGroups(input.entries), start);
   const masking = maskTurns(input, after, options.keepTurns, MASKING_THEN_SUMMARY_ID);
   const keptBefore = oldHistory(input, before, before.length, options.keepTask).kept;
-  let head = previousSummary !== undefined ? input.counter.count(previousSummary) : 0;
-  for (let i = 0; i < start; i++) if (isSystemMessage(input.entries[i]!) || keptBefore.has(i)) head += input.tokens.countAt(i);
+  // The system entries and the kept ones before the boundary stay in the context beside the summary.
+  let head = previousSummary !== undefined ? textTokens(previousSummary, input.counter) : 0;
+  const system = systemIndices(input.entries);
+  for (let k = 0; k < system.length && system[k]! < start; k++) head += input.tokens.countAt(system[k]!);
+  for (const i of keptBefore) if (i < start && !isSystemMessage(input.entries[i]!)) head += input.tokens.countAt(i);
   const region = start < input.entries.length ? input.tokens.range(start, input.entries.length - 1) : 0;
   const contextTokens = head + region - masking.earlierTokens;
   const maskedTokens = head + region - masking.savedTokens;
@@ -124,7 +140,7 @@ function computeLayout(input: CompactionInput, options: MaskingThenSummaryOption
     contextTokens, maskedTokens, threshold, turns, olderTurns: totalIterations(after.slice(0, k)), fresh: [], freshNotes: [],
   };
   if (k === 0) return l;
-  const old = oldHistory(input, [...before, ...after.slice(0, k)], before.length + k, options.keepTask);
+  const old = oldHistory(input, before.concat(after.slice(0, k)), before.length + k, options.keepTask);
   l.fresh = after.slice(0, k).flatMap((g) => g.indices).filter((i) => !old.kept.has(i));
   l.freshNotes = old.notes;
   if (l.fresh.length === 0) return l;
@@ -170,12 +186,27 @@ function planHybrid(input: CompactionInput, options: MaskingThenSummaryOptions):
     return plan;
   }
   // Entries the previous summary covers stay under it; the task and pinned turns stay verbatim.
-  for (let i = 0; i < l.start; i++) {
-    if (!isSystemMessage(input.entries[i]!) && !l.keptBefore.has(i)) plan.fates[i] = 'summarize';
+  let summarizedTokens = 0;
+  if (l.start > 0) {
+    plan.fates.fill('summarize', 0, l.start);
+    summarizedTokens = input.tokens.range(0, l.start - 1);
+    const system = systemIndices(input.entries);
+    for (let k = 0; k < system.length && system[k]! < l.start; k++) {
+      plan.fates[system[k]!] = 'keep';
+      summarizedTokens -= input.tokens.countAt(system[k]!);
+    }
+    for (const i of l.keptBefore) {
+      if (i >= l.start || plan.fates[i] !== 'summarize') continue;
+      plan.fates[i] = 'keep';
+      summarizedTokens -= input.tokens.countAt(i);
+    }
   }
-  let summaryTokens = l.previousSummary !== undefined ? input.counter.count(l.previousSummary) : 0;
+  let summaryTokens = l.previousSummary !== undefined ? textTokens(l.previousSummary, input.counter) : 0;
   if (l.summaryReason !== undefined) {
-    for (const i of l.fresh) plan.fates[i] = 'summarize';
+    for (const i of l.fresh) {
+      if (plan.fates[i] !== 'summarize') summarizedTokens += input.tokens.countAt(i);
+      plan.fates[i] = 'summarize';
+    }
     const from = l.fresh[0]!;
     const to = l.fresh[l.fresh.length - 1]!;
     const update = l.previousSummary !== undefined;
@@ -203,12 +234,9 @@ function planHybrid(input: CompactionInput, options: MaskingThenSummaryOptions):
     plan.notes.push(`Masked ${fmt(m.fresh)} tool-output entries older than the last ${fmt(options.keepTurns)} turns (${fmt(m.freshTokens)} tokens saved); no summary this time.`);
   }
   if (m.pinned > 0) plan.notes.push(`${fmt(m.pinned)} older tool outputs are in pinned turns and stay verbatim.`);
-  let after = 0;
-  const compressed = new Map(plan.compressions.map((c) => [c.index, c.tokensAfter]));
-  plan.fates.forEach((fate, i) => {
-    if (fate === 'keep') after += input.tokens.countAt(i);
-    else if (fate === 'compress') after += compressed.get(i) ?? 0;
-  });
+  // Kept entries at their count, masked ones at their placeholder's (the summarized ones are covered by the summary).
+  let after = input.tokens.total - summarizedTokens;
+  for (const c of plan.compressions) after += c.tokensAfter - input.tokens.countAt(c.index);
   plan.tokensAfterEstimate = after + (plan.fates.includes('summarize') ? summaryTokens : 0);
   windowNote(plan, input, 'keepTurns or summaryTriggerRatio');
   return plan;
@@ -225,20 +253,30 @@ function assembleHybrid(input: CompactionInput, plan: Plan, summaries: ReadonlyM
     text = capTokens(raw, options.summaryMaxTokens, input.counter);
     if (text !== raw) notes.push(`The summary was longer than ${fmt(options.summaryMaxTokens)} tokens and was cut to fit.`);
   }
-  const covered = plan.fates.flatMap((fate, i) => (fate === 'summarize' ? [i] : []));
-  const inserts: Insert[] = [];
-  if (text !== undefined && covered.length > 0) {
-    const from = input.entries[covered[0]!]!;
-    const to = input.entries[covered[covered.length - 1]!]!;
-    const entry = madeEntry(input, `masking-summary:${to.id}`, text, from, to);
-    inserts.push({ at: anchor(covered, plan.fates), item: { role: 'user', entry, origin: 'summary', replaces: { fromId: from.id, toId: to.id, count: covered.length } } });
+  // The summarized entries: how many, the first and the last (the summary goes where the first was).
+  let count = 0;
+  let first = -1;
+  let last = -1;
+  const fates = plan.fates;
+  for (let i = 0; i < fates.length; i++) {
+    if (fates[i] !== 'summarize') continue;
+    if (first < 0) first = i;
+    last = i;
+    count++;
   }
-  const rewrites = new Map(summarizing ? [] : l.masking.masked.map((r) => [r.index, r.entry]));
+  const inserts: Insert[] = [];
+  if (text !== undefined && count > 0) {
+    const from = input.entries[first]!;
+    const to = input.entries[last]!;
+    const entry = madeEntry(input, `masking-summary:${to.id}`, text, from, to);
+    inserts.push({ at: first, item: { role: 'user', entry, origin: 'summary', replaces: { fromId: from.id, toId: to.id, count } } });
+  }
+  const rewrites = summarizing ? [] : l.masking.masked;
   const entries = buildEntries(input, plan.fates, inserts, rewrites);
   const windowId = input.entries[l.masking.windowFrom]?.id;
   const firstKept = summarizing ? windowId : l.previousSummary !== undefined ? input.entries[l.start]?.id : undefined;
   const previous: PreviousCompaction = {
-    strategy: MASKING_THEN_SUMMARY_ID, summaries: text !== undefined && covered.length > 0 ? [text] : [],
+    strategy: MASKING_THEN_SUMMARY_ID, summaries: text !== undefined && count > 0 ? [text] : [],
     ...(firstKept !== undefined && text !== undefined ? { firstKeptEntryId: firstKept } : {}),
     ...(windowId !== undefined ? { state: { [WINDOW_STATE_KEY]: windowId } } : {}),
   };

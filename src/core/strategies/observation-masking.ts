@@ -7,7 +7,9 @@
  */
 import { parseOptions, type OptionSpec } from '../compaction/options.ts';
 import type { Strategy } from '../compaction/strategy.ts';
-import type { CompactedContext, CompactionInput, Plan, PreviousCompaction, StrategyId, TriggerDecision } from '../compaction/types.ts';
+import type { CompactedContext, CompactionInput, Compression, Fate, Plan, PreviousCompaction, StrategyId, TriggerDecision } from '../compaction/types.ts';
+import { knownCompressionSavings, knownFateCounts } from '../compaction/plan-counts.ts';
+import { fatesDerived } from './context-builder.ts';
 import type { Block } from '../journal/entry.ts';
 import { firstFrom, maskedGroups } from './masking/masked-groups.ts';
 import { previousIndex, type Rewrite } from './masking/rewrite.ts';
@@ -47,8 +49,8 @@ export interface Masking {
   windowGroup: number;
   /** Input index of the first entry of the last M turns (input length when there is none). */
   windowFrom: number;
-  /** Entries whose tool results are masked, ascending (earlier runs' included). */
-  masked: Rewrite[];
+  /** Entries whose tool results are masked, ascending (earlier runs' included); read-only, shared with later calls. */
+  masked: readonly Rewrite[];
   /** Input index before which the earlier run already masked (0 without one). */
   previousFrom: number;
   /** Masked entries the earlier run had not masked yet, and the tokens masking them saves. */
@@ -61,6 +63,8 @@ export interface Masking {
   pinned: number;
   small: number;
   notes: string[];
+  /** The masking run the rewrites come from: the same object while a replay's window moves forward over one branch. */
+  run: object;
 }
 
 function maskBlock(block: Block, own: () => number): Block | undefined {
@@ -83,7 +87,7 @@ export function maskTurns(input: CompactionInput, groups: readonly IterationGrou
   return {
     iterations, windowGroup, windowFrom, masked: older.masked, previousFrom: prev.index,
     fresh: older.masked.length - at, freshTokens: saved - older.saved[at]!, earlierTokens: older.saved[at]!, savedTokens: saved,
-    pinned: older.pinned, small: older.small, notes: prev.note ? [prev.note] : [],
+    pinned: older.pinned, small: older.small, notes: prev.note ? [prev.note] : [], run: older.saved,
   };
 }
 
@@ -114,8 +118,9 @@ function decide(input: CompactionInput, options: ObservationMaskingOptions, l = 
 function planMasking(input: CompactionInput, options: ObservationMaskingOptions): Plan {
   const l = layout(input, options);
   const trigger = decide(input, options, l);
-  const plan = basePlan(input, OBSERVATION_MASKING_ID, options, trigger);
   const m = l.masking;
+  // The fates are made once: from the last plan of this masking run when there is one.
+  const plan = basePlan(input, OBSERVATION_MASKING_ID, options, trigger, trigger.fire ? maskFates(input, m) : undefined);
   plan.tokensBefore = l.contextTokens;
   plan.tokensAfterEstimate = l.contextTokens;
   plan.notes.push(`Masking window: ${trigger.detail}.`, ...m.notes);
@@ -123,13 +128,7 @@ function planMasking(input: CompactionInput, options: ObservationMaskingOptions)
     plan.nothingToDo = `Nothing new to mask: ${trigger.detail}.`;
     return plan;
   }
-  for (const r of m.masked) {
-    plan.fates[r.index] = 'compress';
-    plan.compressions.push({
-      index: r.index, text: r.texts.join('\n'), tokensBefore: r.tokensBefore, tokensAfter: r.tokensAfter,
-      rule: r.index < m.previousFrom ? 'observation masking (masked by the earlier run)' : `observation masking: older than the last ${fmt(options.keepTurns)} turns`,
-    });
-  }
+  plan.compressions = maskCompressions(m, options.keepTurns);
   plan.cut = { index: m.windowFrom, rule: `first entry of the last ${fmt(options.keepTurns)} turns: tool output verbatim from here on` };
   plan.tokensAfterEstimate = l.contextTokens - m.freshTokens;
   const older = m.masked.length - m.fresh;
@@ -141,11 +140,60 @@ function planMasking(input: CompactionInput, options: ObservationMaskingOptions)
   return plan;
 }
 
+/** The fates of the last plan of a masking run: the next plan on the grown branch copies them and marks only the newly masked entries. */
+const lastFates = new WeakMap<object, { fates: Fate[]; length: number; masked: number }>();
+
+/** `compress` for every masked entry, `keep` for the rest. */
+function maskFates(input: CompactionInput, m: Masking): Fate[] {
+  const n = input.entries.length;
+  const last = lastFates.get(m.run);
+  let fates: Fate[];
+  let done = 0;
+  let from = 0;
+  if (last && last.length <= n && last.masked <= m.masked.length) {
+    fates = last.fates.slice();
+    if (n > last.length) {
+      fates.length = n;
+      fates.fill('keep', last.length, n);
+    }
+    done = last.masked;
+    from = Math.min(last.length, m.masked[done]?.index ?? n);
+  } else {
+    fates = new Array<Fate>(n).fill('keep');
+  }
+  for (let k = done; k < m.masked.length; k++) fates[m.masked[k]!.index] = 'compress';
+  if (last && done > 0) fatesDerived(fates, last.fates, from);
+  knownFateCounts(fates, { keep: n - m.masked.length, summarize: 0, compress: m.masked.length, drop: 0 });
+  lastFates.set(m.run, { fates, length: n, masked: m.masked.length });
+  return fates;
+}
+
+/** Compressions already made for the earlier part of a masking run, by position (the rewrites at a position never change). */
+const earlierCompressions = new WeakMap<object, Compression[]>();
+
+/** The plan's compression of each masked entry: those the earlier run masked, then the fresh ones. */
+export function maskCompressions(m: Masking, keepTurns: number): Compression[] {
+  const at = m.masked.length - m.fresh;
+  let earlier = earlierCompressions.get(m.run);
+  if (!earlier) earlierCompressions.set(m.run, (earlier = []));
+  for (let k = earlier.length; k < at; k++) {
+    const r = m.masked[k]!;
+    earlier.push({ index: r.index, text: r.texts.join('\n'), tokensBefore: r.tokensBefore, tokensAfter: r.tokensAfter, rule: 'observation masking (masked by the earlier run)' });
+  }
+  const out = earlier.slice(0, at);
+  const rule = `observation masking: older than the last ${fmt(keepTurns)} turns`;
+  for (let k = at; k < m.masked.length; k++) {
+    const r = m.masked[k]!;
+    out.push({ index: r.index, text: r.texts.join('\n'), tokensBefore: r.tokensBefore, tokensAfter: r.tokensAfter, rule });
+  }
+  knownCompressionSavings(out, m.savedTokens);
+  return out;
+}
+
 function assembleMasking(input: CompactionInput, plan: Plan, options: ObservationMaskingOptions): CompactedContext {
   if (plan.nothingToDo) return unchangedContext(input, plan, input.previous ?? { strategy: OBSERVATION_MASKING_ID, summaries: [] });
   const { masking } = layout(input, options);
-  const rewrites = new Map(masking.masked.map((r) => [r.index, r.entry]));
-  const entries = buildEntries(input, plan.fates, [], rewrites);
+  const entries = buildEntries(input, plan.fates, [], masking.masked);
   const windowId = input.entries[masking.windowFrom]?.id;
   const previous: PreviousCompaction = {
     strategy: OBSERVATION_MASKING_ID, summaries: [],

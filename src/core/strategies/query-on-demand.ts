@@ -8,9 +8,10 @@ import type { Strategy } from '../compaction/strategy.ts';
 import type { CompactedContext, CompactionInput, Plan, PreviousCompaction, StrategyId } from '../compaction/types.ts';
 import { entryActions, fileLists } from '../compaction/tool-actions.ts';
 import {
-  anchor, basePlan, buildEntries, countContext, fmt, iterationGroups, KEEP_TASK_OPTION, keptTokens, madeEntry,
-  oldHistory, unchangedContext, windowNote, windowStart, windowTrigger, type Insert, type SimpleOptions,
+  basePlan, buildEntries, countContext, fmt, iterationGroups, KEEP_TASK_OPTION, madeEntry,
+  oldHistory, unchangedContext, windowNote, windowStart, windowTrigger, type Insert, type IterationGroup, type SimpleOptions,
 } from './sliding-window.ts';
+import { dropOld, oldRange } from './group-facts.ts';
 import { layoutOnce } from './layout-memo.ts';
 
 // StrategyId is a closed union the lead widens when registering this strategy: until then, a cast.
@@ -58,32 +59,90 @@ export function indexText(args: { end: number; entries: number; firstId: string;
 }
 
 interface Old {
-  indices: number[];
+  /** How many older entries leave the context, the first and last of them (input indices). */
+  count: number;
+  first: number;
+  last: number;
   end: number;
   files: string[];
   tokens: number;
+}
+
+/**
+ * The files the older entries touched, gathered group by group as the window moves forward (a
+ * replay asks at every call), by the first group of the branch, pinned set and keepTask.
+ */
+class OldFiles {
+  readonly seen: IterationGroup[] = [];
+  readonly read = new Set<string>();
+  readonly modified = new Set<string>();
+  private listed: { read: number; modified: number; files: string[] } | undefined;
+
+  constructor(readonly pinned: CompactionInput['pinned'], readonly keepTask: boolean) {}
+
+  advance(input: CompactionInput, groups: readonly IterationGroup[], upTo: number, kept: ReadonlySet<number>): void {
+    let n = Math.min(this.seen.length, upTo);
+    while (n > 0 && this.seen[n - 1] !== groups[n - 1]) n--;
+    if (n < this.seen.length) {
+      // An older group was replaced (a late result merged it): read them all again.
+      this.seen.length = 0;
+      this.read.clear();
+      this.modified.clear();
+      this.listed = undefined;
+      n = 0;
+    }
+    for (let k = n; k < upTo; k++) {
+      const group = groups[k]!;
+      this.seen.push(group);
+      for (const i of group.indices) {
+        if (kept.has(i)) continue;
+        const lists = fileLists(entryActions([input.entries[i]!]));
+        for (const path of lists.read) this.read.add(path);
+        for (const path of lists.modified) this.modified.add(path);
+      }
+    }
+  }
+
+  /** Files modified, then files only read, each sorted (as `fileLists` gives them over all the entries). */
+  files(): string[] {
+    if (this.listed?.read === this.read.size && this.listed.modified === this.modified.size) return this.listed.files;
+    const modified = [...this.modified].sort();
+    const read = [...this.read].filter((path) => !this.modified.has(path)).sort();
+    this.listed = { read: this.read.size, modified: this.modified.size, files: [...modified, ...read] };
+    return this.listed.files;
+  }
+}
+
+const fileScans = new WeakMap<IterationGroup, OldFiles>();
+
+function oldFiles(input: CompactionInput, groups: readonly IterationGroup[], start: number, kept: ReadonlySet<number>, keepTask: boolean): string[] {
+  const first = groups[0];
+  if (!first || start === 0) return [];
+  let scan = fileScans.get(first);
+  if (!scan || scan.pinned !== input.pinned || scan.keepTask !== keepTask) fileScans.set(first, (scan = new OldFiles(input.pinned, keepTask)));
+  scan.advance(input, groups, start, kept);
+  return scan.files();
 }
 
 function computeOlder(input: CompactionInput, options: QueryOnDemandOptions) {
   const groups = iterationGroups(input.entries);
   const start = windowStart(groups, options.recentSize);
   const old = oldHistory(input, groups, start, options.keepTask);
-  const indices = old.groups.flatMap((g) => g.indices).filter((i) => !old.kept.has(i));
-  const end = old.groups.reduce((n, g) => n + g.count, 0);
-  const lists = fileLists(entryActions(indices.map((i) => input.entries[i]!)));
-  const files = [...new Set([...lists.modified, ...lists.read])];
-  const tokens = indices.reduce((n, i) => n + input.tokens.range(i, i), 0);
-  return { groups, start, notes: old.notes, old: { indices, end, files, tokens } satisfies Old };
+  const cut = groups[start]?.indices[0] ?? input.entries.length;
+  const range = oldRange(input, groups, cut, old.kept);
+  const end = start < groups.length ? groups[start]!.first - 1 : groups.reduce((n, g) => n + g.count, 0);
+  const files = oldFiles(input, groups, start, old.kept, options.keepTask);
+  return { groups, start, kept: old.kept, notes: old.notes, old: { ...range, end, files } satisfies Old };
 }
 
 const older = layoutOnce(computeOlder);
 
 function indexEntry(input: CompactionInput, old: Old, tool: boolean) {
-  const from = input.entries[old.indices[0]!]!;
-  const to = input.entries[old.indices[old.indices.length - 1]!]!;
+  const from = input.entries[old.first]!;
+  const to = input.entries[old.last]!;
   const shown = old.files.slice(0, INDEX_FILES);
   const files = old.files.length > shown.length ? [...shown, `and ${old.files.length - shown.length} more`] : shown;
-  const text = indexText({ end: old.end, entries: old.indices.length, firstId: from.id, lastId: to.id, files, tool });
+  const text = indexText({ end: old.end, entries: old.count, firstId: from.id, lastId: to.id, files, tool });
   return { entry: madeEntry(input, `history-index:${to.id}`, text, from, to), from, to };
 }
 
@@ -95,22 +154,23 @@ function planQueryOnDemand(input: CompactionInput, options: QueryOnDemandOptions
     plan.notes.push(`Window: ${trigger.detail}.`);
     return plan;
   }
-  const { groups, start, notes, old } = older(input, options);
+  const { groups, start, kept, notes, old } = older(input, options);
   plan.notes.push(`Window: ${trigger.detail}.`, ...notes);
-  for (const i of old.indices) plan.fates[i] = 'drop';
   const first = groups[start]!;
+  const { droppedTokens } = dropOld(input, plan.fates, groups, first.indices[0]!, kept);
   plan.cut = { index: first.indices[0]!, rule: `first entry of the last ${fmt(options.recentSize)} iterations (whole tool pairs)` };
   let index = 0;
-  if (old.indices.length > 0) {
+  if (old.count > 0) {
     const made = indexEntry(input, old, options.enableQueryTool);
     index = countContext(input, [{ role: 'user', entry: made.entry, origin: 'synthetic' }]);
     plan.notes.push(
-      `Retrievable${options.enableQueryTool ? ` with ${QUERY_HISTORY_TOOL.name}` : ' from the journal (query tool off)'}: iterations 1-${fmt(old.end)}, ${fmt(old.indices.length)} entries ${made.from.id}..${made.to.id}, ${fmt(old.tokens)} tokens${
+      `Retrievable${options.enableQueryTool ? ` with ${QUERY_HISTORY_TOOL.name}` : ' from the journal (query tool off)'}: iterations 1-${fmt(old.end)}, ${fmt(old.count)} entries ${made.from.id}..${made.to.id}, ${fmt(old.tokens)} tokens${
         old.files.length > 0 ? `; files ${old.files.join(', ')}` : ''}.`,
       `Replaced by a ${fmt(index)}-token index entry; no summary is made.`,
     );
   }
-  plan.tokensAfterEstimate = keptTokens(input, plan.fates) + index;
+  // Kept: everything but the dropped entries.
+  plan.tokensAfterEstimate = plan.tokensBefore - droppedTokens + index;
   windowNote(plan, input, 'recentSize');
   return plan;
 }
@@ -120,16 +180,17 @@ function assembleQueryOnDemand(input: CompactionInput, plan: Plan, options: Quer
   if (plan.nothingToDo) return unchangedContext(input, plan, previous);
   const { old } = older(input, options);
   const inserts: Insert[] = [];
-  if (old.indices.length > 0) {
+  if (old.count > 0) {
     const made = indexEntry(input, old, options.enableQueryTool);
-    inserts.push({ at: anchor(old.indices, plan.fates), item: { role: 'user', entry: made.entry, origin: 'synthetic', replaces: { fromId: made.from.id, toId: made.to.id, count: old.indices.length } } });
+    // Every older entry is dropped: the index goes where the first of them was.
+    inserts.push({ at: old.first, item: { role: 'user', entry: made.entry, origin: 'synthetic', replaces: { fromId: made.from.id, toId: made.to.id, count: old.count } } });
   }
   const entries = buildEntries(input, plan.fates, inserts);
   const cut = plan.cut ? input.entries[plan.cut.index] : undefined;
   return {
     entries, tokensAfter: countContext(input, entries),
-    previous: { ...previous, ...(cut ? { firstKeptEntryId: cut.id } : {}), state: { queryTool: options.enableQueryTool, retrievableEntries: old.indices.length } },
-    truncationApplied: old.indices.length > 0, summaryApplied: false, notes: [],
+    previous: { ...previous, ...(cut ? { firstKeptEntryId: cut.id } : {}), state: { queryTool: options.enableQueryTool, retrievableEntries: old.count } },
+    truncationApplied: old.count > 0, summaryApplied: false, notes: [],
   };
 }
 

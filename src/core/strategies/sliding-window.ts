@@ -4,16 +4,18 @@
  * (they stay in the journal). Also exports the iteration view and the context builder the other
  * simple strategies (checkpoints, two-layer, query-on-demand) share.
  */
-import { contextTokens } from '../compaction/context-tokens.ts';
 import { parseOptions, type OptionSpec } from '../compaction/options.ts';
 import type { Strategy } from '../compaction/strategy.ts';
 import type {
-  CompactedContext, CompactionInput, ContextEntry, Fate, Plan, PreviousCompaction, StrategyId, TriggerDecision,
+  CompactedContext, CompactionInput, Fate, Plan, PreviousCompaction, StrategyId, TriggerDecision,
 } from '../compaction/types.ts';
 import type { Entry } from '../journal/entry.ts';
-import { indexedIterationGroups, type IterationGroup } from './iteration-index.ts';
+import { buildEntries, countContext, journalItems } from './context-builder.ts';
+import { dropOld, pinnedGroupsBefore } from './group-facts.ts';
+import { indexedIterationGroups, knownIterations, type IterationGroup } from './iteration-index.ts';
 
 export type { IterationGroup } from './iteration-index.ts';
+export { buildEntries, countContext, journalItems, type Insert } from './context-builder.ts';
 
 // StrategyId is a closed union the lead widens when registering this strategy: until then, a cast.
 export const SLIDING_WINDOW_ID = 'sliding-window' as StrategyId;
@@ -101,7 +103,7 @@ export function scanIterationGroups(entries: readonly Entry[]): IterationGroup[]
 }
 
 export function totalIterations(groups: readonly IterationGroup[]): number {
-  return groups.reduce((n, g) => n + g.count, 0);
+  return knownIterations(groups) ?? groups.reduce((n, g) => n + g.count, 0);
 }
 
 /** Index into `groups` of the first group of the last `size` iterations (whole groups, so possibly a few more). */
@@ -142,11 +144,6 @@ export interface OldHistory {
   notes: string[];
 }
 
-/** Whether a group holds an entry the user pinned. */
-function hasPinned(input: CompactionInput, group: IterationGroup): boolean {
-  return group.indices.some((i) => input.pinned?.has(input.entries[i]!.id) || input.entries[i]!.flags?.pinned);
-}
-
 /** Splits off the groups before `start`, keeping the task and whole pinned iterations in place. */
 export function oldHistory(input: CompactionInput, groups: readonly IterationGroup[], start: number, keepTask: boolean): OldHistory {
   const old = groups.slice(0, start);
@@ -160,13 +157,9 @@ export function oldHistory(input: CompactionInput, groups: readonly IterationGro
     kept.add(task);
     notes.push(`Initial task ${input.entries[task]!.id} kept verbatim (keepTask).`);
   }
-  let pinnedGroups = 0;
-  for (const g of old) {
-    if (hasPinned(input, g)) {
-      for (const i of g.indices) kept.add(i);
-      pinnedGroups++;
-    }
-  }
+  const pinned = pinnedGroupsBefore(input, groups, start);
+  for (const k of pinned) for (const i of groups[k]!.indices) kept.add(i);
+  const pinnedGroups = pinned.length;
   if (pinnedGroups > 0) notes.push(`${pinnedGroups} older iteration group(s) with pinned entries kept verbatim (pinned entries are never removed, and their tool pairs stay whole).`);
   return { groups: old, kept, notes };
 }
@@ -175,10 +168,11 @@ export function fmt(n: number): string {
   return n.toLocaleString('en-US');
 }
 
-export function basePlan(input: CompactionInput, id: StrategyId, options: Record<string, unknown>, trigger: TriggerDecision): Plan {
+/** A plan that keeps everything; `fates` when the strategy already has them (one per input entry). */
+export function basePlan(input: CompactionInput, id: StrategyId, options: Record<string, unknown>, trigger: TriggerDecision, fates?: Fate[]): Plan {
   const total = input.tokens.total;
   return {
-    strategy: id, options: { ...options }, trigger, fates: input.entries.map((): Fate => 'keep'),
+    strategy: id, options: { ...options }, trigger, fates: fates ?? new Array<Fate>(input.entries.length).fill('keep'),
     summaries: [], compressions: [], tokensBefore: total, tokensAfterEstimate: total, notes: [],
   };
 }
@@ -207,44 +201,13 @@ export function madeEntry(input: CompactionInput, id: string, text: string, from
   };
 }
 
-/** A made entry placed before input index `at` (or at the end when `at` is the input length). */
-export interface Insert {
-  at: number;
-  item: ContextEntry;
-}
-
-export function countContext(input: CompactionInput, entries: readonly ContextEntry[]): number {
-  return contextTokens(input, entries);
-}
-
-/**
- * Kept journal entries in order, with the made entries inserted where the plan put them and, for a
- * `compress` fate, the entry's rewrite (masking, clearing).
- */
-export function buildEntries(input: CompactionInput, fates: readonly Fate[], inserts: readonly Insert[], rewrites: ReadonlyMap<number, Entry> = new Map()): ContextEntry[] {
-  const out: ContextEntry[] = [];
-  const sorted = [...inserts].sort((a, b) => a.at - b.at);
-  let k = 0;
-  input.entries.forEach((entry, i) => {
-    while (k < sorted.length && sorted[k]!.at <= i) out.push(sorted[k++]!.item);
-    if (fates[i] === 'keep') out.push({ role: entry.role, entry, origin: 'journal' });
-    else if (fates[i] === 'compress') {
-      const rewritten = rewrites.get(i);
-      // A compress fate always has its rewrite; falling back to the journal entry keeps the pair whole.
-      out.push(rewritten ? { role: entry.role, entry: rewritten, origin: 'compressed' } : { role: entry.role, entry, origin: 'journal' });
-    }
-  });
-  while (k < sorted.length) out.push(sorted[k++]!.item);
-  return out;
-}
-
 /** Where a made entry for `indices` goes: at its first entry that leaves the context (after a kept task). */
 export function anchor(indices: readonly number[], fates: readonly Fate[]): number {
   return indices.find((i) => fates[i] !== 'keep') ?? indices[0] ?? 0;
 }
 
 export function unchangedContext(input: CompactionInput, plan: Plan, previous: PreviousCompaction): CompactedContext {
-  const entries = input.entries.map((entry): ContextEntry => ({ role: entry.role, entry, origin: 'journal' }));
+  const entries = journalItems(input);
   return {
     entries, tokensAfter: countContext(input, entries), previous,
     truncationApplied: false, summaryApplied: false, notes: plan.nothingToDo ? [plan.nothingToDo] : [],
@@ -296,18 +259,8 @@ function planSlidingWindow(input: CompactionInput, options: SlidingWindowOptions
   const groups = iterationGroups(input.entries);
   const start = windowStart(groups, options.windowSize);
   const old = oldHistory(input, groups, start, options.keepTask);
-  let dropped = 0;
-  let droppedTokens = 0;
-  for (const g of old.groups) {
-    for (const i of g.indices) {
-      if (!old.kept.has(i)) {
-        plan.fates[i] = 'drop';
-        dropped++;
-        droppedTokens += input.tokens.countAt(i);
-      }
-    }
-  }
   const firstKept = groups[start]!;
+  const { dropped, droppedTokens } = dropOld(input, plan.fates, groups, firstKept.indices[0]!, old.kept);
   plan.cut = { index: firstKept.indices[0]!, rule: `first entry of the last ${fmt(options.windowSize)} iterations (whole tool pairs)` };
   plan.notes.push(`Window: ${trigger.detail}; keeping iterations ${fmt(firstKept.first)}-${fmt(trigger.numbers.iterations!)} verbatim.`, ...old.notes);
   plan.tokensAfterEstimate = plan.tokensBefore - droppedTokens;

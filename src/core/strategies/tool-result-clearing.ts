@@ -9,11 +9,17 @@
  */
 import { parseOptions, type OptionSpec } from '../compaction/options.ts';
 import type { Strategy } from '../compaction/strategy.ts';
-import type { CompactedContext, CompactionInput, Plan, PreviousCompaction, StrategyId, TriggerDecision } from '../compaction/types.ts';
+import { knownCompressionSavings, knownFateCounts } from '../compaction/plan-counts.ts';
+import type { CompactedContext, CompactionInput, Compression, Fate, Plan, PreviousCompaction, StrategyId, TriggerDecision } from '../compaction/types.ts';
+import { fatesDerived } from './context-builder.ts';
 import type { Block, Entry } from '../journal/entry.ts';
 import type { TokenCounter } from '../tokens/counters.ts';
 import { toolUsesOf, type ToolUse, type ToolUses } from './masking/tool-uses.ts';
 import { blockTokens, isPinned, rewriteEntry, savedTokens, textTokens, type Rewrite } from './masking/rewrite.ts';
+import { firstFrom } from './masking/masked-groups.ts';
+import {
+  CLEARABLE, ClearedIds, clearingScan, EXCLUDED, PINNED, SMALL, type ClearingRules, type ClearingScan, type IdSet,
+} from './masking/clearing-scan.ts';
 import { basePlan, buildEntries, countContext, fmt, unchangedContext, windowNote } from './sliding-window.ts';
 import { layoutOnce } from './layout-memo.ts';
 
@@ -71,14 +77,14 @@ export function excludedTools(option: string): Set<string> {
   return new Set(option.split(',').map((s) => s.trim()).filter((s) => s !== ''));
 }
 
-/** Rewrites of every entry touched by clearing `results` (and the inputs of `inputs`), ascending. */
-function rewrites(input: CompactionInput, byCallId: ReadonlyMap<string, ToolUse>, results: ReadonlySet<string>, inputs: ReadonlySet<string>): Rewrite[] {
+/** Rewrites of every entry touched by clearing `results` (and the inputs of `inputs`), ascending; `only`: just these entries. */
+function rewrites(input: CompactionInput, byCallId: ReadonlyMap<string, ToolUse>, results: IdSet, inputs: IdSet, only?: Iterable<string>[]): Rewrite[] {
   const touched = new Set<number>();
-  for (const id of results) {
+  for (const id of only?.[0] ?? results) {
     const u = byCallId.get(id);
     if (u) touched.add(u.resultIndex);
   }
-  for (const id of inputs) {
+  for (const id of only?.[1] ?? inputs) {
     const u = byCallId.get(id);
     if (u?.callIndex !== undefined) touched.add(u.callIndex);
   }
@@ -93,22 +99,30 @@ function rewrites(input: CompactionInput, byCallId: ReadonlyMap<string, ToolUse>
 
 /** What an earlier run cleared, as it applies on this branch. */
 interface Earlier {
-  results: Set<string>;
-  inputs: Set<string>;
+  results: IdSet;
+  inputs: IdSet;
   rewrites: Rewrite[];
   saved: number;
+  /** Set when the clearings are every clearable use of `scan` before `upTo`: a later run continues from there. */
+  scan?: ClearingScan;
+  upTo?: number;
+  /** savedPrefix[k]: tokens the first k rewrites save; the rewrites as an earlier run's compressions. */
+  savedPrefix?: number[];
+  compressions?: Compression[];
 }
 
 /**
  * The earlier run's clearings are the same at every call until the next run: kept by its state
  * (per branch and counter), once every id it names is on the branch (a longer branch holds them too).
  */
-const earlierMemo = new WeakMap<object, { root: Entry; counter: TokenCounter; earlier: Earlier }>();
+const earlierMemo = new WeakMap<object, { root: Entry; counter: TokenCounter; earlier: Earlier; entries?: readonly Entry[]; length?: number }>();
 
 function earlierOf(input: CompactionInput, uses: ToolUses): Earlier {
   const state = input.previous?.strategy === TOOL_RESULT_CLEARING_ID ? input.previous.state : undefined;
   const memo = state ? earlierMemo.get(state) : undefined;
-  if (memo && memo.root === input.entries[0] && memo.counter === input.counter && memo.earlier.rewrites.every((r) => input.entries[r.index]?.id === r.entry.id)) {
+  // The same growing branch (a replay's) holds what it held then; another array is checked entry by entry.
+  const sameBranch = memo?.entries === input.entries && input.entries.length >= (memo?.length ?? Infinity);
+  if (memo && memo.root === input.entries[0] && memo.counter === input.counter && (sameBranch || memo.earlier.rewrites.every((r) => input.entries[r.index]?.id === r.entry.id))) {
     return memo.earlier;
   }
   const allResults = idSet(state?.[RESULTS_KEY]);
@@ -126,8 +140,11 @@ function earlierOf(input: CompactionInput, uses: ToolUses): Earlier {
 interface Layout {
   uses: readonly ToolUse[];
   /** Earlier runs' clearings that apply on this branch. */
-  earlierResults: Set<string>;
-  earlierInputs: Set<string>;
+  earlierResults: IdSet;
+  earlierInputs: IdSet;
+  earlier: Earlier;
+  /** Set when the layout continued a scan: where it cut, how many earlier rewrites it kept as they were, the rewrites after them, the running savings. */
+  continued?: { scan: ClearingScan; cut: number; kept: number; tail: Rewrite[]; savedPrefix: number[] };
   /** The current context's tokens (earlier clearings applied). */
   contextTokens: number;
   /** This run's new clearings. */
@@ -149,13 +166,14 @@ function computeLayout(input: CompactionInput, options: ToolResultClearingOption
   const earlierInputs = earlier.inputs;
   const contextTokens = input.tokens.total - earlier.saved;
   const l: Layout = {
-    uses, earlierResults, earlierInputs, contextTokens, newResults: [], newInputs: [], all: earlier.rewrites, freed: 0, excluded: 0, pinned: 0, small: 0,
+    uses, earlierResults, earlierInputs, earlier, contextTokens, newResults: [], newInputs: [], all: earlier.rewrites, freed: 0, excluded: 0, pinned: 0, small: 0,
   };
   // Under the trigger nothing is cleared: the candidates need not even be looked at (the replay asks often).
   if (contextTokens <= options.triggerTokens) return l;
   const exclude = excludedTools(options.excludeTools);
   const counter = input.counter;
   const cut = Math.max(0, uses.length - options.keepToolUses);
+  if (continueScan(input, options, index, earlier, cut, exclude, l)) return l;
   for (const u of uses.slice(0, cut)) {
     if (earlierResults.has(u.callId)) continue;
     if (exclude.has(u.name)) {
@@ -187,6 +205,46 @@ function computeLayout(input: CompactionInput, options: ToolResultClearingOption
   return l;
 }
 
+/**
+ * The layout from the scan of this branch, when the earlier clearings are none or a run of this
+ * scan's (every clearable use before its cut): the new clearings are the clearable uses between
+ * that cut and this one, and only the entries they touch are rewritten. False when it does not
+ * apply (then the layout walks every tool use). Same result either way (a property test compares).
+ */
+function continueScan(
+  input: CompactionInput, options: ToolResultClearingOptions, index: ToolUses, earlier: Earlier, cut: number, exclude: ReadonlySet<string>, l: Layout,
+): boolean {
+  // With a call id in two blocks, a use does not name every entry its clearing touches.
+  if (index.duplicates) return false;
+  const rules: ClearingRules = { excluded: exclude, clearToolInputs: options.clearToolInputs, clearedResult: CLEARED_RESULT, clearedInput: CLEARED_INPUT };
+  const scan = clearingScan(input, index.uses, options.excludeTools, rules);
+  if (!scan) return false;
+  const upTo = earlier.results.size === 0 && earlier.inputs.size === 0 ? 0 : earlier.scan === scan ? earlier.upTo! : -1;
+  if (upTo < 0 || cut < upTo) return false;
+  scan.advance(input, index.uses, cut, rules);
+  const clearable = scan.counts[CLEARABLE]!;
+  l.excluded = scan.counts[EXCLUDED]![cut]!;
+  l.pinned = scan.counts[PINNED]![cut]!;
+  l.small = scan.counts[SMALL]![cut]!;
+  l.newResults = scan.clearableIds.slice(clearable[upTo], clearable[cut]);
+  l.newInputs = scan.inputIds.slice(scan.inputCount[upTo], scan.inputCount[cut]);
+  if (l.newResults.length === 0) return true;
+  const fresh = rewrites(input, index.byCallId, new ClearedIds(scan, cut, false), new ClearedIds(scan, cut, true), [l.newResults, l.newInputs]);
+  // Earlier rewrites before the first entry the new clearings touch stay as they are.
+  const previous = earlier.rewrites;
+  const kept = fresh.length > 0 ? firstFrom(previous, fresh[0]!.index) : previous.length;
+  const touched = new Set(fresh.map((r) => r.index));
+  const tail = [...previous.slice(kept).filter((r) => !touched.has(r.index)), ...fresh].sort((a, b) => a.index - b.index);
+  const savedPrefix = (earlier.savedPrefix ?? [0]).slice(0, kept + 1);
+  for (const r of tail) savedPrefix.push(savedPrefix[savedPrefix.length - 1]! + r.tokensBefore - r.tokensAfter);
+  const all = previous.slice(0, kept);
+  for (const r of tail) all.push(r);
+  l.all = all;
+  l.freed = l.contextTokens - (input.tokens.total - savedPrefix[savedPrefix.length - 1]!);
+  l.continued = { scan, cut, kept, tail, savedPrefix };
+  return true;
+}
+
 const layout = layoutOnce(computeLayout);
 
 function decide(input: CompactionInput, options: ToolResultClearingOptions, l = layout(input, options)): TriggerDecision {
@@ -212,7 +270,9 @@ function decide(input: CompactionInput, options: ToolResultClearingOptions, l = 
 function planClearing(input: CompactionInput, options: ToolResultClearingOptions): Plan {
   const l = layout(input, options);
   const trigger = decide(input, options, l);
-  const plan = basePlan(input, TOOL_RESULT_CLEARING_ID, options, trigger);
+  const c = l.continued;
+  // The fates are made once: from the last plan of this scan when there is one.
+  const plan = basePlan(input, TOOL_RESULT_CLEARING_ID, options, trigger, trigger.fire && c ? clearedFates(input, l, c) : undefined);
   plan.tokensBefore = l.contextTokens;
   plan.tokensAfterEstimate = l.contextTokens;
   plan.notes.push(`Trigger: ${trigger.detail}.`);
@@ -227,13 +287,19 @@ function planClearing(input: CompactionInput, options: ToolResultClearingOptions
   }
   const newResults = new Set(l.newResults);
   const newInputs = new Set(l.newInputs);
-  for (const r of l.all) {
-    plan.fates[r.index] = 'compress';
+  const compression = (r: Rewrite): Compression => {
     const isNew = input.entries[r.index]!.blocks.some((b) => (b.type === 'tool_result' && newResults.has(b.callId)) || (b.type === 'tool_call' && newInputs.has(b.callId)));
-    plan.compressions.push({
-      index: r.index, text: r.texts.join('\n'), tokensBefore: r.tokensBefore, tokensAfter: r.tokensAfter,
-      rule: isNew ? `tool result clearing: older than the last ${fmt(options.keepToolUses)} tool uses` : 'tool result clearing (cleared by an earlier run)',
-    });
+    return isNew ? newCompression(r, options.keepToolUses) : earlierCompression(r);
+  };
+  if (c) {
+    // Continuing a scan: the earlier rewrites before the new ones are an earlier run's as they were.
+    const compressions = (l.earlier.compressions ?? []).slice(0, c.kept);
+    for (const r of c.tail) compressions.push(compression(r));
+    knownCompressionSavings(compressions, c.savedPrefix[c.savedPrefix.length - 1]!);
+    plan.compressions = compressions;
+  } else {
+    for (const r of l.all) plan.fates[r.index] = 'compress';
+    plan.compressions = l.all.map(compression);
   }
   plan.tokensAfterEstimate = l.contextTokens - l.freed;
   const kept = l.uses.slice(Math.max(0, l.uses.length - options.keepToolUses));
@@ -250,12 +316,64 @@ function planClearing(input: CompactionInput, options: ToolResultClearingOptions
 function assembleClearing(input: CompactionInput, plan: Plan, options: ToolResultClearingOptions): CompactedContext {
   if (plan.nothingToDo) return unchangedContext(input, plan, input.previous ?? { strategy: TOOL_RESULT_CLEARING_ID, summaries: [] });
   const l = layout(input, options);
-  const entries = buildEntries(input, plan.fates, [], new Map(l.all.map((r) => [r.index, r.entry])));
-  const previous: PreviousCompaction = {
-    strategy: TOOL_RESULT_CLEARING_ID, summaries: [],
-    state: { [RESULTS_KEY]: [...l.earlierResults, ...l.newResults], [INPUTS_KEY]: [...l.earlierInputs, ...l.newInputs] },
-  };
+  const entries = buildEntries(input, plan.fates, [], l.all);
+  const c = l.continued;
+  const state = c
+    ? { [RESULTS_KEY]: c.scan.clearableIds.slice(0, c.scan.counts[CLEARABLE]![c.cut]), [INPUTS_KEY]: c.scan.inputIds.slice(0, c.scan.inputCount[c.cut]) }
+    : { [RESULTS_KEY]: [...l.earlierResults, ...l.newResults], [INPUTS_KEY]: [...l.earlierInputs, ...l.newInputs] };
+  if (c && input.entries[0]) {
+    // The next run on this branch continues from this one without reading the ids back.
+    const earlier: Earlier = {
+      results: new ClearedIds(c.scan, c.cut, false), inputs: new ClearedIds(c.scan, c.cut, true), rewrites: l.all,
+      saved: c.savedPrefix[c.savedPrefix.length - 1]!, scan: c.scan, upTo: c.cut, savedPrefix: c.savedPrefix,
+      compressions: earlierCompressions(l.earlier.compressions ?? [], c.kept, c.tail),
+    };
+    earlierMemo.set(state, { root: input.entries[0], counter: input.counter, earlier, entries: input.entries, length: input.entries.length });
+  }
+  const previous: PreviousCompaction = { strategy: TOOL_RESULT_CLEARING_ID, summaries: [], state };
   return { entries, tokensAfter: countContext(input, entries), previous, truncationApplied: false, summaryApplied: false, notes: [] };
+}
+
+function earlierCompressions(earlier: readonly Compression[], kept: number, tail: readonly Rewrite[]): Compression[] {
+  const out = earlier.slice(0, kept);
+  for (const r of tail) out.push(earlierCompression(r));
+  return out;
+}
+
+/** The fates of the last plan continuing a scan: the next one copies them and marks only its new rewrites. */
+const lastFates = new WeakMap<ClearingScan, { fates: Fate[]; length: number; all: readonly Rewrite[] }>();
+
+function clearedFates(input: CompactionInput, l: Layout, c: NonNullable<Layout['continued']>): Fate[] {
+  const n = input.entries.length;
+  const last = lastFates.get(c.scan);
+  let fates: Fate[];
+  if (last && last.length <= n && last.all === l.earlier.rewrites) {
+    // The earlier rewrites are this plan's up to `kept`; those after it are redone in the tail at the same entries.
+    fates = last.fates.slice();
+    if (n > last.length) {
+      fates.length = n;
+      fates.fill('keep', last.length, n);
+    }
+    for (const r of c.tail) fates[r.index] = 'compress';
+    fatesDerived(fates, last.fates, Math.min(last.length, c.tail[0]?.index ?? n));
+  } else {
+    fates = new Array<Fate>(n).fill('keep');
+    for (const r of l.all) fates[r.index] = 'compress';
+  }
+  knownFateCounts(fates, { keep: n - l.all.length, summarize: 0, compress: l.all.length, drop: 0 });
+  lastFates.set(c.scan, { fates, length: n, all: l.all });
+  return fates;
+}
+
+function newCompression(r: Rewrite, keepToolUses: number): Compression {
+  return {
+    index: r.index, text: r.texts.join('\n'), tokensBefore: r.tokensBefore, tokensAfter: r.tokensAfter,
+    rule: `tool result clearing: older than the last ${fmt(keepToolUses)} tool uses`,
+  };
+}
+
+function earlierCompression(r: Rewrite): Compression {
+  return { index: r.index, text: r.texts.join('\n'), tokensBefore: r.tokensBefore, tokensAfter: r.tokensAfter, rule: 'tool result clearing (cleared by an earlier run)' };
 }
 
 export const toolResultClearingStrategy: Strategy<ToolResultClearingOptions> = {

@@ -7,6 +7,7 @@
 import { parseOptions, type OptionSpec } from '../compaction/options.ts';
 import type { Strategy } from '../compaction/strategy.ts';
 import type { CompactedContext, CompactionInput, Plan, StrategyId, SummaryTask, TriggerDecision } from '../compaction/types.ts';
+import type { Entry } from '../journal/entry.ts';
 import type { TokenCounter } from '../tokens/counters.ts';
 import {
   anchor, basePlan, buildEntries, countContext, fmt, iterationGroups, KEEP_TASK_OPTION, keptTokens, madeEntry, needSummary,
@@ -66,18 +67,24 @@ function computeLayout(input: CompactionInput, options: TwoLayerOptions): Layout
   const groups = iterationGroups(input.entries);
   const iterations = totalIterations(groups);
   const start = iterations > options.recentSize ? windowStart(groups, options.recentSize) : 0;
-  const older = totalIterations(groups.slice(0, start));
+  const older = iterationsBefore(groups, start);
   const target = Math.floor(older / options.updateInterval) * options.updateInterval;
+  // The fewest groups (up to the window) holding `target` iterations: a bisection over the running counts.
   let through = 0;
-  for (let n = 0; through < start && n < target; through++) n += groups[through]!.count;
+  let high = start;
+  while (through < high) {
+    const mid = (through + high) >> 1;
+    if (iterationsBefore(groups, mid) >= target) high = mid;
+    else through = mid + 1;
+  }
   const old = oldHistory(input, groups, through, options.keepTask);
   const notes = [...old.notes];
   let previousThrough = 0;
   let previousSummary: string | undefined;
   const prev = input.previous;
   if (prev?.strategy === TWO_LAYER_ID && typeof prev.state?.throughId === 'string' && prev.summaries[0] !== undefined) {
-    const at = input.entries.findIndex((e) => e.id === prev.state!.throughId);
-    const k = groups.findIndex((g) => g.indices[g.indices.length - 1] === at);
+    const at = firstIndexOf(input.entries, prev.state.throughId);
+    const k = groupEndingAt(groups, at);
     if (at >= 0 && k >= 0 && k < through) {
       previousThrough = k + 1;
       previousSummary = prev.summaries[0];
@@ -89,11 +96,48 @@ function computeLayout(input: CompactionInput, options: TwoLayerOptions): Layout
   return { iterations, groups, through, previousThrough, ...(previousSummary !== undefined ? { previousSummary } : {}), kept: old.kept, notes };
 }
 
+/** Iterations in `groups[0..k)`: each group knows the number of its first iteration. */
+function iterationsBefore(groups: readonly IterationGroup[], k: number): number {
+  return k < groups.length ? groups[k]!.first - 1 : totalIterations(groups);
+}
+
+/** Position of the group whose last entry is input index `at`, or -1 (groups are in input order). */
+function groupEndingAt(groups: readonly IterationGroup[], at: number): number {
+  let lo = 0;
+  let hi = groups.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    const g = groups[mid]!;
+    if (g.indices[g.indices.length - 1]! < at) lo = mid + 1;
+    else hi = mid;
+  }
+  const g = groups[lo];
+  return g && g.indices[g.indices.length - 1] === at ? lo : -1;
+}
+
+/** The last lookup of an id: a replay asks for the same id on one growing branch at every call. */
+let lastLookup: { entries: readonly Entry[]; id: string; length: number; at: number } | undefined;
+
+/** First input index holding `id`, or -1. */
+function firstIndexOf(entries: readonly Entry[], id: string): number {
+  const memo = lastLookup;
+  if (memo && memo.entries === entries && memo.id === id && entries.length >= memo.length) {
+    if (memo.at >= 0) return memo.at;
+    let at = -1;
+    for (let i = memo.length; i < entries.length; i++) if (entries[i]!.id === id) { at = i; break; }
+    lastLookup = { entries, id, length: entries.length, at };
+    return at;
+  }
+  const at = entries.findIndex((e) => e.id === id);
+  lastLookup = { entries, id, length: entries.length, at };
+  return at;
+}
+
 const layout = layoutOnce(computeLayout);
 
 function twoLayerTrigger(input: CompactionInput, options: TwoLayerOptions, l: Layout = layout(input, options)): TriggerDecision {
-  const covered = totalIterations(l.groups.slice(0, l.through));
-  const before = totalIterations(l.groups.slice(0, l.previousThrough));
+  const covered = iterationsBefore(l.groups, l.through);
+  const before = iterationsBefore(l.groups, l.previousThrough);
   return {
     fire: l.through > l.previousThrough,
     rule: 'update-interval',
@@ -177,7 +221,7 @@ function assembleTwoLayer(input: CompactionInput, plan: Plan, summaries: Readonl
   const text = capTokens(raw.trim(), options.summaryMaxTokens, input.counter);
   if (text !== raw.trim()) notes.push(`The summary was longer than ${fmt(options.summaryMaxTokens)} tokens and was cut to fit.`);
   const covered = summarized(l, 0, l.through);
-  const end = totalIterations(l.groups.slice(0, l.through));
+  const end = iterationsBefore(l.groups, l.through);
   const inserts = [];
   if (covered.length > 0) {
     const from = input.entries[covered[0]!]!;

@@ -111,7 +111,8 @@ describe('incremental triggers and plans of the window and masking strategies', 
         const decision = strategy.trigger(inputOf(live, counts, previous), options);
         expect(decision).toEqual(strategy.trigger(inputOf(fresh(live), counts, previous), options));
         if (!decision.fire) continue;
-        const copy = live.slice();
+        // The replay hands the compaction its growing branch itself; a copy must plan the same.
+        const copy = live.length % 2 === 0 ? live : live.slice();
         const plan = strategy.plan(inputOf(copy, counts, previous), options);
         expect(plan).toEqual(strategy.plan(inputOf(fresh(copy), counts, previous), options));
         const run = (entries: Entry[]) => runCompaction({ strategy, input: inputOf(entries, counts, previous), rawOptions: raw, summarizer: echoSummarizer(), prompts });

@@ -3,15 +3,18 @@
  * context followed by the entries recorded since, each with its role, origin, first characters and
  * tokens (when this counter's counts are loaded). Pick the call on the chart or type its number.
  */
-import { useMemo } from 'react';
 import type { Entry } from '../../core/journal/entry.ts';
-import type { ReplayResult } from '../../core/replay/types.ts';
+import { engine } from '../../worker/client.ts';
+import type { ReplayResultView } from '../../worker/compare-view.ts';
 import { VirtualList } from '../common/VirtualList.tsx';
-import { colorOf, compactionBefore, contextAtCall, entryOfRef, preview } from './model.ts';
+import { colorOf, compactionBefore, entryOfRef, preview } from './model.ts';
+import { useWorkerValue } from './use-comparison.ts';
+import { formatNumber } from '../common/format.ts';
 
 export interface CallContextProps {
-  results: readonly ReplayResult[];
-  entryIds: readonly string[];
+  /** The saved comparison: the worker rebuilds the call's context from it. */
+  comparisonId: string;
+  results: readonly ReplayResultView[];
   byId: ReadonlyMap<string, Entry>;
   /** Tokens of a journal entry with the result's counter, when known. */
   tokensOf: (entry: Entry) => number | undefined;
@@ -20,16 +23,17 @@ export interface CallContextProps {
   onChange: (config: number, call: number) => void;
 }
 
-export function CallContext({ results, entryIds, byId, tokensOf, config, call, onChange }: CallContextProps) {
+export function CallContext({ comparisonId, results, byId, tokensOf, config, call, onChange }: CallContextProps) {
   const result = results[config];
-  const refs = useMemo(() => (result ? contextAtCall(result, entryIds, call) : []), [result, entryIds, call]);
+  const context = useWorkerValue(`${comparisonId}|${config}|${call}`, () => engine().comparisonCallContext(comparisonId, config, call));
+  const refs = context.value ?? [];
   if (!result) return null;
   const info = result.calls[call];
   const last = compactionBefore(result, call);
   const calls = result.calls.length;
 
   return (
-    <section className="call-context" data-testid="compare.call" aria-label="Context of one call">
+    <section className="call-context" data-testid="compare.call" aria-label="Context of one call" aria-busy={context.loading}>
       <div className="actions">
         <label className="field inline">
           <span>Configuration</span>
@@ -51,7 +55,7 @@ export function CallContext({ results, entryIds, byId, tokensOf, config, call, o
             data-testid="compare.call.input"
             aria-describedby="compare-call-help"
           />
-          <span id="compare-call-help" className="muted small">of {calls.toLocaleString('en-US')}</span>
+          <span id="compare-call-help" className="muted small">of {formatNumber(calls)}</span>
         </label>
       </div>
       {!info ? (
@@ -59,8 +63,8 @@ export function CallContext({ results, entryIds, byId, tokensOf, config, call, o
       ) : (
         <>
           <p className="small" data-testid="compare.call.summary" style={{ borderLeft: `3px solid ${colorOf(config)}`, paddingLeft: 6 }}>
-            Call {call + 1}: <strong data-testid="compare.call.tokens">{info.contextTokens.toLocaleString('en-US')}</strong> tokens in {refs.length.toLocaleString('en-US')} entries
-            {info.cachedTokens > 0 && ` (${info.cachedTokens.toLocaleString('en-US')} cacheable)`}
+            Call {call + 1}: <strong data-testid="compare.call.tokens">{formatNumber(info.contextTokens)}</strong> tokens in {context.loading ? '… (loading)' : formatNumber(refs.length)} entries
+            {info.cachedTokens > 0 && ` (${formatNumber(info.cachedTokens)} cacheable)`}
             {info.compacted && ' · compacted just before this call'}
             {info.overflow && <strong className="error"> · over the window: the real agent would have failed here</strong>}
             {last ? ` · built on compaction ${last.index + 1} (before call ${last.compaction.call + 1})` : ' · no compaction yet'}
@@ -81,7 +85,7 @@ export function CallContext({ results, entryIds, byId, tokensOf, config, call, o
                   <span className={`role role-${entry?.role ?? 'system'}`}>{entry?.role ?? '?'}</span>
                   <span className="badge">{ref.origin}</span>
                   {ref.origin !== 'journal' && ref.replaces && <span className="badge summary">replaces {ref.replaces.count}</span>}
-                  {tokens !== undefined && <span className="badge tokens">{tokens.toLocaleString('en-US')}</span>}
+                  {tokens !== undefined && <span className="badge tokens">{formatNumber(tokens)}</span>}
                   <span className="ctx-text">{entry ? preview(entry) : `${ref.origin === 'journal' ? ref.entryId : ''} (not in the journal any more)`}</span>
                 </div>
               );

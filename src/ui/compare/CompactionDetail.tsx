@@ -3,59 +3,68 @@
  * and one compaction opened: why it fired, what the plan said, tokens before and after, the
  * summaries it wrote, the entries it took out of the verbatim context and the probes it kept or lost.
  */
-import { useState } from 'react';
+import { memo, useState } from 'react';
 import type { Entry } from '../../core/journal/entry.ts';
-import type { ReplayResult } from '../../core/replay/types.ts';
+import { engine } from '../../worker/client.ts';
+import type { ReplayResultView } from '../../worker/compare-view.ts';
 import { colorOf, preview } from './model.ts';
 import { ProbeOutcomeList } from './ProbeOutcomeList.tsx';
+import { useWorkerValue } from './use-comparison.ts';
+import { formatNumber } from '../common/format.ts';
 
-const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+const fmt = (n: number) => formatNumber(Math.round(n));
 
 /** Markers listed per configuration before "Show all": a strategy that compacts at every call makes thousands. */
 const MARKERS_SHOWN = 200;
 
-export function MarkerList({ results, selected, onPick }: { results: readonly ReplayResult[]; selected: { config: number; compaction?: number } | undefined; onPick: (config: number, compaction: number) => void }) {
-  const [expanded, setExpanded] = useState<ReadonlySet<number>>(() => new Set());
+export function MarkerList({ results, selected, onPick }: { results: readonly ReplayResultView[]; selected: { config: number; compaction?: number } | undefined; onPick: (config: number, compaction: number) => void }) {
   const total = results.reduce((sum, result) => sum + result.compactions.length, 0);
   if (total === 0) return <p className="muted small" data-testid="compare.markers.none">No configuration compacted: the session stayed under each trigger.</p>;
   return (
     <div className="marker-list" role="group" aria-label={`${total} compactions`} data-testid="compare.markers">
       {results.map((result, i) =>
         result.compactions.length === 0 ? null : (
-          <div key={i} className="marker-row">
-            <span className="marker-label" style={{ borderColor: colorOf(i) }}>{result.label}</span>
-            {(expanded.has(i) ? result.compactions : result.compactions.slice(0, MARKERS_SHOWN)).map((compaction, c) => {
-              const picked = selected?.config === i && selected.compaction === c;
-              return (
-                <button
-                  key={c}
-                  type="button"
-                  className={picked ? 'marker selected' : 'marker'}
-                  aria-pressed={picked}
-                  onClick={() => onPick(i, c)}
-                  title={`${compaction.trigger.rule}: ${compaction.trigger.detail}`}
-                  data-testid="compare.marker"
-                  data-config={i}
-                  data-compaction={c}
-                >
-                  ◆ call {compaction.call + 1}: {fmt(compaction.tokensBefore)} → {fmt(compaction.tokensAfter)}
-                </button>
-              );
-            })}
-            {!expanded.has(i) && result.compactions.length > MARKERS_SHOWN && (
-              <button type="button" className="link small" onClick={() => setExpanded(new Set([...expanded, i]))} data-testid="compare.markers.more">
-                Show all {fmt(result.compactions.length)} (the chart marks every one)
-              </button>
-            )}
-          </div>
+          <MarkerRow key={i} result={result} config={i} picked={selected?.config === i ? selected.compaction : undefined} onPick={onPick} />
         ),
       )}
     </div>
   );
 }
 
+/** One configuration's markers: only the row whose selection changed renders again (a row can hold hundreds). */
+const MarkerRow = memo(function MarkerRow({ result, config, picked, onPick }: { result: ReplayResultView; config: number; picked: number | undefined; onPick: (config: number, compaction: number) => void }) {
+  const [expanded, setExpanded] = useState(false);
+  return (
+    <div className="marker-row">
+      <span className="marker-label" style={{ borderColor: colorOf(config) }}>{result.label}</span>
+      {(expanded ? result.compactions : result.compactions.slice(0, MARKERS_SHOWN)).map((compaction, c) => (
+        <button
+          key={c}
+          type="button"
+          className={picked === c ? 'marker selected' : 'marker'}
+          aria-pressed={picked === c}
+          onClick={() => onPick(config, c)}
+          title={`${compaction.trigger.rule}: ${compaction.trigger.detail}`}
+          data-testid="compare.marker"
+          data-config={config}
+          data-compaction={c}
+        >
+          ◆ call {compaction.call + 1}: {fmt(compaction.tokensBefore)} → {fmt(compaction.tokensAfter)}
+        </button>
+      ))}
+      {!expanded && result.compactions.length > MARKERS_SHOWN && (
+        <button type="button" className="link small" onClick={() => setExpanded(true)} data-testid="compare.markers.more">
+          Show all {fmt(result.compactions.length)} (the chart marks every one)
+        </button>
+      )}
+    </div>
+  );
+});
+
 export interface CompactionDetailProps {
-  result: ReplayResult;
+  /** The saved comparison: the worker reads the compaction's details from it. */
+  comparisonId: string;
+  result: ReplayResultView;
   config: number;
   index: number;
   byId: ReadonlyMap<string, Entry>;
@@ -67,10 +76,21 @@ export interface CompactionDetailProps {
 /** How many removed entries are listed before "show all". */
 const REMOVED_SHOWN = 60;
 
-export function CompactionDetail({ result, config, index, byId, counterLabel, onShowContext, onClose }: CompactionDetailProps) {
-  const compaction = result.compactions[index];
+export function CompactionDetail({ comparisonId, result, config, index, byId, counterLabel, onShowContext, onClose }: CompactionDetailProps) {
+  const marker = result.compactions[index];
   const [allRemoved, setAllRemoved] = useState(false);
-  if (!compaction) return null;
+  const detail = useWorkerValue(`${comparisonId}|${config}|${index}`, () => engine().comparisonCompaction(comparisonId, config, index));
+  if (!marker) return null;
+  const compaction = detail.loading ? undefined : detail.value;
+  if (!compaction) {
+    return (
+      <section className="compare-detail" data-testid="compare.detail.loading" aria-busy={detail.loading} style={{ borderLeftColor: colorOf(config) }}>
+        <p className={detail.error ? 'error' : 'muted'}>
+          {detail.error ? `Could not read compaction ${index + 1}: ${detail.error}` : detail.loading ? `Reading compaction ${index + 1} of ${result.label}…` : `Compaction ${index + 1} is no longer stored.`}
+        </p>
+      </section>
+    );
+  }
   const summaries = Object.entries(compaction.summaries);
   const removed = allRemoved ? compaction.removedIds : compaction.removedIds.slice(0, REMOVED_SHOWN);
   const kept = compaction.probes.filter((outcome) => outcome.kept).length;
@@ -105,7 +125,7 @@ export function CompactionDetail({ result, config, index, byId, counterLabel, on
       ) : (
         summaries.map(([task, text]) => (
           <details key={task} open={summaries.length === 1} className="detail-summary">
-            <summary>{task} · {text.length.toLocaleString('en-US')} characters</summary>
+            <summary>{task} · {formatNumber(text.length)} characters</summary>
             <pre data-testid="compare.detail.summary">{text}</pre>
           </details>
         ))

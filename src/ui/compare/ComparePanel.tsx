@@ -6,7 +6,7 @@
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useDeferredValue, useEffect, useMemo } from 'react';
 import type { Entry } from '../../core/journal/entry.ts';
-import { dismissProbe, listComparisons, listDismissedProbes, restoreProbes } from '../../db/comparisons.ts';
+import { dismissProbe, listDismissedProbes, restoreProbes } from '../../db/comparisons.ts';
 import { db } from '../../db/db.ts';
 import type { ConversationRow } from '../../db/schema.ts';
 import { useAppStore } from '../../store/store.ts';
@@ -14,6 +14,7 @@ import { ConfigRows } from './ConfigRows.tsx';
 import { ResultView } from './ResultView.tsx';
 import { RunBar } from './RunBar.tsx';
 import { SavedComparisons } from './SavedComparisons.tsx';
+import { useComparisonView, useSavedComparisons } from './use-comparison.ts';
 import './compare.css';
 
 export interface ComparePanelProps {
@@ -23,7 +24,7 @@ export interface ComparePanelProps {
 }
 
 export function ComparePanel({ conversation, journal, leafId }: ComparePanelProps) {
-  const saved = useLiveQuery(() => listComparisons(db, conversation.id), [conversation.id]);
+  const saved = useSavedComparisons(conversation.id);
   const dismissedRows = useLiveQuery(() => listDismissedProbes(db, conversation.id), [conversation.id]);
   const dismissedIds = useMemo(() => (dismissedRows ?? []).map((row) => row.probeId).sort(), [dismissedRows]);
   const dismissed = useMemo(() => new Set(dismissedIds), [dismissedIds]);
@@ -33,9 +34,11 @@ export function ComparePanel({ conversation, journal, leafId }: ComparePanelProp
   const error = useAppStore((s) => (s.compareError?.conversationId === conversation.id ? s.compareError : undefined));
   const setError = useAppStore((s) => s.setCompareError);
   const current = saved?.find((row) => row.id === chosenId) ?? saved?.[0];
+  // The worker decodes the stored result and sends it without the per-compaction details.
+  const { view, error: viewError } = useComparisonView(current?.id);
   // A result can hold thousands of calls: it renders at transition priority, in slices, so the
   // page keeps answering while it appears.
-  const open = useDeferredValue(current);
+  const open = useDeferredValue(view);
   useEffect(() => {
     void import('./CompareChart.tsx'); // fetched and evaluated now, not when the first result arrives
   }, []);
@@ -52,7 +55,8 @@ export function ComparePanel({ conversation, journal, leafId }: ComparePanelProp
               <button type="button" className="link small" onClick={() => setError(undefined)} aria-label="Dismiss this message">Dismiss</button>
             </p>
           )}
-          {saved === undefined ? <p className="muted">Loading saved comparisons…</p> : <SavedComparisons rows={saved} openId={open?.id} importId={conversation.importId} onOpen={(id) => openComparison(conversation.id, id)} />}
+          {saved === undefined ? <p className="muted">Loading saved comparisons…</p> : <SavedComparisons rows={saved} openId={current?.id} importId={conversation.importId} onOpen={(id) => openComparison(conversation.id, id)} />}
+          {viewError && <p className="error small" role="alert">Could not open the comparison: {viewError}</p>}
         </div>
       </div>
       {open && (

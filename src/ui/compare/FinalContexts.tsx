@@ -5,12 +5,13 @@
  */
 import { memo } from 'react';
 import type { Entry } from '../../core/journal/entry.ts';
-import type { ReplayResult } from '../../core/replay/types.ts';
+import type { ReplayResultView } from '../../worker/compare-view.ts';
 import { VirtualList } from '../common/VirtualList.tsx';
 import { colorOf, entryOfRef, preview } from './model.ts';
 import { ProbeOutcomeList } from './ProbeOutcomeList.tsx';
+import { formatNumber } from '../common/format.ts';
 
-export const FinalContexts = memo(function FinalContexts({ results, byId, dismissed }: { results: readonly ReplayResult[]; byId: ReadonlyMap<string, Entry>; dismissed: ReadonlySet<string> }) {
+export const FinalContexts = memo(function FinalContexts({ results, byId, dismissed }: { results: readonly ReplayResultView[]; byId: ReadonlyMap<string, Entry>; dismissed: ReadonlySet<string> }) {
   return (
     <div className="final-contexts" style={{ gridTemplateColumns: `repeat(${results.length}, minmax(240px, 1fr))` }} data-testid="compare.final">
       {results.map((result, i) => {
@@ -20,7 +21,7 @@ export const FinalContexts = memo(function FinalContexts({ results, byId, dismis
           <section key={i} className="final-column" data-testid={`compare.final.${i}`} style={{ borderTopColor: colorOf(i) }} aria-label={`Final context of ${result.label}`}>
             <h5>{result.label}</h5>
             <p className="muted small">
-              {result.finalContext.length.toLocaleString('en-US')} entries · {made} made by the strategy
+              {formatNumber(result.finalContext.length)} entries · {made} made by the strategy
             </p>
             <div className="final-list">
               <VirtualList

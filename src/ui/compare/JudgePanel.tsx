@@ -4,7 +4,6 @@
  * and the grades appear below. Needs a model from Settings > Models: offline cannot judge.
  */
 import { formatUsd } from '../../core/pricing.ts';
-import type { ComparisonRow } from '../../db/schema.ts';
 import { cancelJudge, dismissJudgeQuote, estimateJudge, runJudge } from '../../store/judge-actions.ts';
 import type { JudgeRunState } from '../../store/judge-slice.ts';
 import { useAppStore } from '../../store/store.ts';
@@ -15,7 +14,7 @@ import { JudgeGrades } from './JudgeGrades.tsx';
 
 const fmt = (n: number) => n.toLocaleString('en-US');
 
-export function JudgePanel({ row, dismissed }: { row: ComparisonRow; dismissed: readonly string[] }) {
+export function JudgePanel({ row, dismissed }: { row: { id: string }; dismissed: readonly string[] }) {
   const summarizerKind = useAppStore((s) => s.summarizerKind);
   const remote = useAppStore((s) => s.remote);
   const localModelId = useAppStore((s) => s.localModelId);

@@ -7,11 +7,13 @@ import { memo, useMemo, useState } from 'react';
 import type { Entry } from '../../core/journal/entry.ts';
 import type { Probe } from '../../core/probes/types.ts';
 import { PROBE_CATEGORIES } from '../../core/probes/types.ts';
-import type { ProbeOutcome, ReplayResult } from '../../core/replay/types.ts';
+import type { ProbeOutcome } from '../../core/replay/types.ts';
+import type { ReplayResultView } from '../../worker/compare-view.ts';
 import { colorOf, preview } from './model.ts';
+import { formatNumber } from '../common/format.ts';
 
 export interface ProbeListProps {
-  results: readonly ReplayResult[];
+  results: readonly ReplayResultView[];
   byId: ReadonlyMap<string, Entry>;
   dismissed: ReadonlySet<string>;
   onDismiss: (probe: Probe) => void;
@@ -46,7 +48,7 @@ export const ProbeList = memo(function ProbeList({ results, byId, dismissed, onD
   return (
     <section className="probe-list" data-testid="compare.probes" aria-label="Retention probes">
       <p className="small">
-        {visible.length.toLocaleString('en-US')} probes read from entries that left some configuration's verbatim context.{' '}
+        {formatNumber(visible.length)} probes read from entries that left some configuration's verbatim context.{' '}
         <span data-testid="compare.probes.dismissed" data-value={dismissed.size}>
           {dismissed.size} dismissed
           {dismissed.size > 0 && (
@@ -66,7 +68,7 @@ export const ProbeList = memo(function ProbeList({ results, byId, dismissed, onD
   );
 });
 
-function ProbeGroup({ category, group, results, byId, onDismiss }: { category: string; group: ProbeRow[]; results: readonly ReplayResult[]; byId: ReadonlyMap<string, Entry>; onDismiss: (probe: Probe) => void }) {
+function ProbeGroup({ category, group, results, byId, onDismiss }: { category: string; group: ProbeRow[]; results: readonly ReplayResultView[]; byId: ReadonlyMap<string, Entry>; onDismiss: (probe: Probe) => void }) {
   const [all, setAll] = useState(false);
   const shown = all ? group : group.slice(0, SHOWN);
   const keptBy = results.map((_, i) => group.filter((row) => row.outcomes[i]?.kept !== false).length);

@@ -6,7 +6,8 @@
 import { lazy, Suspense, useCallback, useMemo, useState } from 'react';
 import type { Entry } from '../../core/journal/entry.ts';
 import type { Probe } from '../../core/probes/types.ts';
-import type { ComparisonRow, ConversationRow } from '../../db/schema.ts';
+import type { ConversationRow } from '../../db/schema.ts';
+import type { ComparisonView } from '../../worker/compare-view.ts';
 import { countsKey } from '../../store/counts-slice.ts';
 import { useAppStore } from '../../store/store.ts';
 import { CallContext } from './CallContext.tsx';
@@ -17,11 +18,13 @@ import { JudgePanel } from './JudgePanel.tsx';
 import { ProbeList } from './ProbeList.tsx';
 import { exportComparison } from './SavedComparisons.tsx';
 import { TotalsTable } from './TotalsTable.tsx';
+import { useStages } from './use-comparison.ts';
+import { formatNumber } from '../common/format.ts';
 
 const CompareChart = lazy(() => import('./CompareChart.tsx'));
 
 export interface ResultViewProps {
-  row: ComparisonRow;
+  row: ComparisonView;
   conversation: ConversationRow;
   journal: readonly Entry[];
   dismissed: ReadonlySet<string>;
@@ -47,18 +50,20 @@ export function ResultView({ row, conversation, journal, dismissed, onDismiss, o
   const newlyDismissed = [...dismissed].filter((id) => !(request.dismissedProbes ?? []).includes(id)).length;
   const openResult = marker ? results[marker.config] : undefined;
   const dismissedIds = useMemo(() => [...dismissed].sort(), [dismissed]);
+  // Chart and totals first; the markers, the call's context, the final contexts and the probes each in a later task.
+  const stage = useStages(5);
 
   return (
     <section className="compare-result" data-testid="compare.result" data-id={row.id} aria-label={row.name}>
       <header className="result-header">
         <h3 data-testid="compare.result.name">{row.name}</h3>
         <p className="muted small">
-          {new Date(row.createdAt).toLocaleString()} · {result.counterLabel} · window {result.contextWindow.toLocaleString('en-US')} · summaries by {request.remote ? `${request.remote.presetId} · ${request.remote.model}` : request.localModelId ?? request.summarizer}
-          {result.priceModel ? ` · cost at ${result.priceModel} prices` : ' · no price model'} · {results[0]?.calls.length.toLocaleString('en-US') ?? 0} calls · {(result.durationMs / 1000).toFixed(1)} s
+          {new Date(row.createdAt).toLocaleString()} · {result.counterLabel} · window {formatNumber(result.contextWindow)} · summaries by {request.remote ? `${request.remote.presetId} · ${request.remote.model}` : request.localModelId ?? request.summarizer}
+          {result.priceModel ? ` · cost at ${result.priceModel} prices` : ' · no price model'} · {formatNumber(results[0]?.calls.length ?? 0)} calls · {(result.durationMs / 1000).toFixed(1)} s
         </p>
         <div className="actions">
-          <button type="button" onClick={() => exportComparison(row, 'json')} data-testid="compare.export.json">Export JSON</button>
-          <button type="button" onClick={() => exportComparison(row, 'csv')} data-testid="compare.export.csv">Export CSV</button>
+          <button type="button" onClick={() => void exportComparison(row, 'json')} data-testid="compare.export.json">Export JSON</button>
+          <button type="button" onClick={() => void exportComparison(row, 'csv')} data-testid="compare.export.csv">Export CSV</button>
         </div>
         {stale && <p className="warn small">This comparison was made on an earlier import of the conversation: entries it names may not be found.</p>}
         {newlyDismissed > 0 && <p className="muted small">{newlyDismissed} probe{newlyDismissed === 1 ? ' was' : 's were'} dismissed after this run: run again to update the scores.</p>}
@@ -67,9 +72,10 @@ export function ResultView({ row, conversation, journal, dismissed, onDismiss, o
         <CompareChart results={results} contextWindow={result.contextWindow} counterLabel={result.counterLabel} selection={selection} onPickCall={pickCall} onPickCompaction={pickCompaction} />
       </Suspense>
       <p className="muted small">Click a ◆ to open a compaction, a curve to see the context of that call; drag to zoom, double-click to reset.</p>
-      <MarkerList results={results} selected={marker} onPick={pickCompaction} />
+      {stage >= 2 && <MarkerList results={results} selected={marker} onPick={pickCompaction} />}
       {marker && openResult && (
         <CompactionDetail
+          comparisonId={row.id}
           result={openResult}
           config={marker.config}
           index={marker.compaction}
@@ -80,15 +86,19 @@ export function ResultView({ row, conversation, journal, dismissed, onDismiss, o
         />
       )}
       <h4>Context at a call</h4>
-      <CallContext results={results} entryIds={result.entryIds} byId={byId} tokensOf={tokensOf} config={call.config} call={call.call} onChange={pickCall} />
+      {stage >= 3 && <CallContext comparisonId={row.id} results={results} byId={byId} tokensOf={tokensOf} config={call.config} call={call.call} onChange={pickCall} />}
       <h4>Totals</h4>
       <TotalsTable results={results} counterLabel={result.counterLabel} />
       <h4>Final contexts and what each lost</h4>
-      <FinalContexts results={results} byId={byId} dismissed={dismissed} />
+      {stage >= 4 && <FinalContexts results={results} byId={byId} dismissed={dismissed} />}
       <h4>Probes</h4>
-      <ProbeList results={results} byId={byId} dismissed={dismissed} onDismiss={onDismiss} onRestore={onRestore} />
-      <h4>Judged by a model</h4>
-      <JudgePanel row={row} dismissed={dismissedIds} />
+      {stage >= 5 && (
+        <>
+          <ProbeList results={results} byId={byId} dismissed={dismissed} onDismiss={onDismiss} onRestore={onRestore} />
+          <h4>Judged by a model</h4>
+          <JudgePanel row={row} dismissed={dismissedIds} />
+        </>
+      )}
     </section>
   );
 }

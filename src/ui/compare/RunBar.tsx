@@ -12,6 +12,7 @@ import { modelLabel } from '../../store/summarizer-request.ts';
 import { ProgressBar } from '../common/ProgressBar.tsx';
 import { checkConfig, requestConfigs, uniqueLabels } from './configs.ts';
 import { defaultName, resolvePriceModel } from './model.ts';
+import { formatNumber } from '../common/format.ts';
 
 export interface RunBarProps {
   conversation: ConversationRow;
@@ -55,7 +56,7 @@ export function RunBar({ conversation, leafId, dismissed }: RunBarProps) {
     <div className="compare-runbar">
       <p className="small" data-testid="compare.shared">
         Counter <strong data-testid="compare.counter">{COUNTER_LABELS[counter]}</strong> · window{' '}
-        <strong data-testid="compare.window" data-value={contextWindow}>{contextWindow.toLocaleString('en-US')}</strong> tokens{' '}
+        <strong data-testid="compare.window" data-value={contextWindow}>{formatNumber(contextWindow)}</strong> tokens{' '}
         <span className="muted">(change them with the counter at the top and the window gauge above)</span>
       </p>
       <div className="actions">
@@ -94,7 +95,7 @@ function CompareProgressBar({ run }: { run: CompareRunState }) {
   // Overall fraction: whole configurations done plus the share of calls of the current one.
   const done = p ? p.config * 1000 + (p.calls > 0 ? Math.round((p.call / p.calls) * 1000) : 0) : 0;
   const detail = p
-    ? `configuration ${p.config + 1} of ${configs} (${label}) · call ${p.call.toLocaleString('en-US')} of ${p.calls.toLocaleString('en-US')} · ${p.compactions} compaction${p.compactions === 1 ? '' : 's'} so far${p.phase === 'summarizing' ? ' · summarizing' : ''}`
+    ? `configuration ${p.config + 1} of ${configs} (${label}) · call ${formatNumber(p.call)} of ${formatNumber(p.calls)} · ${p.compactions} compaction${p.compactions === 1 ? '' : 's'} so far${p.phase === 'summarizing' ? ' · summarizing' : ''}`
     : 'loading the journal and its token counts…';
   return (
     <div data-testid="compare.progress" data-config={p?.config ?? 0} data-call={p?.call ?? 0}>

@@ -3,28 +3,31 @@
  * or CSV of the totals), delete it after a confirmation. Every finished run is saved here.
  */
 import { useState } from 'react';
-import { deleteComparison } from '../../db/comparisons.ts';
+import { deleteComparison, getComparison } from '../../db/comparisons.ts';
 import { db } from '../../db/db.ts';
-import type { ComparisonRow } from '../../db/schema.ts';
+import type { ComparisonSummary } from '../../worker/compare-view.ts';
 import { ConfirmDialog } from '../common/ConfirmDialog.tsx';
 import { download, slug } from '../common/download.ts';
 import { comparisonCsv, comparisonJson } from './model.ts';
 
 export interface SavedComparisonsProps {
-  rows: readonly ComparisonRow[];
+  rows: readonly ComparisonSummary[];
   openId: string | undefined;
   importId: string;
   onOpen: (id: string) => void;
 }
 
-export function exportComparison(row: ComparisonRow, kind: 'json' | 'csv'): void {
+/** Downloads a saved comparison: the stored row is read in full only here, when the user asks for the file. */
+export async function exportComparison(summary: ComparisonSummary, kind: 'json' | 'csv'): Promise<void> {
+  const row = await getComparison(db, summary.id);
+  if (!row) throw new Error('This comparison was deleted: there is nothing to export.');
   const name = `${slug(row.name)}-${new Date(row.createdAt).toISOString().slice(0, 19).replace(/[:T]/g, '-')}`;
   if (kind === 'json') download(`${name}.compare.json`, comparisonJson(row));
   else download(`${name}.compare.csv`, comparisonCsv(row), 'text/csv');
 }
 
 export function SavedComparisons({ rows, openId, importId, onOpen }: SavedComparisonsProps) {
-  const [deleting, setDeleting] = useState<ComparisonRow>();
+  const [deleting, setDeleting] = useState<ComparisonSummary>();
   const [error, setError] = useState<string>();
   if (rows.length === 0) return <p className="muted small" data-testid="compare.saved.empty">No saved comparison yet: each run is saved here when it finishes.</p>;
   return (
@@ -41,8 +44,8 @@ export function SavedComparisons({ rows, openId, importId, onOpen }: SavedCompar
               {row.importId !== importId && <span className="badge warn" title="The conversation was re-imported since: some entries may not resolve">older import</span>}
             </span>
             <span className="item-actions">
-              <button type="button" className="small" onClick={() => exportComparison(row, 'json')} data-testid="compare.saved.json">JSON</button>
-              <button type="button" className="small" onClick={() => exportComparison(row, 'csv')} data-testid="compare.saved.csv">CSV</button>
+              <button type="button" className="small" onClick={() => exportComparison(row, 'json').catch((e: unknown) => setError(`Could not export: ${e instanceof Error ? e.message : String(e)}`))} data-testid="compare.saved.json">JSON</button>
+              <button type="button" className="small" onClick={() => exportComparison(row, 'csv').catch((e: unknown) => setError(`Could not export: ${e instanceof Error ? e.message : String(e)}`))} data-testid="compare.saved.csv">CSV</button>
               <button type="button" className="small" onClick={() => setDeleting(row)} data-testid="compare.saved.delete" aria-label={`Delete ${row.name}`}>Delete</button>
             </span>
           </li>

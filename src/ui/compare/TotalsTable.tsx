@@ -6,12 +6,13 @@
  */
 import { memo } from 'react';
 import { PROBE_CATEGORIES } from '../../core/probes/types.ts';
-import type { ReplayResult } from '../../core/replay/types.ts';
+import type { ReplayResultView } from '../../worker/compare-view.ts';
 import { colorOf, overallScore, percent } from './model.ts';
+import { formatNumber } from '../common/format.ts';
 
-const fmt = (n: number) => n.toLocaleString('en-US');
+const fmt = formatNumber;
 
-export const TotalsTable = memo(function TotalsTable({ results, counterLabel }: { results: readonly ReplayResult[]; counterLabel: string }) {
+export const TotalsTable = memo(function TotalsTable({ results, counterLabel }: { results: readonly ReplayResultView[]; counterLabel: string }) {
   return (
     <div className="table-scroll" tabIndex={0} role="region" aria-label="Totals per configuration">
       <table className="compare-table small" data-testid="compare.totals">
@@ -38,7 +39,7 @@ export const TotalsTable = memo(function TotalsTable({ results, counterLabel }: 
   );
 });
 
-function TotalsRow({ result, index }: { result: ReplayResult; index: number }) {
+function TotalsRow({ result, index }: { result: ReplayResultView; index: number }) {
   const t = result.totals;
   const all = overallScore(result.scores);
   const id = (name: string) => `compare.totals.${index}.${name}`;

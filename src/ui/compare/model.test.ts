@@ -33,6 +33,18 @@ describe('contextAtCall', () => {
     expect(contextAtCall(r, IDS, 3).map((ref) => (ref.origin === 'journal' ? ref.entryId : ref.origin))).toEqual(['summary', 'e3', 'e4', 'e5', 'e6']);
     expect(contextAtCall(r, IDS, 9)).toEqual([]);
   });
+
+  it('rebuilds a compaction stored as a change to the one before it', () => {
+    // Compaction 1 keeps the summary and e3; compaction 2 (before call 3) drops e3 and keeps e4, e5 after a new summary.
+    const newer: Entry = { ...summary, id: 's2', blocks: [{ type: 'text', text: 'the newer summary' }] };
+    const r = result([
+      { call: 2, appendFrom: 4, context: [{ origin: 'summary', entry: summary }, { origin: 'journal', entryId: 'e3' }] },
+      { call: 3, appendFrom: 6, contextDelta: [-2, [{ origin: 'summary', entry: newer }], 2] },
+    ] as Array<Pick<ReplayCompaction, 'call' | 'context' | 'appendFrom'>>);
+    const shown = (k: number) => contextAtCall(r, IDS, k).map((ref) => (ref.origin === 'journal' ? ref.entryId : ref.entry.id));
+    expect(shown(2)).toEqual(['s1', 'e3', 'e4']);
+    expect(shown(3)).toEqual(['s2', 'e4', 'e5', 'e6']);
+  });
 });
 
 describe('exports and defaults', () => {

@@ -5,6 +5,7 @@
  */
 import type { Entry } from '../../core/journal/entry.ts';
 import { entryText } from '../../core/journal/entry.ts';
+import { compactionContext } from '../../core/replay/compaction-context.ts';
 import { priceFor } from '../../core/pricing.ts';
 import { PROBE_CATEGORIES } from '../../core/probes/types.ts';
 import type { ContextRef, ProbeScores, ReplayCompaction, ReplayResult } from '../../core/replay/types.ts';
@@ -19,7 +20,7 @@ export const SERIES_DASH: readonly number[][] = [[], [6, 3], [2, 2], [8, 3, 2, 3
 export const colorOf = (index: number): string => SERIES_COLORS[index % SERIES_COLORS.length]!;
 
 /** The last compaction that ran at or before call `k` (the one whose context call k builds on). */
-export function compactionBefore(result: ReplayResult, k: number): { compaction: ReplayCompaction; index: number } | undefined {
+export function compactionBefore<C extends Pick<ReplayCompaction, 'call'>>(result: { compactions: readonly C[] }, k: number): { compaction: C; index: number } | undefined {
   for (let i = result.compactions.length - 1; i >= 0; i--) {
     const compaction = result.compactions[i]!;
     if (compaction.call <= k) return { compaction, index: i };
@@ -37,7 +38,7 @@ export function contextAtCall(result: ReplayResult, entryIds: readonly string[],
   const before = compactionBefore(result, k);
   const from = before ? before.compaction.appendFrom : 0;
   const appended = entryIds.slice(from, Math.max(from, call.entryIndex)).map((entryId): ContextRef => ({ origin: 'journal', entryId }));
-  return before ? [...before.compaction.context, ...appended] : appended;
+  return before ? [...compactionContext(result.compactions, before.index, entryIds), ...appended] : appended;
 }
 
 /** Kept / total over every category. */

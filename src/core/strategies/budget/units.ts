@@ -31,7 +31,8 @@ export interface TrimUnit {
   tokens: number;
 }
 
-function entryTier(entry: Entry): ValueTier {
+/** An entry's own tier (a unit's is the highest of its entries'). */
+export function entryTier(entry: Entry): ValueTier {
   if (entry.kind === 'event') return 0;
   if (entry.role === 'tool' || entry.blocks.some((b) => b.type === 'tool_call' || b.type === 'tool_result')) return 0;
   if (entry.role === 'assistant') return 1;
@@ -124,7 +125,8 @@ export function trimUnits(input: CompactionInput, keepRecent: number): TrimUnit[
   return units;
 }
 
-function protection(entry: Entry, i: number, lastUser: number | undefined, recentFrom: number, pinned: ReadonlySet<string> | undefined): ProtectionReason | undefined {
+/** Why an entry is never dropped, if it is not: system, last user message, pinned, recent (in that order). */
+export function protection(entry: Entry, i: number, lastUser: number | undefined, recentFrom: number, pinned: ReadonlySet<string> | undefined): ProtectionReason | undefined {
   if (entry.role === 'system') return 'system';
   if (i === lastUser) return 'last user message';
   if (entry.flags?.pinned || pinned?.has(entry.id)) return 'pinned';

@@ -14,8 +14,8 @@ export type MaskBlock = (block: Block, own: () => number) => Block | undefined;
 
 /** The masking of groups [0, upTo): what is rewritten, and what stays and why. */
 export interface MaskedGroups {
-  /** Rewrites, ascending by input index (a copy the caller owns). */
-  masked: Rewrite[];
+  /** Rewrites, ascending by input index (read-only: later calls append to it; read its first entries at once). */
+  masked: readonly Rewrite[];
   /** saved[k] = tokens the first k rewrites save (read at once: later calls append to it). */
   saved: readonly number[];
   /** Tool-output entries left verbatim: in a pinned group, or no longer than their placeholder. */
@@ -60,7 +60,8 @@ export function maskedGroups(input: CompactionInput, groups: readonly IterationG
   run.upTo = upTo;
   run.last = groups[upTo - 1];
   // The sums only grow at their end: the first masked.length + 1 of them stay valid.
-  return { masked: run.masked.slice(), saved: run.saved, pinned: run.pinned, small: run.small };
+  // The run only grows at its end while the window moves forward: its rewrites are handed out as they are.
+  return { masked: run.masked, saved: run.saved, pinned: run.pinned, small: run.small };
 }
 
 function read(input: CompactionInput, group: IterationGroup, run: Run, mask: MaskBlock): void {

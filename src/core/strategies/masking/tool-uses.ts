@@ -18,12 +18,15 @@ export interface ToolUses {
   uses: readonly ToolUse[];
   /** Each use by its call id. */
   byCallId: ReadonlyMap<string, ToolUse>;
+  /** A call id appears in more than one call block or result block (then a use does not name every block of its id). */
+  duplicates: boolean;
 }
 
 class ToolUseIndex {
   length = 0;
   readonly uses: ToolUse[] = [];
   readonly byCallId = new Map<string, ToolUse>();
+  duplicates = false;
   private readonly calls = new Map<string, { index: number; name: string }>();
   private last: { id: string; blocks: Entry['blocks'] } | undefined;
 
@@ -38,7 +41,11 @@ class ToolUseIndex {
     for (let i = this.length; i < entries.length; i++) {
       const entry = entries[i]!;
       for (const block of entry.blocks) {
-        if (block.type === 'tool_call' && !this.calls.has(block.callId)) this.calls.set(block.callId, { index: i, name: block.name });
+        if (block.type === 'tool_call') {
+          if (!this.calls.has(block.callId)) this.calls.set(block.callId, { index: i, name: block.name });
+          else this.duplicates = true;
+        }
+        if (block.type === 'tool_result' && this.byCallId.has(block.callId)) this.duplicates = true;
         if (block.type === 'tool_result' && !this.byCallId.has(block.callId)) {
           const call = this.calls.get(block.callId);
           const use: ToolUse = { callId: block.callId, name: call?.name ?? block.toolName ?? '', resultIndex: i, ...(call ? { callIndex: call.index } : {}) };
@@ -58,7 +65,7 @@ const cache = new WeakMap<Entry, ToolUseIndex[]>();
 /** The tool uses of `entries`: the first result of each call id, in order (`uses` is shared: read it at once). */
 export function toolUsesOf(entries: readonly Entry[]): ToolUses {
   const root = entries[0];
-  if (!root) return { uses: [], byCallId: new Map() };
+  if (!root) return { uses: [], byCallId: new Map(), duplicates: false };
   const indices = cache.get(root) ?? [];
   let best: ToolUseIndex | undefined;
   for (const index of indices) if (index.continues(entries) && (!best || index.length > best.length)) best = index;
@@ -69,5 +76,5 @@ export function toolUsesOf(entries: readonly Entry[]): ToolUses {
     cache.set(root, indices);
   }
   best.advance(entries);
-  return { uses: best.uses.slice(), byCallId: best.byCallId };
+  return { uses: best.uses.slice(), byCallId: best.byCallId, duplicates: best.duplicates };
 }

@@ -1,0 +1,64 @@
+/**
+ * Main-thread tasks of a page from a Chromium trace, with each task's wall time and its thread
+ * CPU time. The long-task API reports wall time only, which on a loaded machine (several
+ * processes sharing two cores) includes the time the thread waited for a core; the CPU time says
+ * how much work the page itself did, so the two together tell a slow page from a busy machine.
+ */
+import type { Browser, Page } from 'playwright-core';
+
+export interface TracedTask {
+  /** Start, on the trace's clock. Unit: ms. */
+  at: number;
+  /** Wall time of the task. Unit: ms. */
+  wall: number;
+  /** Thread CPU time of the task. Unit: ms. */
+  cpu: number;
+}
+
+export interface MainThreadTrace {
+  /** The renderer main thread's tasks over the wall-time floor. */
+  tasks: TracedTask[];
+  /** `performance.mark()` calls of the page by name, on the trace's clock (ms). */
+  marks: Map<string, number[]>;
+}
+
+interface TraceEvent {
+  name: string;
+  cat?: string;
+  ph: string;
+  pid: number;
+  tid: number;
+  ts: number;
+  dur?: number;
+  tdur?: number;
+  args?: { name?: string };
+}
+
+/** Runs `fn` while Chromium traces `page`, and returns the renderer main thread's tasks over `minMs` wall time. */
+export async function traceMainThread(browser: Browser, page: Page, fn: () => Promise<void>, minMs = 50): Promise<MainThreadTrace> {
+  await browser.startTracing(page, { categories: ['toplevel', 'disabled-by-default-devtools.timeline', 'blink.user_timing'] });
+  try {
+    await fn();
+  } catch (error) {
+    await browser.stopTracing().catch(() => undefined);
+    throw error;
+  }
+  return mainThreadTasks((await browser.stopTracing()).toString('utf8'), minMs);
+}
+
+/** The tasks (`RunTask`) of every renderer main thread (`CrRendererMain`) in a trace, over `minMs` wall time, and the page's marks. */
+export function mainThreadTasks(traceJson: string, minMs: number): MainThreadTrace {
+  const parsed = JSON.parse(traceJson) as { traceEvents?: TraceEvent[] } | TraceEvent[];
+  const events = Array.isArray(parsed) ? parsed : parsed.traceEvents ?? [];
+  const main = new Set<string>();
+  for (const e of events) if (e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain') main.add(`${e.pid}:${e.tid}`);
+  const tasks: TracedTask[] = [];
+  const marks = new Map<string, number[]>();
+  for (const e of events) {
+    if (e.cat === 'blink.user_timing' && (e.ph === 'R' || e.ph === 'I' || e.ph === 'n')) marks.set(e.name, [...(marks.get(e.name) ?? []), e.ts / 1000]);
+    if (e.ph !== 'X' || e.name !== 'RunTask' || !main.has(`${e.pid}:${e.tid}`)) continue;
+    const wall = (e.dur ?? 0) / 1000;
+    if (wall > minMs) tasks.push({ at: e.ts / 1000, wall, cpu: (e.tdur ?? e.dur ?? 0) / 1000 });
+  }
+  return { tasks, marks };
+}

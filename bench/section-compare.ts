@@ -1,0 +1,188 @@
+/**
+ * Section 12, a compare in the browser: the production build in Chromium, the bench's generated
+ * ~13 MB Claude Code session (2,320 calls) imported through the page, the Compare tab with four configurations (pi, augment, observation-masking,
+ * layered; chars/4, a 50,000-token window), and the main-thread long tasks (> 50 ms) from the click
+ * on Compare until the totals table is shown, then while a compaction marker is opened and while
+ * the context of its call is shown. Skipped when no Chromium is found.
+ *
+ * Environment: BENCH_COMPARE_FILE replaces the session (e.g. the real Claude Code sample in
+ * public/samples/claude-code, 105 calls); BENCH_COMPARE_PORT the preview server's port.
+ */
+import { existsSync, mkdirSync } from 'node:fs';
+import { basename, resolve } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { traceMainThread, type TracedTask } from './main-thread-trace.ts';
+import { CHROMIUM, exited, start, withoutBasePath, withServedSite } from './processes.ts';
+import { duration, fmt, printPairs, printTable } from './report.ts';
+import { OUT_DIR, releaseSession, sessionFile } from './session.ts';
+
+/** Port of the preview server (BENCH_COMPARE_PORT overrides it). Default 4333. */
+export const PORT = Number(process.env.BENCH_COMPARE_PORT ?? 4333);
+/** The long-task threshold: a task over this blocks input noticeably. Default 50. Unit: ms. */
+export const BLOCKED_MS = 50;
+/** Quiet time recorded after each window's last visible change. Default 1,500. Unit: ms. */
+export const SETTLE_MS = 1_500;
+/** Time allowed for the import and for the compare. Default 300,000. Unit: ms. */
+export const TIMEOUT_MS = 300_000;
+/** The configurations compared, in order. */
+export const STRATEGIES = ['pi', 'augment', 'observation-masking', 'layered'] as const;
+/** The counter and the window of the compare. */
+export const COUNTER = 'chars4';
+export const WINDOW = 50_000;
+
+const SITE_DIR = resolve(OUT_DIR, 'compare-site');
+
+interface LongTask {
+  start: number;
+  duration: number;
+}
+
+interface ProbeWindow {
+  __longTasks: LongTask[];
+  __foldlab?: { imports: Array<{ conversation: { fileName: string } }> };
+}
+
+/** Runs in the page before its scripts: records every long task. */
+function installProbes(): void {
+  const w = window as unknown as ProbeWindow;
+  w.__longTasks = [];
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) w.__longTasks.push({ start: entry.startTime, duration: entry.duration });
+  }).observe({ type: 'longtask', buffered: true });
+}
+
+async function build(): Promise<number> {
+  const started = performance.now();
+  const child = start(['vite', 'build', '--outDir', SITE_DIR, '--emptyOutDir'], withoutBasePath());
+  const code = await exited(child);
+  if (code !== 0) throw new Error(`vite build failed (exit ${code}):\n${child.output().trim().split('\n').slice(-15).join('\n')}`);
+  return performance.now() - started;
+}
+
+/** Takes the long tasks recorded since the last drain. */
+async function drain(page: Page): Promise<LongTask[]> {
+  return page.evaluate(() => {
+    const w = window as unknown as ProbeWindow;
+    const tasks = w.__longTasks;
+    w.__longTasks = [];
+    return tasks;
+  });
+}
+
+const ms = (value: number) => (value === 0 ? '-' : `${fmt(value)} ms`);
+
+/** One window's row: long tasks (wall time, the long-task API) and, from the trace, the tasks whose own CPU time was over the threshold. */
+function row(label: string, tasks: readonly LongTask[], traced: readonly TracedTask[]): Array<string | number> {
+  const over = tasks.filter((t) => t.duration > BLOCKED_MS);
+  const longest = tasks.reduce((max, t) => Math.max(max, t.duration), 0);
+  const blocking = tasks.reduce((sum, t) => sum + Math.max(0, t.duration - BLOCKED_MS), 0);
+  const cpuOver = traced.filter((t) => t.cpu > BLOCKED_MS);
+  const cpuLongest = traced.reduce((max, t) => Math.max(max, t.cpu), 0);
+  const cpu = traced.length === 0 ? '-' : `${fmt(cpuLongest)} ms`;
+  return [label, over.length, ms(longest), ms(blocking), traced.length === 0 && over.length > 0 ? '?' : cpuOver.length, cpu, over.length === 0 ? 'met' : 'MISSED'];
+}
+
+/** Imports the file through the page's file input and waits until its conversation is open. */
+async function importFile(page: Page, file: string): Promise<void> {
+  const name = basename(file);
+  await page.setInputFiles('[data-testid="import.input"]', file);
+  await page.waitForFunction((n) => ((window as unknown as ProbeWindow).__foldlab?.imports ?? []).some((o) => o.conversation.fileName === n), name, { timeout: TIMEOUT_MS, polling: 100 });
+  await page.waitForFunction((n) => (document.querySelector('[data-testid="conversation.meta"]')?.textContent ?? '').includes(n), name, { timeout: TIMEOUT_MS, polling: 100 });
+}
+
+/** The Compare tab with the counter, the window and one row per strategy. */
+async function openCompare(page: Page): Promise<void> {
+  await page.getByTestId('counter.select').selectOption(COUNTER);
+  await page.getByTestId('gauge.preset').selectOption('custom');
+  await page.getByTestId('gauge.custom').fill(String(WINDOW));
+  await page.getByTestId('tab.compare').click();
+  await page.waitForFunction((w) => document.querySelector('[data-testid="compare.window"]')?.getAttribute('data-value') === w, String(WINDOW), { timeout: TIMEOUT_MS });
+  const rows = page.getByTestId('compare.configs').locator('> ol > li');
+  while ((await rows.count()) < STRATEGIES.length) await page.getByTestId('compare.config.add').click();
+  while ((await rows.count()) > STRATEGIES.length) await page.getByTestId(`compare.config.${(await rows.count()) - 1}.remove`).click();
+  for (const [i, strategy] of STRATEGIES.entries()) await page.getByTestId(`compare.config.${i}.strategy`).selectOption(strategy);
+}
+
+async function measure(browser: Browser, page: Page, file: string): Promise<void> {
+  await page.goto(`http://127.0.0.1:${PORT}/`);
+  await page.getByTestId('totals.total').waitFor({ timeout: TIMEOUT_MS }); // the first-visit demo
+  await importFile(page, file);
+  await page.getByTestId('totals.total').waitFor({ timeout: TIMEOUT_MS });
+  await openCompare(page);
+  await page.waitForTimeout(SETTLE_MS);
+  await drain(page);
+
+  const started = performance.now();
+  let compareMs = 0;
+  const { tasks: comparingTrace } = await traceMainThread(browser, page, async () => {
+    await page.getByTestId('compare.run').click();
+    await page.getByTestId(`compare.totals.${STRATEGIES.length - 1}`).waitFor({ timeout: TIMEOUT_MS });
+    compareMs = performance.now() - started;
+    await page.waitForTimeout(SETTLE_MS);
+  }, BLOCKED_MS);
+  const comparing = await drain(page);
+  const calls = await page.getByTestId('compare.totals.0.calls').getAttribute('data-value');
+  const markers = await page.getByTestId('compare.marker').count();
+  const compactions = await Promise.all(STRATEGIES.map((_, i) => page.getByTestId(`compare.totals.${i}.compactions`).getAttribute('data-value')));
+
+  // The first marker of the configuration that compacted most: the largest context to show.
+  const most = compactions.reduce((best, c, i) => (Number(c) > Number(compactions[best]) ? i : best), 0);
+  const openedAt = performance.now();
+  let openMs = 0;
+  const { tasks: openingTrace } = await traceMainThread(browser, page, async () => {
+    await page.locator(`[data-testid="compare.marker"][data-config="${most}"][data-compaction="0"]`).click();
+    await page.getByTestId('compare.detail').waitFor({ timeout: TIMEOUT_MS });
+    openMs = performance.now() - openedAt;
+    await page.waitForTimeout(SETTLE_MS);
+  }, BLOCKED_MS);
+  const opening = await drain(page);
+
+  const { tasks: contextTrace } = await traceMainThread(browser, page, async () => {
+    await page.getByTestId('compare.detail.context').click();
+    await page.locator('[data-testid="compare.call"]:not([aria-busy="true"]) [data-testid="compare.call.entry"]').first().waitFor({ timeout: TIMEOUT_MS });
+    await page.waitForTimeout(SETTLE_MS);
+  }, BLOCKED_MS);
+  const context = await drain(page);
+
+  printPairs([
+    ['session', `${basename(file)}: ${calls ?? '?'} calls, ${COUNTER}, window ${fmt(WINDOW)}`],
+    ['configurations', STRATEGIES.map((s, i) => `${s} (${compactions[i] ?? '?'} compactions)`).join(', ')],
+    ['compare to table shown', `${duration(compareMs)} (${markers} markers listed)`],
+    ['marker opened', `${duration(openMs)} (${STRATEGIES[most]}, compaction 1)`],
+  ]);
+  console.log();
+  printTable(
+    ['main-thread window', `tasks > ${BLOCKED_MS} ms`, 'longest', `blocked (over ${BLOCKED_MS} ms)`, `CPU > ${BLOCKED_MS} ms`, 'longest CPU', `none > ${BLOCKED_MS} ms`],
+    [
+      row('compare: run until the table is shown', comparing, comparingTrace),
+      row('open a compaction marker', opening, openingTrace),
+      row('show the context of its call', context, contextTrace),
+    ],
+  );
+  console.log(`  (tasks: wall time from the long-task API; CPU: the same tasks' own thread time from a Chromium trace, which a loaded machine does not inflate)`);
+  const worst = [...comparing, ...opening, ...context].sort((a, b) => b.duration - a.duration).slice(0, 5);
+  printPairs([['longest tasks', worst.length === 0 ? 'none' : worst.map((t) => `${fmt(t.duration)} ms at ${fmt(t.start)} ms`).join(', ')]]);
+}
+
+export async function compareSection(): Promise<void> {
+  if (!existsSync(CHROMIUM)) {
+    console.log(`  skipped: no Chromium at ${CHROMIUM} (set CHROMIUM_PATH to run this section).`);
+    return;
+  }
+  const file = process.env.BENCH_COMPARE_FILE ? resolve(process.env.BENCH_COMPARE_FILE) : sessionFile();
+  releaseSession();
+  if (!existsSync(file)) throw new Error(`BENCH_COMPARE_FILE: no file at ${file}.`);
+  mkdirSync(OUT_DIR, { recursive: true });
+  const buildMs = await build();
+  printPairs([['vite build', `${duration(buildMs)} -> bench/out/compare-site`]]);
+  await withServedSite(['vite', 'preview', '--outDir', SITE_DIR, '--port', String(PORT), '--strictPort', '--host', '127.0.0.1'], `http://127.0.0.1:${PORT}/`, SITE_DIR, async (browser) => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    try {
+      const page = await context.newPage();
+      await page.addInitScript(installProbes);
+      await measure(browser, page, file);
+    } finally {
+      await context.close();
+    }
+  }, withoutBasePath());
+}

@@ -1,0 +1,171 @@
+/**
+ * Budget's trim units (units.ts) as typed arrays, with the tool chains kept per branch as it grows:
+ * a replay plans at nearly every call once the history passes the budget, and joining every call
+ * to its results again each time cost more than the rest of the plan. The chains (union-find over
+ * the tool links) and each entry's tier are gathered once per entry (branch-scan.ts); a plan reads
+ * them in one pass over typed arrays. A branch that repeats an entry id (the links name entries by
+ * id, and the last one wins) is split by `trimUnits` from scratch instead.
+ */
+import type { Entry } from '../../journal/entry.ts';
+import type { CompactionInput } from '../../compaction/types.ts';
+import { BranchScans, type BranchFacts } from '../branch-scan.ts';
+import { entryTier, lastUserIndex, protection, trimUnits, type ProtectionReason, type ValueTier } from './units.ts';
+
+/** The units of one branch: unit `r` is named by its first entry index. */
+export interface UnitView {
+  /** Entries of the branch. */
+  length: number;
+  /** Per entry: the first index of its unit. */
+  root: Int32Array;
+  /** Per unit (by root): tokens, entries and tier. */
+  tokens: Float64Array;
+  size: Int32Array;
+  tier: Uint8Array;
+  /** Per protected unit (by root): why it is never dropped. */
+  protectedBy: Map<number, ProtectionReason>;
+  /** Roots in ascending order (the order of `trimUnits`). */
+  roots: number[];
+}
+
+class BudgetBranchFacts implements BranchFacts {
+  private parent = new Int32Array(64);
+  /** Per entry: its own tier (a unit's is the highest of its entries'). */
+  private tiers = new Uint8Array(64);
+  length = 0;
+  /** Entries of role system, and entries flagged pinned: protected whatever the plan's options. */
+  readonly system: number[] = [];
+  readonly flaggedPinned: number[] = [];
+  /** An id occurs twice: links by id resolve to its last entry, which moves as the branch grows. */
+  repeatedId = false;
+  readonly ids = new Map<string, number>();
+  /** Links to an entry id not seen yet: joined when it comes. */
+  private readonly waiting = new Map<string, number[]>();
+  private readonly latestCall = new Map<string, number>();
+
+  add(entry: Entry, i: number): void {
+    if (i >= this.parent.length) this.grow();
+    this.parent[i] = i;
+    this.tiers[i] = entryTier(entry);
+    this.length = i + 1;
+    if (entry.role === 'system') this.system.push(i);
+    if (entry.flags?.pinned) this.flaggedPinned.push(i);
+    if (this.ids.has(entry.id)) this.repeatedId = true;
+    else this.ids.set(entry.id, i);
+    for (const w of this.waiting.get(entry.id) ?? []) this.union(w, i);
+    this.waiting.delete(entry.id);
+    for (const block of entry.blocks) {
+      if (block.type === 'tool_call') {
+        this.latestCall.set(block.callId, i);
+        if (block.resultEntryId !== undefined) this.linkTo(i, block.resultEntryId);
+      } else if (block.type === 'tool_result') {
+        if (block.callEntryId !== undefined) this.linkTo(i, block.callEntryId);
+        else {
+          const call = this.latestCall.get(block.callId);
+          if (call !== undefined) this.union(i, call);
+        }
+      }
+    }
+  }
+
+  find(i: number): number {
+    let root = i;
+    while (this.parent[root] !== root) root = this.parent[root]!;
+    while (this.parent[i] !== root) {
+      const next = this.parent[i]!;
+      this.parent[i] = root;
+      i = next;
+    }
+    return root;
+  }
+
+  tierAt(i: number): ValueTier {
+    return this.tiers[i] as ValueTier;
+  }
+
+  private linkTo(i: number, id: string): void {
+    const j = this.ids.get(id);
+    if (j !== undefined) this.union(i, j);
+    else {
+      const list = this.waiting.get(id);
+      if (list) list.push(i);
+      else this.waiting.set(id, [i]);
+    }
+  }
+
+  private union(a: number, b: number): void {
+    const ra = this.find(a);
+    const rb = this.find(b);
+    if (ra !== rb) this.parent[Math.max(ra, rb)] = Math.min(ra, rb);
+  }
+
+  private grow(): void {
+    const parent = new Int32Array(this.parent.length * 2);
+    parent.set(this.parent);
+    this.parent = parent;
+    const tiers = new Uint8Array(this.tiers.length * 2);
+    tiers.set(this.tiers);
+    this.tiers = tiers;
+  }
+}
+
+const scans = new BranchScans(() => new BudgetBranchFacts());
+
+/** The units of `input.entries` with the latest `keepRecent` entries protected (as `trimUnits`). */
+export function unitView(input: CompactionInput, keepRecent: number): UnitView {
+  const { entries, tokens: counts } = input;
+  const facts = scans.of(entries);
+  if (facts.repeatedId) return viewOf(trimUnits(input, keepRecent), entries.length);
+  const n = entries.length;
+  const root = new Int32Array(n);
+  const tokens = new Float64Array(n);
+  const size = new Int32Array(n);
+  const tier = new Uint8Array(n);
+  const roots: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const r = facts.find(i);
+    root[i] = r;
+    if (r === i) roots.push(i);
+    tokens[r] = tokens[r]! + counts.countAt(i);
+    size[r]!++;
+    const t = facts.tierAt(i);
+    if (t > tier[r]!) tier[r] = t;
+  }
+  // A unit is protected for the reason of its first entry that has one.
+  const lastUser = lastUserIndex(entries);
+  const recentFrom = n - keepRecent;
+  const first = new Map<number, number>();
+  const consider = (i: number) => {
+    if (i < 0 || i >= n) return;
+    const r = root[i]!;
+    const known = first.get(r);
+    if (known === undefined || i < known) first.set(r, i);
+  };
+  for (const i of facts.system) consider(i);
+  for (const i of facts.flaggedPinned) consider(i);
+  if (lastUser !== undefined) consider(lastUser);
+  for (const id of input.pinned ?? []) consider(facts.ids.get(id) ?? -1);
+  for (let i = Math.max(0, recentFrom); i < n; i++) consider(i);
+  const protectedBy = new Map<number, ProtectionReason>();
+  for (const [r, i] of first) protectedBy.set(r, protection(entries[i]!, i, lastUser, recentFrom, input.pinned)!);
+  return { length: n, root, tokens, size, tier, protectedBy, roots };
+}
+
+/** The same view of units split from scratch. */
+function viewOf(units: ReturnType<typeof trimUnits>, n: number): UnitView {
+  const root = new Int32Array(n);
+  const tokens = new Float64Array(n);
+  const size = new Int32Array(n);
+  const tier = new Uint8Array(n);
+  const protectedBy = new Map<number, ProtectionReason>();
+  const roots: number[] = [];
+  for (const unit of units) {
+    const r = unit.indices[0]!;
+    roots.push(r);
+    for (const i of unit.indices) root[i] = r;
+    tokens[r] = unit.tokens;
+    size[r] = unit.indices.length;
+    tier[r] = unit.tier;
+    if (unit.protectedBy) protectedBy.set(r, unit.protectedBy);
+  }
+  return { length: n, root, tokens, size, tier, protectedBy, roots };
+}

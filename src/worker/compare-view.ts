@@ -1,0 +1,44 @@
+/**
+ * What the Compare tab reads of a saved comparison, and how the worker slims a stored one down to
+ * it. A stored result can weigh megabytes (thousands of calls and compactions, each compaction with
+ * its context, plan, summaries and probes); decoding it on the page would hold the main thread for
+ * seconds. The page gets the list without results, the opened result without the per-compaction
+ * details, and asks the worker for one compaction or one call's context when the user opens it.
+ */
+import type { ContextRef, ReplayCompaction, ReplayResult } from '../core/replay/types.ts';
+import type { ComparisonRow } from '../db/schema.ts';
+import type { CompareResult } from './compare-protocol.ts';
+
+/** A saved comparison as the list shows it: everything but the result. */
+export type ComparisonSummary = Omit<ComparisonRow, 'result'>;
+
+/** A compaction as the chart and the marker list draw it; the rest is read on demand. */
+export type CompactionMarker = Pick<ReplayCompaction, 'call' | 'trigger' | 'tokensBefore' | 'tokensAfter'>;
+
+/** One configuration's result with its compactions as markers. */
+export type ReplayResultView = Omit<ReplayResult, 'compactions'> & { compactions: CompactionMarker[] };
+
+/** A compare result as the page shows it (the entry ids stay in the worker, which builds contexts). */
+export type CompareResultView = Omit<CompareResult, 'results' | 'entryIds'> & { results: ReplayResultView[] };
+
+/** The opened comparison. */
+export type ComparisonView = ComparisonSummary & { result: CompareResultView };
+
+/** One compaction opened: all of it, with the context right after it in full. */
+export type CompactionDetailView = Omit<ReplayCompaction, 'context'> & { context: ContextRef[] };
+
+export function comparisonSummary(row: ComparisonRow): ComparisonSummary {
+  return { id: row.id, conversationId: row.conversationId, importId: row.importId, createdAt: row.createdAt, name: row.name, request: row.request };
+}
+
+export function compactionMarker(compaction: ReplayCompaction): CompactionMarker {
+  return { call: compaction.call, trigger: compaction.trigger, tokensBefore: compaction.tokensBefore, tokensAfter: compaction.tokensAfter };
+}
+
+export function comparisonView(row: ComparisonRow): ComparisonView {
+  const { entryIds: _entryIds, results, ...rest } = row.result;
+  return {
+    ...comparisonSummary(row),
+    result: { ...rest, results: results.map(({ compactions, ...result }) => ({ ...result, compactions: compactions.map(compactionMarker) })) },
+  };
+}
