@@ -49,7 +49,6 @@ interface LongTask {
 interface ProbeWindow {
   __clicks: ClickProbe[];
   __longTasks: LongTask[];
-  __outcomes: number;
   /** The phase named by the bench when no job runs (`idle` before the import, `after` once it ended). */
   __phase?: string;
   /** Each change of phase: [performance.now(), phase]. */
@@ -57,12 +56,11 @@ interface ProbeWindow {
   __foldlab?: { imports: unknown[]; state: () => { jobs: Record<string, { progress?: { phase: string; done: number } }>; notice?: unknown } };
 }
 
-/** Runs in the page before its scripts: times each trusted click, records long tasks, counts outcomes. */
+/** Runs in the page before its scripts: times each trusted click and records long tasks and the import phases. */
 function installProbes(): void {
   const w = window as unknown as ProbeWindow;
   w.__clicks = [];
   w.__longTasks = [];
-  w.__outcomes = 0;
   w.__phaseLog = [];
   const phaseNow = () => {
     const jobs = Object.values(w.__foldlab?.state().jobs ?? {});
@@ -93,17 +91,6 @@ function installProbes(): void {
     const phase = phaseNow();
     requestAnimationFrame(() => w.__clicks.push({ at, handler: toHandler, frame: performance.now() - at, phase }));
   }, true);
-  // The test API is installed by the app's entry module; count each import outcome once it exists.
-  const timer = setInterval(() => {
-    const imports = w.__foldlab?.imports;
-    if (!imports) return;
-    clearInterval(timer);
-    const push = imports.push.bind(imports);
-    imports.push = (...items: unknown[]) => {
-      w.__outcomes += items.length;
-      return push(...items);
-    };
-  }, 1);
 }
 
 async function build(): Promise<number> {
@@ -142,7 +129,7 @@ async function importWhileClicking(page: Page, file: string, label: string): Pro
     w.__clicks = [];
     w.__longTasks = [];
   });
-  const outcomesBefore = await page.evaluate(() => (window as unknown as ProbeWindow).__outcomes);
+  const outcomesBefore = await page.evaluate(() => (window as unknown as ProbeWindow).__foldlab?.imports.length ?? 0);
   const labels = page.getByTestId('verbosity').locator('label');
   // Alternate compact / default: each click re-renders the open transcript.
   const click = (i: number) => labels.nth(i % 2 === 0 ? 1 : 0).click({ force: true, timeout: 60_000 });
@@ -165,7 +152,7 @@ async function importWhileClicking(page: Page, file: string, label: string): Pro
       const state = await page.evaluate((before) => {
         const w = window as unknown as ProbeWindow;
         const notice = w.__foldlab?.state().notice as { error?: string } | undefined;
-        return { done: w.__outcomes > before, error: notice?.error };
+        return { done: (w.__foldlab?.imports.length ?? 0) > before, error: notice?.error };
       }, outcomesBefore);
       if (state.done || state.error) {
         outcomeAt = performance.now();
@@ -247,6 +234,8 @@ export async function hostilePageSection({ jsonlBytes = HOSTILE_JSONL_BYTES, lin
         const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
         try {
           const page = await context.newPage();
+          // tsx (esbuild keepNames) wraps the probes' inner functions in `__name(...)`: define it in the page.
+          await page.addInitScript({ content: 'self.__name = self.__name || ((fn) => fn);' });
           await page.addInitScript(installProbes);
           console.log();
           report(await importWhileClicking(page, file, label));
