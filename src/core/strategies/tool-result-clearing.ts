@@ -106,9 +106,11 @@ interface Earlier {
   /** Set when the clearings are every clearable use of `scan` before `upTo`: a later run continues from there. */
   scan?: ClearingScan;
   upTo?: number;
-  /** savedPrefix[k]: tokens the first k rewrites save; the rewrites as an earlier run's compressions. */
-  savedPrefix?: number[];
-  compressions?: Compression[];
+  /**
+   * The rewrites as an earlier run's compressions: `list` (that run's plan) up to `relabelFrom`, and
+   * `earlierCompression` of the rewrites after it (that run's new ones), made when a later run reads them.
+   */
+  compressions?: { list: readonly Compression[]; relabelFrom: number };
 }
 
 /**
@@ -138,13 +140,18 @@ function earlierOf(input: CompactionInput, uses: ToolUses): Earlier {
 }
 
 interface Layout {
+  /** The branch's tool uses: the first `useCount` of `uses` (a shared array that may grow later). */
   uses: readonly ToolUse[];
+  useCount: number;
   /** Earlier runs' clearings that apply on this branch. */
   earlierResults: IdSet;
   earlierInputs: IdSet;
   earlier: Earlier;
-  /** Set when the layout continued a scan: where it cut, how many earlier rewrites it kept as they were, the rewrites after them, the running savings. */
-  continued?: { scan: ClearingScan; cut: number; kept: number; tail: Rewrite[]; savedPrefix: number[] };
+  /**
+   * Set when the layout continued a scan: where it cut, how many earlier rewrites it kept as they
+   * were, the rewrites after them, the tokens all rewrites save, the plan's compressions once planned.
+   */
+  continued?: { scan: ClearingScan; cut: number; kept: number; tail: Rewrite[]; saved: number; compressions?: Compression[] };
   /** The current context's tokens (earlier clearings applied). */
   contextTokens: number;
   /** This run's new clearings. */
@@ -160,19 +167,19 @@ interface Layout {
 
 function computeLayout(input: CompactionInput, options: ToolResultClearingOptions): Layout {
   const index = toolUsesOf(input.entries);
-  const { uses } = index;
+  const { uses, count: useCount } = index;
   const earlier = earlierOf(input, index);
   const earlierResults = earlier.results;
   const earlierInputs = earlier.inputs;
   const contextTokens = input.tokens.total - earlier.saved;
   const l: Layout = {
-    uses, earlierResults, earlierInputs, earlier, contextTokens, newResults: [], newInputs: [], all: earlier.rewrites, freed: 0, excluded: 0, pinned: 0, small: 0,
+    uses, useCount, earlierResults, earlierInputs, earlier, contextTokens, newResults: [], newInputs: [], all: earlier.rewrites, freed: 0, excluded: 0, pinned: 0, small: 0,
   };
   // Under the trigger nothing is cleared: the candidates need not even be looked at (the replay asks often).
   if (contextTokens <= options.triggerTokens) return l;
   const exclude = excludedTools(options.excludeTools);
   const counter = input.counter;
-  const cut = Math.max(0, uses.length - options.keepToolUses);
+  const cut = Math.max(0, useCount - options.keepToolUses);
   if (continueScan(input, options, index, earlier, cut, exclude, l)) return l;
   for (const u of uses.slice(0, cut)) {
     if (earlierResults.has(u.callId)) continue;
@@ -235,13 +242,15 @@ function continueScan(
   const kept = fresh.length > 0 ? firstFrom(previous, fresh[0]!.index) : previous.length;
   const touched = new Set(fresh.map((r) => r.index));
   const tail = [...previous.slice(kept).filter((r) => !touched.has(r.index)), ...fresh].sort((a, b) => a.index - b.index);
-  const savedPrefix = (earlier.savedPrefix ?? [0]).slice(0, kept + 1);
-  for (const r of tail) savedPrefix.push(savedPrefix[savedPrefix.length - 1]! + r.tokensBefore - r.tokensAfter);
+  // The savings of the kept rewrites: the earlier total less those redone (token counts are integers: exact).
+  let saved = earlier.saved;
+  for (let i = kept; i < previous.length; i++) saved -= previous[i]!.tokensBefore - previous[i]!.tokensAfter;
+  for (const r of tail) saved += r.tokensBefore - r.tokensAfter;
   const all = previous.slice(0, kept);
   for (const r of tail) all.push(r);
   l.all = all;
-  l.freed = l.contextTokens - (input.tokens.total - savedPrefix[savedPrefix.length - 1]!);
-  l.continued = { scan, cut, kept, tail, savedPrefix };
+  l.freed = l.contextTokens - (input.tokens.total - saved);
+  l.continued = { scan, cut, kept, tail, saved };
   return true;
 }
 
@@ -254,13 +263,13 @@ function decide(input: CompactionInput, options: ToolResultClearingOptions, l = 
   let detail = `contextTokens ${fmt(l.contextTokens)} ${over ? '>' : '<='} triggerTokens ${fmt(options.triggerTokens)}`;
   if (over) {
     detail += l.newResults.length === 0
-      ? `, but no older tool result can be cleared (${fmt(l.uses.length)} tool uses, the last ${fmt(options.keepToolUses)} kept, ${fmt(l.earlierResults.size)} already cleared, ${fmt(l.excluded)} excluded, ${fmt(l.pinned)} pinned, ${fmt(l.small)} no longer than the placeholder)`
+      ? `, but no older tool result can be cleared (${fmt(l.useCount)} tool uses, the last ${fmt(options.keepToolUses)} kept, ${fmt(l.earlierResults.size)} already cleared, ${fmt(l.excluded)} excluded, ${fmt(l.pinned)} pinned, ${fmt(l.small)} no longer than the placeholder)`
       : `; clearing ${fmt(l.newResults.length)} older tool results frees ${fmt(l.freed)} tokens ${enough ? '>=' : '<'} clearAtLeastTokens ${fmt(options.clearAtLeastTokens)}`;
   }
   return {
     fire, rule: 'input-tokens', detail,
     numbers: {
-      contextTokens: l.contextTokens, triggerTokens: options.triggerTokens, toolUses: l.uses.length, keepToolUses: options.keepToolUses,
+      contextTokens: l.contextTokens, triggerTokens: options.triggerTokens, toolUses: l.useCount, keepToolUses: options.keepToolUses,
       toClear: l.newResults.length, inputsToClear: l.newInputs.length, freedTokens: l.freed, clearAtLeastTokens: options.clearAtLeastTokens,
       alreadyCleared: l.earlierResults.size, excluded: l.excluded,
     },
@@ -293,16 +302,17 @@ function planClearing(input: CompactionInput, options: ToolResultClearingOptions
   };
   if (c) {
     // Continuing a scan: the earlier rewrites before the new ones are an earlier run's as they were.
-    const compressions = (l.earlier.compressions ?? []).slice(0, c.kept);
+    const compressions = earlierCompressions(l.earlier, c.kept);
     for (const r of c.tail) compressions.push(compression(r));
-    knownCompressionSavings(compressions, c.savedPrefix[c.savedPrefix.length - 1]!);
+    knownCompressionSavings(compressions, c.saved);
     plan.compressions = compressions;
+    c.compressions = compressions;
   } else {
     for (const r of l.all) plan.fates[r.index] = 'compress';
     plan.compressions = l.all.map(compression);
   }
   plan.tokensAfterEstimate = l.contextTokens - l.freed;
-  const kept = l.uses.slice(Math.max(0, l.uses.length - options.keepToolUses));
+  const kept = l.uses.slice(Math.max(0, l.useCount - options.keepToolUses), l.useCount);
   plan.notes.push(`Cleared ${fmt(l.newResults.length)} tool results, oldest first, ${fmt(l.freed)} tokens freed; the last ${fmt(kept.length)} tool uses keep their results${kept.length > 0 ? ` (${kept.map((u) => u.name || u.callId).join(', ')})` : ''}.`);
   if (l.newInputs.length > 0) plan.notes.push(`clearToolInputs: the input of ${fmt(l.newInputs.length)} cleared calls is replaced too.`);
   if (l.excluded > 0) plan.notes.push(`${fmt(l.excluded)} older results of excluded tools (${options.excludeTools}) stay.`);
@@ -319,14 +329,14 @@ function assembleClearing(input: CompactionInput, plan: Plan, options: ToolResul
   const entries = buildEntries(input, plan.fates, [], l.all);
   const c = l.continued;
   const state = c
-    ? { [RESULTS_KEY]: c.scan.clearableIds.slice(0, c.scan.counts[CLEARABLE]![c.cut]), [INPUTS_KEY]: c.scan.inputIds.slice(0, c.scan.inputCount[c.cut]) }
+    ? c.scan.state(c.cut, RESULTS_KEY, INPUTS_KEY)
     : { [RESULTS_KEY]: [...l.earlierResults, ...l.newResults], [INPUTS_KEY]: [...l.earlierInputs, ...l.newInputs] };
   if (c && input.entries[0]) {
     // The next run on this branch continues from this one without reading the ids back.
     const earlier: Earlier = {
       results: new ClearedIds(c.scan, c.cut, false), inputs: new ClearedIds(c.scan, c.cut, true), rewrites: l.all,
-      saved: c.savedPrefix[c.savedPrefix.length - 1]!, scan: c.scan, upTo: c.cut, savedPrefix: c.savedPrefix,
-      compressions: earlierCompressions(l.earlier.compressions ?? [], c.kept, c.tail),
+      saved: c.saved, scan: c.scan, upTo: c.cut,
+      ...(c.compressions ? { compressions: { list: c.compressions, relabelFrom: c.kept } } : {}),
     };
     earlierMemo.set(state, { root: input.entries[0], counter: input.counter, earlier, entries: input.entries, length: input.entries.length });
   }
@@ -334,9 +344,12 @@ function assembleClearing(input: CompactionInput, plan: Plan, options: ToolResul
   return { entries, tokensAfter: countContext(input, entries), previous, truncationApplied: false, summaryApplied: false, notes: [] };
 }
 
-function earlierCompressions(earlier: readonly Compression[], kept: number, tail: readonly Rewrite[]): Compression[] {
-  const out = earlier.slice(0, kept);
-  for (const r of tail) out.push(earlierCompression(r));
+/** The first `kept` rewrites of an earlier run as its compressions (all labelled as cleared by an earlier run). */
+function earlierCompressions(earlier: Earlier, kept: number): Compression[] {
+  if (kept === 0) return [];
+  const { list, relabelFrom } = earlier.compressions ?? { list: [], relabelFrom: 0 };
+  const out = list.slice(0, Math.min(kept, relabelFrom));
+  for (let i = relabelFrom; i < kept; i++) out.push(earlierCompression(earlier.rewrites[i]!));
   return out;
 }
 
@@ -350,14 +363,14 @@ function clearedFates(input: CompactionInput, l: Layout, c: NonNullable<Layout['
   if (last && last.length <= n && last.all === l.earlier.rewrites) {
     // The earlier rewrites are this plan's up to `kept`; those after it are redone in the tail at the same entries.
     fates = last.fates.slice();
-    if (n > last.length) {
-      fates.length = n;
-      fates.fill('keep', last.length, n);
-    }
+    // Pushed, not `length = n`: a grown length makes the array holey (slower for every later reader).
+    for (let i = last.length; i < n; i++) fates.push('keep');
     for (const r of c.tail) fates[r.index] = 'compress';
     fatesDerived(fates, last.fates, Math.min(last.length, c.tail[0]?.index ?? n));
   } else {
-    fates = new Array<Fate>(n).fill('keep');
+    // Pushed: the next plans copy this array, and a packed one copies faster than `new Array(n)`'s holey one.
+    fates = [];
+    for (let i = 0; i < n; i++) fates.push('keep');
     for (const r of l.all) fates[r.index] = 'compress';
   }
   knownFateCounts(fates, { keep: n - l.all.length, summarize: 0, compress: l.all.length, drop: 0 });

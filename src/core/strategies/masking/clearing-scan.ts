@@ -69,6 +69,21 @@ export class ClearingScan {
     }
   }
 
+  /**
+   * The state a run continuing this scan up to `cut` leaves: the cleared ids under `resultsKey` and
+   * `inputsKey`, copied from the scan (whose id lists only grow) when first read, not at every run of a replay.
+   */
+  state(cut: number, resultsKey: string, inputsKey: string): Record<string, unknown> {
+    const state: Record<string, unknown> = {};
+    const lazy = (key: string, ids: readonly string[], count: number) => {
+      let value: string[] | undefined;
+      Object.defineProperty(state, key, { enumerable: true, configurable: true, get: () => (value ??= ids.slice(0, count)) });
+    };
+    lazy(resultsKey, this.clearableIds, this.counts[CLEARABLE]![cut]!);
+    lazy(inputsKey, this.inputIds, this.inputCount[cut]!);
+    return state;
+  }
+
   /** Whether the use with this call id is cleared once every clearable use before `cut` is (its result, or its input). */
   cleared(callId: string, cut: number, input: boolean): boolean {
     const k = this.position.get(callId);

@@ -14,8 +14,13 @@ export interface ToolUse {
 }
 
 export interface ToolUses {
-  /** In the order of their results (read-only). */
+  /**
+   * In the order of their results (read-only). Shared with longer branches that continue this one:
+   * it may grow later, so a caller that keeps it reads only the first `count`.
+   */
   uses: readonly ToolUse[];
+  /** How many uses `entries` holds (the length of `uses` when it was handed out). */
+  count: number;
   /** Each use by its call id. */
   byCallId: ReadonlyMap<string, ToolUse>;
   /** A call id appears in more than one call block or result block (then a use does not name every block of its id). */
@@ -62,10 +67,10 @@ class ToolUseIndex {
 const INDICES_PER_ROOT = 4;
 const cache = new WeakMap<Entry, ToolUseIndex[]>();
 
-/** The tool uses of `entries`: the first result of each call id, in order (`uses` is shared: read it at once). */
+/** The tool uses of `entries`: the first result of each call id, in order (`uses` is shared, not copied: read its first `count`). */
 export function toolUsesOf(entries: readonly Entry[]): ToolUses {
   const root = entries[0];
-  if (!root) return { uses: [], byCallId: new Map(), duplicates: false };
+  if (!root) return { uses: [], count: 0, byCallId: new Map(), duplicates: false };
   const indices = cache.get(root) ?? [];
   let best: ToolUseIndex | undefined;
   for (const index of indices) if (index.continues(entries) && (!best || index.length > best.length)) best = index;
@@ -76,5 +81,5 @@ export function toolUsesOf(entries: readonly Entry[]): ToolUses {
     cache.set(root, indices);
   }
   best.advance(entries);
-  return { uses: best.uses.slice(), byCallId: best.byCallId, duplicates: best.duplicates };
+  return { uses: best.uses, count: best.uses.length, byCallId: best.byCallId, duplicates: best.duplicates };
 }
