@@ -7,10 +7,12 @@
  */
 import { contextTokens } from '../compaction/context-tokens.ts';
 import { parseOptions, type OptionSpec } from '../compaction/options.ts';
+import { knownFateCounts, knownKeptItems } from '../compaction/plan-counts.ts';
 import type { Strategy } from '../compaction/strategy.ts';
 import type {
   CompactedContext, CompactionInput, ContextEntry, Fate, Plan, SummaryTask, TriggerDecision,
 } from '../compaction/types.ts';
+import type { Entry } from '../journal/entry.ts';
 import { capMemoryBlock, fitMemoryBlock, MEMORY_MARKER, memoryEntry, memoryReserveTokens } from './budget/memory-block.ts';
 import { BudgetExceededError, budgetNumbers, fmt, precheck, type BudgetNumbers } from './budget/precheck.ts';
 import { unitView, type UnitView } from './budget/unit-view.ts';
@@ -64,6 +66,24 @@ interface Selection {
   kept: number;
 }
 
+/**
+ * One context item per journal entry, handed back at every compaction: a replay trims at nearly
+ * every call, and the same item objects let it see at once what stayed (items are never edited).
+ */
+const journalItems = new WeakMap<Entry, ContextEntry>();
+
+function journalItem(entry: Entry): ContextEntry {
+  let item = journalItems.get(entry);
+  if (!item) {
+    item = { role: entry.role, entry, origin: 'journal' };
+    journalItems.set(entry, item);
+  }
+  return item;
+}
+
+/** Per plan (by its fates list): the input indices it keeps, so assembling reads only those. */
+const keptIndices = new WeakMap<readonly Fate[], number[]>();
+
 /** Drops droppable units in order until the kept tokens are at most `target`; undefined if they never are. */
 function select(total: number, order: readonly number[], view: UnitView, target: number): Selection | undefined {
   let kept = total;
@@ -78,11 +98,13 @@ function select(total: number, order: readonly number[], view: UnitView, target:
 
 /** The units that may be dropped, lowest tier first, oldest first within a tier. */
 function dropOrder(view: UnitView): number[] {
-  const order: number[] = [];
-  for (let tier = 0; tier <= 2; tier++) {
-    for (const root of view.roots) if (view.tier[root] === tier && !view.protectedBy.has(root)) order.push(root);
+  const byTier: [number[], number[], number[]] = [[], [], []];
+  const { roots, tier, protectedBy } = view;
+  for (let k = 0; k < roots.length; k++) {
+    const root = roots[k]!;
+    if (!protectedBy.has(root)) byTier[tier[root] as 0 | 1 | 2].push(root);
   }
-  return order;
+  return byTier[0].concat(byTier[1], byTier[2]);
 }
 
 /** Roots of the protected units, ascending (the order the notes and sums go in). */
@@ -90,13 +112,56 @@ function protectedRoots(view: UnitView): number[] {
   return [...view.protectedBy.keys()].sort((a, b) => a - b);
 }
 
-function basePlan(input: CompactionInput, options: BudgetOptions, trigger: TriggerDecision): Plan {
+/**
+ * Fates from the kept units' entries alone (most of a long history is dropped): every droppable unit
+ * past the first `droppedUnits` of `order`, and every protected unit.
+ */
+function keptFates(view: UnitView, next: Int32Array, order: readonly number[], droppedUnits: number): { fates: Fate[]; kept: number[]; droppedIdx: number[] } {
+  const fates = new Array<Fate>(view.length).fill('drop');
+  const found: number[] = [];
+  const collect = (root: number) => {
+    for (let i = root; i >= 0; i = next[i]!) found.push(i);
+  };
+  for (let k = droppedUnits; k < order.length; k++) collect(order[k]!);
+  for (const root of view.protectedBy.keys()) collect(root);
+  const kept = Array.from(Int32Array.from(found).sort());
+  for (const i of kept) fates[i] = 'keep';
+  return { fates, kept, droppedIdx: [] };
+}
+
+/** Fates in one pass over every entry, listing the dropped ones. */
+function allFates(view: UnitView, dropped: readonly number[]): { fates: Fate[]; kept: number[]; droppedIdx: number[] } {
+  const droppedRoot = new Uint8Array(view.length);
+  for (const root of dropped) droppedRoot[root] = 1;
+  const droppedIdx: number[] = [];
+  const kept: number[] = [];
+  const fates: Fate[] = [];
+  const unitOf = view.root;
+  for (let i = 0; i < view.length; i++) {
+    if (droppedRoot[unitOf[i]!] === 1) {
+      fates.push('drop');
+      droppedIdx.push(i);
+    } else {
+      fates.push('keep');
+      kept.push(i);
+    }
+  }
+  return { fates, kept, droppedIdx };
+}
+
+/** Every entry kept. */
+function keepAll(input: CompactionInput): Fate[] {
+  return new Array<Fate>(input.entries.length).fill('keep');
+}
+
+/** A plan that changes nothing yet; `fates` are every entry kept unless given (a trimming plan writes its own). */
+function basePlan(input: CompactionInput, options: BudgetOptions, trigger: TriggerDecision, fates: Fate[] = keepAll(input)): Plan {
   const total = input.tokens.total;
   return {
     strategy: 'budget',
     options: { ...options },
     trigger,
-    fates: input.entries.map((): Fate => 'keep'),
+    fates,
     summaries: [],
     compressions: [],
     tokensBefore: total,
@@ -124,7 +189,7 @@ function protectedNote(view: UnitView, input: CompactionInput): string {
 function planBudget(input: CompactionInput, options: BudgetOptions): Plan {
   const numbers = budgetNumbers(input, options.reservedOutputTokens);
   const trigger = precheck(numbers);
-  const plan = basePlan(input, options, trigger);
+  const plan = basePlan(input, options, trigger, trigger.fire ? [] : keepAll(input));
   if (!trigger.fire) {
     plan.nothingToDo = `Under the input budget: ${trigger.detail}; nothing to trim.`;
     plan.notes.push(`Precheck: ${trigger.detail}.`);
@@ -147,22 +212,19 @@ function planBudget(input: CompactionInput, options: BudgetOptions): Plan {
   }
   if (!selection) return reject(plan, numbers, view, reserve);
 
-  const droppedRoot = new Uint8Array(view.length);
-  for (const root of selection.dropped) droppedRoot[root] = 1;
-  const droppedIdx: number[] = [];
-  for (let i = 0; i < view.length; i++) {
-    if (droppedRoot[view.root[i]!] === 1) {
-      plan.fates[i] = 'drop';
-      droppedIdx.push(i);
-    }
-  }
+  // The dropped indices are listed only for the memory block.
+  const { fates, kept, droppedIdx } = view.next && !withSummary ? keptFates(view, view.next, order, selection.dropped.length) : allFates(view, selection.dropped);
+  plan.fates = fates;
+  keptIndices.set(fates, kept);
+  const droppedCount = fates.length - kept.length;
+  knownFateCounts(fates, { keep: kept.length, summarize: 0, compress: 0, drop: droppedCount });
   const byTier = [0, 0, 0];
   for (const root of selection.dropped) byTier[view.tier[root]!]! += view.size[root]!;
   plan.notes.push(
-    `Dropped ${fmt(droppedIdx.length)} entries, ${fmt(numbers.input - selection.kept)} tokens, oldest first within each tier (${
+    `Dropped ${fmt(droppedCount)} entries, ${fmt(numbers.input - selection.kept)} tokens, oldest first within each tier (${
       byTier.map((n, tier) => `${TIER_LABELS[tier as 0 | 1 | 2]} ${n}`).join(', ')}).`,
   );
-  const memory = withSummary && droppedIdx.length > 0 ? reserve : 0;
+  const memory = withSummary && droppedCount > 0 ? reserve : 0;
   plan.tokensAfterEstimate = selection.kept + memory;
   plan.notes.push(
     memory > 0
@@ -174,6 +236,7 @@ function planBudget(input: CompactionInput, options: BudgetOptions): Plan {
 }
 
 function reject(plan: Plan, numbers: BudgetNumbers, view: UnitView, reserve: number): Plan {
+  plan.fates = new Array<Fate>(view.length).fill('keep');
   let floor = 0;
   for (const root of protectedRoots(view)) floor += view.tokens[root]!;
   const error = new BudgetExceededError(numbers);
@@ -203,7 +266,7 @@ function memoryTask(input: CompactionInput, dropped: readonly number[], options:
 }
 
 function unchanged(input: CompactionInput, plan: Plan): CompactedContext {
-  const entries = input.entries.map((entry): ContextEntry => ({ role: entry.role, entry, origin: 'journal' }));
+  const entries = input.entries.map(journalItem);
   return {
     entries,
     tokensAfter: contextTokens(input, entries),
@@ -218,12 +281,29 @@ function build(input: CompactionInput, plan: Plan, summaries: ReadonlyMap<string
   if (plan.nothingToDo) return unchanged(input, plan);
   const notes: string[] = [];
   const entries: ContextEntry[] = [];
-  input.entries.forEach((entry, i) => {
-    if (plan.fates[i] !== 'drop') entries.push({ role: entry.role, entry, origin: 'journal' });
-  });
-  const dropped = input.entries.filter((_, i) => plan.fates[i] === 'drop');
-  let summaryApplied = false;
+  const dropped: Entry[] = [];
+  const { fates } = plan;
+  const all = input.entries;
+  /** Tokens of `entries` (journal entries only, in order: what `contextTokens` counts). */
+  let keptTokens = 0;
   const task = plan.summaries.find((t) => t.id === MEMORY_TASK_ID);
+  const known = task ? undefined : keptIndices.get(fates);
+  if (known) {
+    // Without a memory block only the kept entries matter, and how many were dropped.
+    for (const i of known) {
+      entries.push(journalItem(all[i]!));
+      keptTokens += input.tokens.countAt(i);
+    }
+    return trimmed(plan, entries, keptTokens, all.length - known.length);
+  }
+  for (let i = 0; i < all.length; i++) {
+    const entry = all[i]!;
+    if (fates[i] !== 'drop') {
+      entries.push(journalItem(entry));
+      keptTokens += input.tokens.countAt(i);
+    } else dropped.push(entry);
+  }
+  let summaryApplied = false;
   if (task && dropped.length > 0) {
     const raw = failure ? undefined : summaries.get(task.id);
     const capped = raw === undefined ? undefined : capMemoryBlock(raw, options.memoryMaxLines, options.memoryMaxChars);
@@ -231,7 +311,7 @@ function build(input: CompactionInput, plan: Plan, summaries: ReadonlyMap<string
     const at = lastUser === undefined ? entries.findIndex((e) => e.role !== 'system') : entries.findIndex((e) => e.entry === input.entries[lastUser]);
     const pos = at < 0 ? entries.length : at;
     const make = (text: string) => memoryEntry(text, dropped[0]!, entries[pos - 1]?.entry.id ?? null, input.now);
-    const room = plan.trigger.numbers.budget! - contextTokens(input, entries);
+    const room = plan.trigger.numbers.budget! - keptTokens;
     const text = capped === undefined ? undefined : fitMemoryBlock(capped, room, input.counter, make);
     if (failure) notes.push(`Memory block skipped: the summary failed (${failure.message}); history is trimmed without it.`);
     else if (capped === undefined) notes.push('Memory block skipped: the summarizer returned no text.');
@@ -244,10 +324,11 @@ function build(input: CompactionInput, plan: Plan, summaries: ReadonlyMap<string
       summaryApplied = true;
     }
   }
-  const memory = entries.find((e) => e.origin === 'summary');
+  const memory = summaryApplied ? entries.find((e) => e.origin === 'summary') : undefined;
+  knownKeptItems(entries, summaryApplied ? entries.length - 1 : entries.length);
   return {
     entries,
-    tokensAfter: contextTokens(input, entries),
+    tokensAfter: summaryApplied ? contextTokens(input, entries) : keptTokens,
     previous: {
       strategy: 'budget',
       summaries: memory ? [memory.entry.blocks.map((b) => (b.type === 'text' ? b.text : '')).join('')] : [],
@@ -256,6 +337,19 @@ function build(input: CompactionInput, plan: Plan, summaries: ReadonlyMap<string
     truncationApplied: dropped.length > 0,
     summaryApplied,
     notes,
+  };
+}
+
+/** The trimmed context without a memory block: the kept journal entries, `tokens` in all. */
+function trimmed(plan: Plan, entries: ContextEntry[], tokens: number, droppedCount: number): CompactedContext {
+  knownKeptItems(entries, entries.length);
+  return {
+    entries,
+    tokensAfter: tokens,
+    previous: { strategy: 'budget', summaries: [], state: { budget: plan.trigger.numbers.budget, droppedEntries: droppedCount } },
+    truncationApplied: droppedCount > 0,
+    summaryApplied: false,
+    notes: [],
   };
 }
 

@@ -42,6 +42,15 @@ export class TokenIndex {
     return view;
   }
 
+  /**
+   * An object that is the same for this index and every prefix of it (`prefixOf`) while they share
+   * their sums: two indexes with the same key give equal counts below both sizes. A cache of work
+   * over the counts (a strategy's per-branch facts) keys on it.
+   */
+  get sumsKey(): object {
+    return this.prefix;
+  }
+
   /** Adds one entry's count (a non-negative integer) at the end. */
   append(count: number): void {
     if (this.shared) {

@@ -83,7 +83,18 @@ function expected(units: ReturnType<typeof trimUnits>, n: number): Omit<UnitView
   return { length: n, root, tokens, size, tier, protectedBy, roots: units.map((u) => u.indices[0]!) };
 }
 
-const shape = (view: UnitView) => ({ ...view, protectedBy: [...view.protectedBy].sort((a, b) => a[0] - b[0]) });
+const shape = ({ next: _next, ...view }: UnitView) => ({ ...view, protectedBy: [...view.protectedBy].sort((a, b) => a[0] - b[0]) });
+
+/** Each unit's entries read by following `next` from its root (when the view lists them). */
+function members(view: UnitView): number[][] | undefined {
+  const { next } = view;
+  if (!next) return undefined;
+  return view.roots.map((root) => {
+    const list: number[] = [];
+    for (let i = root; i >= 0; i = next[i]!) list.push(i);
+    return list;
+  });
+}
 
 describe('budget unit view', () => {
   it('equals the units split from scratch at every length of a growing branch', () => {
@@ -97,6 +108,45 @@ describe('budget unit view', () => {
         expect(shape(unitView(input, keepRecent))).toEqual(expected(trimUnits(input, keepRecent), live.length));
       }
     }), { numRuns: 200 });
+  });
+
+  it('grows its cached units with the branch (one count index, as a replay reads) and equals the units split from scratch', () => {
+    fc.assert(fc.property(fc.array(stepArb, { minLength: 1, maxLength: 60 }), fc.boolean(), fc.nat(8), (steps, repeats, keepRecent) => {
+      const { entries: all, pins } = build(steps, repeats);
+      const { tokens } = makeInput(all);
+      const pinned = new Set(pins);
+      const live: Entry[] = [];
+      for (const entry of all) {
+        live.push(entry);
+        const input = { ...makeInput(live), tokens, pinned };
+        const view = unitView(input, keepRecent);
+        const units = trimUnits(input, keepRecent);
+        expect(shape(view)).toEqual(expected(units, live.length));
+        expect(members(view) ?? units.map((u) => u.indices)).toEqual(units.map((u) => u.indices));
+      }
+    }), { numRuns: 200 });
+  });
+
+  it('splits its cached units again when a new entry joins two earlier units', () => {
+    const entries = makeEntries([
+      { user: 'go' },
+      { assistant: '', calls: [{ id: 'x', name: 'read', input: {} }] },
+      { assistant: '', calls: [{ id: 'x', name: 'read', input: {} }] },
+      { tool: 'X', callId: 'x' },
+    ]);
+    const first = entries[1]!.blocks[0]!;
+    if (first.type === 'tool_call') first.resultEntryId = entries[3]!.id;
+    const { tokens } = makeInput(entries);
+    const live = entries.slice(0, 3);
+    const before = unitView({ ...makeInput(live), tokens }, 0);
+    expect(before.roots).toEqual([0, 1, 2]);
+    expect(before.tokens[2]).toBe(tokens.countAt(2));
+    live.push(entries[3]!);
+    const view = unitView({ ...makeInput(live), tokens }, 0);
+    expect([...view.root]).toEqual([0, 1, 1, 1]);
+    expect(view.roots).toEqual([0, 1]);
+    expect(view.tokens[1]).toBe(tokens.range(1, 3));
+    expect(view.tokens[2]).toBe(0);
   });
 
   it('joins a call to a result that comes later by its linked id', () => {

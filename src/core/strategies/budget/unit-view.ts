@@ -2,9 +2,10 @@
  * Budget's trim units (units.ts) as typed arrays, with the tool chains kept per branch as it grows:
  * a replay plans at nearly every call once the history passes the budget, and joining every call
  * to its results again each time cost more than the rest of the plan. The chains (union-find over
- * the tool links) and each entry's tier are gathered once per entry (branch-scan.ts); a plan reads
- * them in one pass over typed arrays. A branch that repeats an entry id (the links name entries by
- * id, and the last one wins) is split by `trimUnits` from scratch instead.
+ * the tool links) and each entry's tier are gathered once per entry (branch-scan.ts), and so are
+ * the units' sums and member lists, grown with the branch until a new entry joins two earlier units
+ * (then summed again). A branch that repeats an entry id (the links name entries by id, and the last
+ * one wins) is split by `trimUnits` from scratch instead.
  */
 import type { Entry } from '../../journal/entry.ts';
 import type { CompactionInput } from '../../compaction/types.ts';
@@ -25,6 +26,8 @@ export interface UnitView {
   protectedBy: Map<number, ProtectionReason>;
   /** Roots in ascending order (the order of `trimUnits`). */
   roots: number[];
+  /** Per entry, when known: the next entry of its unit, or -1 (a unit's entries from its root on). */
+  next?: Int32Array;
 }
 
 class BudgetBranchFacts implements BranchFacts {
@@ -41,6 +44,10 @@ class BudgetBranchFacts implements BranchFacts {
   /** Links to an entry id not seen yet: joined when it comes. */
   private readonly waiting = new Map<string, number[]>();
   private readonly latestCall = new Map<string, number>();
+  /** Unions that joined two units both made before the entry being added (they move a cached unit's members). */
+  merges = 0;
+  /** The units of the first `units.length` entries, kept for the next plan on this branch. */
+  units: CachedUnits | undefined;
 
   add(entry: Entry, i: number): void {
     if (i >= this.parent.length) this.grow();
@@ -95,7 +102,9 @@ class BudgetBranchFacts implements BranchFacts {
   private union(a: number, b: number): void {
     const ra = this.find(a);
     const rb = this.find(b);
-    if (ra !== rb) this.parent[Math.max(ra, rb)] = Math.min(ra, rb);
+    if (ra === rb) return;
+    if (Math.max(ra, rb) < this.length - 1) this.merges++;
+    this.parent[Math.max(ra, rb)] = Math.min(ra, rb);
   }
 
   private grow(): void {
@@ -108,28 +117,98 @@ class BudgetBranchFacts implements BranchFacts {
   }
 }
 
+/**
+ * Per-entry roots and per-unit sums of a branch's first `length` entries, grown in place as the
+ * branch grows: a new entry either starts a unit or joins one, which only adds to that unit's sums.
+ * Valid while no union joined two earlier units (`merges`) and the counts are the same index.
+ */
+class CachedUnits {
+  length = 0;
+  root = new Int32Array(64);
+  tokens = new Float64Array(64);
+  size = new Int32Array(64);
+  tier = new Uint8Array(64);
+  next = new Int32Array(64);
+  /** Per unit (by root): its last entry so far. */
+  last = new Int32Array(64);
+  readonly roots: number[] = [];
+
+  constructor(readonly key: object, readonly merges: number) {}
+
+  extend(facts: BudgetBranchFacts, n: number, counts: CompactionInput['tokens']): void {
+    if (n > this.root.length) this.grow(n);
+    const { root, tokens, size, tier, roots, next, last } = this;
+    for (let i = this.length; i < n; i++) {
+      const r = facts.find(i);
+      root[i] = r;
+      next[i] = -1;
+      if (r === i) roots.push(i);
+      else next[last[r]!] = i;
+      last[r] = i;
+      tokens[r] = tokens[r]! + counts.countAt(i);
+      size[r]!++;
+      const t = facts.tierAt(i);
+      if (t > tier[r]!) tier[r] = t;
+    }
+    this.length = n;
+  }
+
+  private grow(n: number): void {
+    let cap = this.root.length;
+    while (cap < n) cap *= 2;
+    const root = new Int32Array(cap);
+    root.set(this.root);
+    this.root = root;
+    const tokens = new Float64Array(cap);
+    tokens.set(this.tokens);
+    this.tokens = tokens;
+    const size = new Int32Array(cap);
+    size.set(this.size);
+    this.size = size;
+    const tier = new Uint8Array(cap);
+    tier.set(this.tier);
+    this.tier = tier;
+    const next = new Int32Array(cap);
+    next.set(this.next);
+    this.next = next;
+    const last = new Int32Array(cap);
+    last.set(this.last);
+    this.last = last;
+  }
+}
+
 const scans = new BranchScans(() => new BudgetBranchFacts());
 
-/** The units of `input.entries` with the latest `keepRecent` entries protected (as `trimUnits`). */
+/**
+ * What the counts are read from: a replay asks with a new prefix index at every call, and every
+ * prefix of one index shares its sums (`TokenIndex.sumsKey`: equal keys, equal counts below both sizes).
+ */
+function countsKey(counts: CompactionInput['tokens']): object {
+  return counts.sumsKey;
+}
+
+/**
+ * The units of `input.entries` with the latest `keepRecent` entries protected (as `trimUnits`).
+ * Its arrays are shared with the branch's cache: read them before the next call on the branch.
+ */
 export function unitView(input: CompactionInput, keepRecent: number): UnitView {
   const { entries, tokens: counts } = input;
   const facts = scans.of(entries);
   if (facts.repeatedId) return viewOf(trimUnits(input, keepRecent), entries.length);
   const n = entries.length;
-  const root = new Int32Array(n);
-  const tokens = new Float64Array(n);
-  const size = new Int32Array(n);
-  const tier = new Uint8Array(n);
-  const roots: number[] = [];
-  for (let i = 0; i < n; i++) {
-    const r = facts.find(i);
-    root[i] = r;
-    if (r === i) roots.push(i);
-    tokens[r] = tokens[r]! + counts.countAt(i);
-    size[r]!++;
-    const t = facts.tierAt(i);
-    if (t > tier[r]!) tier[r] = t;
+  let cached = facts.units;
+  const key = countsKey(counts);
+  if (!cached || cached.key !== key || cached.merges !== facts.merges || cached.length > n) {
+    cached = new CachedUnits(key, facts.merges);
+    facts.units = cached;
   }
+  cached.extend(facts, n, counts);
+  const root = cached.root.subarray(0, n);
+  const tokens = cached.tokens.subarray(0, n);
+  const size = cached.size.subarray(0, n);
+  const tier = cached.tier.subarray(0, n);
+  const roots = cached.roots.slice();
+  const next = cached.next.subarray(0, n);
   // A unit is protected for the reason of its first entry that has one.
   const lastUser = lastUserIndex(entries);
   const recentFrom = n - keepRecent;
@@ -147,7 +226,7 @@ export function unitView(input: CompactionInput, keepRecent: number): UnitView {
   for (let i = Math.max(0, recentFrom); i < n; i++) consider(i);
   const protectedBy = new Map<number, ProtectionReason>();
   for (const [r, i] of first) protectedBy.set(r, protection(entries[i]!, i, lastUser, recentFrom, input.pinned)!);
-  return { length: n, root, tokens, size, tier, protectedBy, roots };
+  return { length: n, root, tokens, size, tier, protectedBy, roots, next };
 }
 
 /** The same view of units split from scratch. */
