@@ -74,8 +74,9 @@ describe('Engine with a count pool', () => {
   });
 
   it('a count worker that crashes fails the import with its message and stores nothing; the next import works', async () => {
-    const workers = localWorkers();
-    // Workers only, so the one that crashes holds a shard.
+    // Workers only, and the first one holds its first shard's reply back: it still holds that shard
+    // when the other's progress arrives and it crashes, however fast the machine counts.
+    const workers = localWorkers({ delayDone: (index, task) => (index === 0 && task === 0 ? 5_000 : 0) });
     const { engine, db } = pooledEngine(workers, false);
     let crashed = false;
     const pending = engine.importBlob(new Blob([AIRLINE]), file('airline.json'), (p) => {
