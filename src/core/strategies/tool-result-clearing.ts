@@ -7,7 +7,8 @@
  * input cleared too. Cleared ids persist in `previous.state`, so later runs start from the cleared
  * context and measure it as it is now.
  */
-import { parseOptions, type OptionSpec } from '../compaction/options.ts';
+import { parseOptions } from '../compaction/options.ts';
+import { TOOL_RESULT_CLEARING_OPTIONS, type ToolResultClearingOptions } from './masking/clearing-options.ts';
 import type { Strategy } from '../compaction/strategy.ts';
 import { knownCompressionSavings, knownFateCounts } from '../compaction/plan-counts.ts';
 import type { CompactedContext, CompactionInput, Compression, Fate, Plan, PreviousCompaction, StrategyId, TriggerDecision } from '../compaction/types.ts';
@@ -24,47 +25,11 @@ import { basePlan, buildEntries, countContext, fmt, unchangedContext, windowNote
 import { layoutOnce } from './layout-memo.ts';
 
 export const TOOL_RESULT_CLEARING_ID: StrategyId = 'tool-result-clearing';
+export { TOOL_RESULT_CLEARING_OPTIONS, type ToolResultClearingOptions };
 
 /** What a cleared result and a cleared call input say instead. */
 export const CLEARED_RESULT = '[Tool result cleared to save context]';
 export const CLEARED_INPUT = '[input cleared]';
-
-export interface ToolResultClearingOptions {
-  [name: string]: number | boolean | string;
-  /** Clear when the current context passes this many tokens (Anthropic `trigger`). Default 100,000 tokens. */
-  triggerTokens: number;
-  /** The newest tool uses whose results are never cleared (Anthropic `keep`). Default 3 tool uses. */
-  keepToolUses: number;
-  /** Clear only if at least this many tokens are freed, else nothing (Anthropic `clear_at_least`). Default 0 tokens. */
-  clearAtLeastTokens: number;
-  /** Comma-separated tool names whose results are never cleared (Anthropic `exclude_tools`). Default empty. */
-  excludeTools: string;
-  /** Also replace the cleared calls' input (Anthropic `clear_tool_inputs`). Default false. */
-  clearToolInputs: boolean;
-}
-
-export const TOOL_RESULT_CLEARING_OPTIONS: readonly OptionSpec[] = [
-  {
-    name: 'triggerTokens', alias: 'trigger', type: 'integer', default: 100_000, min: 1, max: 100_000_000, unit: 'tokens',
-    description: 'Clearing starts once the current context (earlier clearings applied) is above this.',
-  },
-  {
-    name: 'keepToolUses', alias: 'keep', type: 'integer', default: 3, min: 0, max: 1_000_000, unit: 'tool uses',
-    description: 'The most recent tool uses keep their results; older results are cleared, oldest first.',
-  },
-  {
-    name: 'clearAtLeastTokens', alias: 'clear_at_least', type: 'integer', default: 0, min: 0, max: 100_000_000, unit: 'tokens',
-    description: 'If clearing cannot free at least this many tokens, nothing is cleared (worth breaking the prompt cache or not).',
-  },
-  {
-    name: 'excludeTools', alias: 'exclude_tools', type: 'string', default: '',
-    description: 'Comma-separated tool names whose results are never cleared.',
-  },
-  {
-    name: 'clearToolInputs', alias: 'clear_tool_inputs', type: 'boolean', default: false,
-    description: 'Also replace the input of each cleared call; by default only results are cleared and the calls stay visible.',
-  },
-];
 
 const RESULTS_KEY = 'clearedCallIds';
 const INPUTS_KEY = 'clearedInputCallIds';
