@@ -13,6 +13,7 @@ import type { Entry, ToolCallBlock } from '../../journal/entry.ts';
 import { getEstimator } from '../../tokens/counters.ts';
 import { countEntry } from '../../tokens/entry-tokens.ts';
 import { isSystem, opensTurn } from './exchanges.ts';
+import { NumList } from '../num-list.ts';
 
 const CHARS = getEstimator('chars');
 /** Characters per entry object: entries are never edited, so a branch that grows by one entry recounts one entry. */
@@ -26,45 +27,6 @@ export function charsOfEntry(entry: Entry): number {
     charsByEntry.set(entry, chars);
   }
   return chars;
-}
-
-/** A growable typed list: amortized O(1) push. */
-class NumList<T extends Int32Array | Float64Array> {
-  length = 0;
-  constructor(public values: T, private readonly make: (n: number) => T) {}
-
-  push(value: number): void {
-    if (this.length === this.values.length) {
-      const grown = this.make(this.values.length * 2);
-      grown.set(this.values);
-      this.values = grown;
-    }
-    this.values[this.length++] = value;
-  }
-
-  at(i: number): number {
-    return this.values[i]!;
-  }
-
-  /** Number of values < x in the ascending list. */
-  countBelow(x: number): number {
-    let lo = 0;
-    let hi = this.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (this.values[mid]! < x) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  }
-
-  /** Removes the value x from the ascending list when present (O(n): rare). */
-  remove(x: number): void {
-    const at = this.countBelow(x);
-    if (at >= this.length || this.values[at] !== x) return;
-    this.values.copyWithin(at, at + 1, this.length);
-    this.length--;
-  }
 }
 
 const ints = (n: number) => new Int32Array(n);

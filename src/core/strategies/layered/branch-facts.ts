@@ -11,7 +11,8 @@ import { BranchScans, type BranchFacts } from '../branch-scan.ts';
 import type { TokenCounter } from '../../tokens/counters.ts';
 import { countEntry } from '../../tokens/entry-tokens.ts';
 import { archiveEntry } from './archived-summary.ts';
-import { IndexList, TurnStartList } from './turn-starts.ts';
+import { IndexList } from '../num-list.ts';
+import { TurnStartList } from './turn-starts.ts';
 import { classify, opensTurn, type EntryClass } from './turns.ts';
 
 export class LayeredBranchFacts implements BranchFacts {

@@ -6,46 +6,7 @@
  * k-th of them are binary searches, so a plan asked before every call of a replay does not walk
  * the history to find its cut.
  */
-
-/** A growable ascending list of indices. */
-export class IndexList {
-  length = 0;
-  private values = new Int32Array(16);
-
-  push(value: number): void {
-    if (this.length === this.values.length) {
-      const grown = new Int32Array(this.values.length * 2);
-      grown.set(this.values);
-      this.values = grown;
-    }
-    this.values[this.length++] = value;
-  }
-
-  at(k: number): number {
-    return this.values[k]!;
-  }
-
-  /** Number of values < x. */
-  countBelow(x: number): number {
-    let lo = 0;
-    let hi = this.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (this.values[mid]! < x) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  }
-
-  /** Removes the values in [from, to] (inclusive). */
-  removeRange(from: number, to: number): void {
-    const a = this.countBelow(from);
-    const b = this.countBelow(to + 1);
-    if (b <= a) return;
-    this.values.copyWithin(a, b, this.length);
-    this.length -= b - a;
-  }
-}
+import { IndexList } from '../num-list.ts';
 
 export class TurnStartList {
   private readonly starts = new IndexList();
