@@ -12,7 +12,7 @@ export default defineConfig({
   testDir: '.',
   testMatch: '*.demo.ts',
   outputDir: '../test-results-demo',
-  timeout: 240_000,
+  timeout: 360_000,
   expect: { timeout: 30_000 },
   workers: 1,
   retries: 0,

@@ -1,7 +1,8 @@
 /**
  * The demo walkthrough (`npm run demo`): a real Claude Code session through the main flows, import,
- * count, compact with two strategies, fold, replay and compare, one screenshot per step into
- * docs/demo/ and a Playwright trace of the whole walk. Every step asserts what it shows, so a broken
+ * count, compact with two strategies, fold, replay and compare, then a live session with the scripted
+ * demo model over a small folder; one screenshot per step into docs/demo/ and a Playwright trace of
+ * the whole walk. Every step asserts what it shows, so a broken
  * flow fails the demo instead of producing a misleading picture.
  */
 import { mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
@@ -12,6 +13,8 @@ const ROOT = resolve(import.meta.dirname, '..');
 const OUT = resolve(ROOT, 'docs/demo');
 /** A trace larger than this stays out of docs/ (in test-results-demo/) to keep the repository small. Default 3 MiB. */
 const TRACE_MAX_BYTES = 3 * 1024 * 1024;
+/** The folder the live session reads (a directory `<input>` snapshot: headless Chromium has no folder picker). */
+const LIVE_FOLDER = resolve(ROOT, 'e2e/fixtures/live-folder');
 /** The context window of the walk: small enough that the real session compacts. Unit: tokens. */
 const WINDOW = '50000';
 
@@ -38,7 +41,7 @@ async function compact(page: Page, strategy: string): Promise<void> {
   expect(tokensAfter, `${strategy}: the context shrinks`).toBeLessThan(tokensBefore);
 }
 
-test('walk a real session through import, count, compact, fold, replay and compare', async ({ page, context }) => {
+test('walk a real session through import, count, compact, fold, replay and compare, then a live session', async ({ page, context }) => {
   mkdirSync(OUT, { recursive: true });
   // DOM snapshots without the screencast: the trace stays small enough to keep in the repository.
   await context.tracing.start({ screenshots: false, snapshots: true });
@@ -97,6 +100,27 @@ test('walk a real session through import, count, compact, fold, replay and compa
       await expect(chart).toHaveAttribute('data-series', '2');
       await chart.scrollIntoViewIfNeeded();
       await shot(page, '07-compare');
+    });
+
+    await test.step('a live session with the scripted demo model', async () => {
+      await page.getByTestId('live.new').click();
+      await expect(page.getByTestId('live.setup')).toBeVisible();
+      await page.getByTestId('live.setup.folder-input').setInputFiles(LIVE_FOLDER);
+      await expect(page.getByTestId('live.setup.folder-picked')).toContainText('a snapshot');
+      await page.getByTestId('live.setup.model.demo').check();
+      await page.getByTestId('live.setup.strategy').selectOption('pi');
+      await page.getByTestId('live.setup.start').click();
+      await expect(page.getByTestId('live.panel')).toBeVisible({ timeout: 30_000 });
+      for (const request of ['What is in this folder?', 'Explain @src/parser.py']) {
+        await page.getByTestId('live.input').fill(request);
+        await page.getByTestId('live.input').press('Enter');
+        await expect(page.getByTestId('live.phase')).toHaveText('ready', { timeout: 45_000 });
+      }
+      const chat = page.getByTestId('live.chat');
+      await expect(chat.getByTestId('live.tool-call').first()).toContainText('ls(');
+      await expect(chat.getByTestId('live.reminder')).toHaveCount(1);
+      await expect(chat).toContainText('parse_number');
+      await shot(page, '08-live-session');
     });
   } finally {
     const trace = resolve(OUT, 'trace.zip');
