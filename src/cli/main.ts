@@ -143,7 +143,8 @@ async function main(): Promise<void> {
     return;
   }
   try {
-    const counter = parseCounterId(args.counter || (args.command === 'compact' ? 'chars4' : 'o200k'));
+    // o200k unless --counter says otherwise, for every command: the app's default, so both give the same numbers.
+    const counter = parseCounterId(args.counter || 'o200k');
     if (args.command === 'fold') {
       const simulate = { ...(args.simulate !== undefined ? { simulate: args.simulate } : {}), ...(args.level !== undefined ? { level: args.level } : {}), ...(args.summarizer !== undefined ? { summarizer: args.summarizer } : {}) };
       const report = await runFold({ file: args.file, options: parseKeyValues(args.options), counter, contextWindow: args.window, ...simulate });
