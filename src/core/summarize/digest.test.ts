@@ -126,12 +126,12 @@ describe('mergeDigests', () => {
     expect(mergeDigests(older(), newer).inProgress).toEqual([]);
   });
 
-  it('merges environment notes into one tool list and one shared project root', () => {
+  it('merges environment notes into one tool list and one shared directory (older summaries said project root)', () => {
     const a = emptyDigest();
     a.environment = ['macOS (paths under /Users)', 'project root `/Users/x/p/src`', 'tools used: Bash, Read'];
     const b = emptyDigest();
-    b.environment = ['macOS (paths under /Users)', 'project root `/Users/x/p/test`', 'tools used: Edit, Read'];
-    expect(mergeDigests(a, b).environment).toEqual(['macOS (paths under /Users)', 'project root `/Users/x/p`', 'tools used: Bash, Edit, Read']);
+    b.environment = ['macOS (paths under /Users)', 'files under `/Users/x/p/test`', 'tools used: Edit, Read'];
+    expect(mergeDigests(a, b).environment).toEqual(['macOS (paths under /Users)', 'files under `/Users/x/p`', 'tools used: Bash, Edit, Read']);
   });
 
   it('resolves an older error when the newer entries ran the same command or tool on the same path', () => {
@@ -149,11 +149,11 @@ describe('inferences', () => {
     expect(codeSpan('a`b')).toBe('``a`b``');
   });
 
-  it('finds the project root, stack and environment', () => {
+  it('finds the directory every file lies under, stack and environment', () => {
     expect(commonRoot(['/home/u/p/src/a.ts', '/home/u/p/test/b.ts'])).toBe('/home/u/p');
     expect(commonRoot(['/home/u/p', '/home/u/p/src/a.ts'])).toBe('/home/u/p');
     expect(commonRoot(['relative.ts'])).toBeUndefined();
     expect(inferStack(['a.py', 'b.py', 'c.html'], ['uv run pytest && git status'])).toEqual(['Python', 'HTML', 'git', 'uv']);
-    expect(inferEnvironment(['/Users/x/p/a.ts', '/Users/x/p/b.ts'], ['Bash'])).toEqual(['macOS (paths under /Users)', 'project root `/Users/x/p`', 'tools used: Bash']);
+    expect(inferEnvironment(['/Users/x/p/a.ts', '/Users/x/p/b.ts'], ['Bash'])).toEqual(['macOS (paths under /Users)', 'files under `/Users/x/p`', 'tools used: Bash']);
   });
 });

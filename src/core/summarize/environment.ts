@@ -1,7 +1,9 @@
 /**
  * What the paths and commands of a session say about where it ran: languages and tools (the
- * stack), the operating system and project root, the tools the agent used — and how two such
- * notes lists merge (one tool list, one project root).
+ * stack), the operating system, the directory every file the agent touched lies under, the tools
+ * the agent used — and how two such notes lists merge (one tool list, one shared directory).
+ * The directory is named for what it is ("files under"): it is inferred from the files, so it may
+ * be a subfolder of the project (every file edited so far was in `src/`), never a guessed root.
  */
 import { codeSpan } from './errors.ts';
 import { unionInto } from './extract.ts';
@@ -56,32 +58,34 @@ export function commonRoot(paths: readonly string[]): string | undefined {
   return root.length > 1 && length > 1 ? root : undefined;
 }
 
-/** Operating system and project root as the paths show them, plus the tools the agent used. */
+/** Operating system and the directory shared by every file, as the paths show them, plus the tools the agent used. */
 export function inferEnvironment(paths: readonly string[], tools: readonly string[]): string[] {
   const out: string[] = [];
   if (paths.some((path) => path.startsWith('/Users/'))) out.push('macOS (paths under /Users)');
   else if (paths.some((path) => path.startsWith('/home/'))) out.push('Linux (paths under /home)');
   else if (paths.some((path) => /^[A-Za-z]:\\/.test(path))) out.push('Windows');
   const root = commonRoot(paths);
-  if (root) out.push(`project root ${codeSpan(root)}`);
+  if (root) out.push(`${FILES_UNDER}${codeSpan(root)}`);
   if (tools.length > 0) out.push(`tools used: ${tools.join(', ')}`);
   return out;
 }
 
 const TOOLS_USED = 'tools used: ';
-const PROJECT_ROOT = /^project root (`+)\s?(.+?)\s?\1$/;
+const FILES_UNDER = 'files under ';
+/** The shared directory, as written now ("files under") and in summaries made before ("project root"). */
+const SHARED_DIRECTORY = /^(?:files under|project root) (`+)\s?(.+?)\s?\1$/;
 
-/** Environment notes merged: one tool list (union), one project root (the shared directory), others unioned. */
+/** Environment notes merged: one tool list (union), one shared directory, others unioned. */
 export function mergeEnvironment(older: readonly string[], newer: readonly string[]): string[] {
   const tools: string[] = [];
   const roots: string[] = [];
   const rest: string[] = [];
   for (const item of [...older, ...newer]) {
     if (item.startsWith(TOOLS_USED)) unionInto(tools, item.slice(TOOLS_USED.length).split(/,\s*/).filter(Boolean));
-    else if (PROJECT_ROOT.test(item)) roots.push(PROJECT_ROOT.exec(item)?.[2] ?? '');
+    else if (SHARED_DIRECTORY.test(item)) roots.push(SHARED_DIRECTORY.exec(item)?.[2] ?? '');
     else unionInto(rest, [item]);
   }
   // Roots are directories: a trailing separator keeps commonRoot from taking the last one for a file.
   const root = roots.length > 1 ? commonRoot(roots.map((path) => `${path}/x.x`)) : roots[0];
-  return [...rest, ...(root ? [`project root ${codeSpan(root)}`] : []), ...(tools.length > 0 ? [`${TOOLS_USED}${tools.sort().join(', ')}`] : [])];
+  return [...rest, ...(root ? [`${FILES_UNDER}${codeSpan(root)}`] : []), ...(tools.length > 0 ? [`${TOOLS_USED}${tools.sort().join(', ')}`] : [])];
 }

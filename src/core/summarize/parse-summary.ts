@@ -29,7 +29,7 @@ const LABELS: Record<string, Field | 'error' | 'stack' | 'environment' | 'time' 
   stack: 'stack', environment: 'environment', 'time range': 'time', status: 'skip',
   'in progress': 'inProgress', next: 'nextSteps', 'next step': 'nextSteps', done: 'done', completed: 'done', 'i completed': 'done',
   modified: 'fileList', 'files modified': 'fileList', changed: 'fileList', created: 'fileList', deleted: 'fileList', read: 'fileList', 'files read': 'fileList', viewed: 'fileList',
-  'last user request': 'keyed', 'last assistant reply': 'keyed', 'last reply': 'keyed', 'project root': 'keyed',
+  'last user request': 'keyed', 'last assistant reply': 'keyed', 'last reply': 'keyed', 'project root': 'keyed', 'files under': 'keyed',
 };
 
 /** Plain (not bold) labels honoured per section; every label is honoured in context sections. */

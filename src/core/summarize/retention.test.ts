@@ -42,11 +42,11 @@ describe('files written by shell commands (pi sample)', () => {
     expect(facts.files.modified).toEqual(expect.arrayContaining(['packages/tui/test/editor.test.ts', 'packages/tui/test/markdown.test.ts']));
   });
 
-  it('shows them in the pi and augment summaries, not as the project root', () => {
+  it('shows them in the pi and augment summaries, not as the directory the files lie under', () => {
     for (const promptId of ['pi-summary', 'augment-summary', 'layered-archived-summary']) {
       const text = offlineSummaryText({ promptId, entries: PI, vars: {} });
       for (const path of ['/tmp/fix_markdown.py', '/tmp/fix-markdown.sed', '~/.pi/agent/themes/custom-dark.json']) expect(text, promptId).toContain(path);
-      expect(text).not.toContain('project root `/tmp`');
+      expect(text).not.toContain('files under `/tmp`');
     }
   });
 });
