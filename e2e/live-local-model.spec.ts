@@ -91,14 +91,15 @@ test('a live session on the local model: streaming, a tool call, an overflow com
   await expect(chat.getByTestId('live.compaction-entry')).toHaveCount(1);
   await expect(chat).toContainText('src/utils/format.py:6');
 
-  // Stop while the reply streams: nothing of it is kept.
+  // Stop while the reply streams: it stays on screen as not complete, and nothing of it is kept.
   const assistants = await chat.getByTestId('live.entry.assistant').count();
   await input.fill('Tell me a long story');
   await input.press('Enter');
   await expect(page.getByTestId('live.streaming')).toContainText('Once upon a time');
   await page.getByTestId('live.stop').click();
   await idle(page);
-  await expect(chat).not.toContainText('Once upon a time');
+  await expect(page.getByTestId('live.unfinished')).toContainText('Once upon a time');
+  await expect(chat.getByTestId('live.entry.assistant').filter({ hasText: 'Once upon a time' })).toHaveCount(0);
   await expect(chat.getByTestId('live.entry.assistant')).toHaveCount(assistants);
   await expect.poll(async () => (await requests(page)).filter((r) => r.kind === 'interrupt').length).toBeGreaterThan(0);
 

@@ -8,69 +8,9 @@
  * session continued after a reload over the folder picked again.
  */
 import AxeBuilder from '@axe-core/playwright';
-import type { Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { expect, fixture, test } from './fixtures/app.ts';
-
-/** The Live tab as the tests drive it. */
-class LivePage {
-  constructor(readonly page: Page) {}
-
-  async start(script?: string): Promise<void> {
-    await this.page.getByTestId('live.new').click();
-    const dialog = this.page.getByTestId('live.setup');
-    await expect(dialog).toBeVisible();
-    await this.page.getByTestId('live.setup.folder-input').setInputFiles(fixture('live-folder'));
-    await expect(this.page.getByTestId('live.setup.folder-picked')).toContainText('a snapshot');
-    if (script) {
-      await this.page.getByTestId('live.setup.model.script').check();
-      await this.page.getByTestId('live.setup.script-input').setInputFiles(script);
-    } else {
-      await this.page.getByTestId('live.setup.model.demo').check();
-    }
-    // pi keeps the newest 400 tokens verbatim: this short session has something to compact.
-    await this.page.getByTestId('live.setup.strategy').selectOption('pi');
-    await this.page.getByTestId('live.setup.options').locator('summary').click();
-    await this.page.getByTestId('compact.option.keepRecentTokens').fill('400');
-    await this.page.getByTestId('live.setup.start').click();
-    await expect(this.page.getByTestId('live.panel')).toBeVisible({ timeout: 30_000 });
-  }
-
-  /** Types a request and sends it with Enter; waits until the session is ready again. */
-  async send(text: string): Promise<void> {
-    const input = this.page.getByTestId('live.input');
-    await input.fill(text);
-    await input.press('Enter');
-    await this.idle();
-  }
-
-  async idle(): Promise<void> {
-    await expect(this.page.getByTestId('live.phase')).toHaveText('ready', { timeout: 45_000 });
-    await expect(this.page.getByTestId('live.send')).toBeVisible();
-  }
-
-  chat() {
-    return this.page.getByTestId('live.chat');
-  }
-}
-
-/** A conversation's stored entries as role, kind and text, read from the page's IndexedDB. */
-function storedEntries(page: Page, conversationId: string): Promise<Array<{ role: string; kind: string; text: string }>> {
-  return page.evaluate((id) => new Promise((resolve, reject) => {
-    const open = indexedDB.open('foldlab');
-    open.onerror = () => reject(open.error);
-    open.onsuccess = () => {
-      const request = open.result.transaction('entries').objectStore('entries').index('conversationId').getAll(id);
-      request.onerror = () => reject(request.error);
-      request.onsuccess = () => {
-        open.result.close();
-        type Row = { index: number; role: string; kind: string; blocks: Array<{ type: string; text?: string }> };
-        const rows = (request.result as Row[]).sort((a, b) => a.index - b.index);
-        resolve(rows.map((row) => ({ role: row.role, kind: row.kind, text: row.blocks.flatMap((block) => (block.type === 'text' ? [block.text ?? ''] : [])).join('\n') })));
-      };
-    };
-  }), conversationId);
-}
+import { LivePage, storedEntries } from './fixtures/live.ts';
 
 test.describe.configure({ timeout: 180_000 });
 
@@ -189,7 +129,7 @@ test('after a reload the live session asks for its folder again and continues it
   await expect(live.chat()).toContainText('tiny-parser');
 });
 
-test('Stop aborts a reply while it streams: nothing of it is kept, and the next request works', async ({ app: _app, page }) => {
+test('Stop aborts a reply while it streams: what was shown stays, not complete and not kept; the next request works', async ({ app: _app, page }) => {
   const live = new LivePage(page);
   await live.start(fixture('slow-script.json'));
   const input = page.getByTestId('live.input');
@@ -197,13 +137,52 @@ test('Stop aborts a reply while it streams: nothing of it is kept, and the next 
   await input.press('Enter');
   // Part of the reply has streamed, most of it has not.
   await expect(page.getByTestId('live.streaming')).toContainText('streams slowly');
-  await page.getByTestId('live.stop').click();
+  // What is on screen when Stop is pressed is what stays (pieces still on their way are dropped).
+  const shown = await page.evaluate(() => {
+    const text = document.querySelector('[data-testid="live.streaming"]')?.textContent ?? '';
+    (document.querySelector('[data-testid="live.stop"]') as HTMLButtonElement).click();
+    return text;
+  });
   await live.idle();
   await expect(page.getByTestId('live.streaming')).toHaveCount(0);
-  await expect(live.chat()).not.toContainText('streams slowly');
+  await expect(page.getByTestId('live.unfinished')).toHaveText(`${shown} [not complete]`);
+  await expect(page.getByTestId('live.stopped')).toContainText('not complete');
   await expect(live.chat().getByTestId('live.entry.assistant')).toHaveCount(0);
 
   await live.send('And now?');
+  await expect(page.getByTestId('live.unfinished')).toHaveCount(0);
+  await expect(live.chat()).not.toContainText('streams slowly');
   await expect(live.chat()).toContainText('Second answer, complete.');
   await expect(live.chat().getByTestId('live.entry.assistant')).toHaveCount(1);
+
+  // Closing the session lets go of it in this tab; it can be opened again over its folder.
+  await page.getByTestId('live.close').click();
+  await expect(page.getByTestId('live.reconnect')).toBeVisible();
+});
+
+test('the open Fold view folds the live session again as it grows, keeping the query typed', async ({ app: _app, page }) => {
+  const live = new LivePage(page);
+  await live.start(fixture('growth-script.json'));
+  await live.send('Hello');
+  const input = page.getByTestId('live.input');
+  await input.fill('Go through the folder');
+  await input.press('Enter');
+  await expect(page.getByTestId('live.phase')).not.toHaveText('ready');
+
+  // The Fold tab is opened while the turn runs and stays open.
+  await page.getByTestId('tab.fold').click();
+  const summary = page.getByTestId('fold.summary');
+  await expect(summary).toBeVisible({ timeout: 30_000 });
+  const iterations = async () => Number(/of ([\d,]+) iterations/.exec((await summary.textContent()) ?? '')?.[1]?.replace(/,/g, '') ?? 0);
+  const first = await iterations();
+  // The turn (about 13 s) is still running: four model calls and three tool results to come.
+  expect(first).toBeLessThan(5);
+  await page.getByTestId('fold.query').fill('parser');
+  // Folded again as they arrive, without leaving the tab.
+  await expect.poll(iterations, { timeout: 45_000 }).toBe(5);
+  await expect(page.getByTestId('fold.query')).toHaveValue('parser');
+  await expect(page.getByTestId('fold.hits')).toBeVisible();
+  await page.getByTestId('tab.live').click();
+  await live.idle();
+  await expect(live.chat()).toContainText('all read one file at a time');
 });

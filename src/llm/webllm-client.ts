@@ -23,6 +23,8 @@ export interface WebLLMClient {
   deleteModelAllInfoInCache(modelId: string, appConfig?: AppConfig): Promise<void>;
   /** Stop listening (the caller terminates its worker). */
   close(): void;
+  /** Done with the port for good: the host is told to stop serving it (no answer awaited), then the port is closed. */
+  release(): void;
 }
 
 /** An error from the worker, with WebLLM's own name (DeviceLostError, ...) so mapWebLLMError can read it. */
@@ -104,11 +106,18 @@ export function connectWebLLM(port: WebLLMPort): WebLLMClient {
     unload: () => call<void>({ kind: 'unload' }),
     hasModelInCache: async (modelId, appConfig) => (await call<boolean>({ kind: 'has-model', modelId, ...(appConfig ? { appConfig } : {}) })) === true,
     deleteModelAllInfoInCache: (modelId, appConfig) => call<void>({ kind: 'delete-model', modelId, ...(appConfig ? { appConfig } : {}) }),
-    close: () => {
-      port.removeEventListener('message', listener);
-      pending.clear();
+    close,
+    release: () => {
+      port.postMessage({ kind: 'release', id: nextId++ } satisfies WebLLMRequest);
+      close();
+      port.close?.();
     },
   };
+
+  function close(): void {
+    port.removeEventListener('message', listener);
+    pending.clear();
+  }
 }
 
 /** Test-only (the test API's fakeWebLLMWorker): a script URL spawned instead of WebLLM's worker in this context. */

@@ -20,8 +20,8 @@ export interface WebLLMLibrary {
   deleteModelAllInfoInCache(modelId: string, appConfig?: AppConfig): Promise<void>;
 }
 
-/** Answer WebLLM requests arriving on `port` until it closes. */
-export function serveWebLLM(port: WebLLMPort, library: WebLLMLibrary): void {
+/** Answer WebLLM requests arriving on `port` until the other end releases it (then `onRelease` runs). */
+export function serveWebLLM(port: WebLLMPort, library: WebLLMLibrary, onRelease?: () => void): void {
   let engine: HostedEngine | undefined;
   const send = (response: WebLLMResponse) => port.postMessage(response);
   const fail = (id: number, error: unknown) => send({ id, kind: 'error', ...errorFields(error) });
@@ -64,12 +64,25 @@ export function serveWebLLM(port: WebLLMPort, library: WebLLMLibrary): void {
         await library.deleteModelAllInfoInCache(request.modelId, request.appConfig);
         send({ id: request.id, kind: 'done' });
         return;
+      case 'release': {
+        // Nobody reads this port any more: a generation still running for it is stopped.
+        port.removeEventListener('message', listener);
+        const current = engine;
+        engine = undefined;
+        if (current) {
+          current.interruptGenerate();
+          await current.unload().catch(() => undefined);
+        }
+        onRelease?.();
+        return;
+      }
     }
   }
 
-  port.addEventListener('message', (event: MessageEvent) => {
+  const listener = (event: MessageEvent) => {
     const request = event.data as WebLLMRequest;
     handle(request).catch((error: unknown) => fail(request.id, error));
-  });
+  };
+  port.addEventListener('message', listener);
   port.start?.();
 }

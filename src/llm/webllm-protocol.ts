@@ -12,7 +12,9 @@ export type WebLLMRequest =
   | { id: number; kind: 'interrupt' }
   | { id: number; kind: 'unload' }
   | { id: number; kind: 'has-model'; modelId: string; appConfig?: AppConfig }
-  | { id: number; kind: 'delete-model'; modelId: string; appConfig?: AppConfig };
+  | { id: number; kind: 'delete-model'; modelId: string; appConfig?: AppConfig }
+  /** The other end is done with this port (a live session closed): no answer; the host stops serving it and lets it go. */
+  | { id: number; kind: 'release' };
 
 export type WebLLMResponse =
   | { id: number; kind: 'progress'; report: InitProgressReport }
@@ -27,6 +29,8 @@ export interface WebLLMPort {
   removeEventListener(type: 'message', listener: (event: MessageEvent) => void): void;
   /** MessagePort needs it before messages flow through addEventListener. */
   start?(): void;
+  /** MessagePort: lets go of the channel (a released port is closed). */
+  close?(): void;
 }
 
 /** An error as it crosses the channel: WebLLM's own errors are often bare strings. */

@@ -111,8 +111,11 @@ function sharedView(model: SharedLocalModel): HostedEngine {
   };
 }
 
-/** The engine worker's end: answers load and chat on `port` with the shared model (never a second copy). */
-export function serveSharedModel(port: WebLLMPort, source: SharedModelSource): void {
+/**
+ * The engine worker's end: answers load and chat on `port` with the shared model (never a second
+ * copy), until the other end releases the port (`onRelease` then forgets and closes it).
+ */
+export function serveSharedModel(port: WebLLMPort, source: SharedModelSource, onRelease?: () => void): void {
   const refuse = () => Promise.reject(new SharedModelRequestError('A shared local model answers chats only; the model cache is managed in Settings > Models.'));
   serveWebLLM(port, {
     createEngine: async (modelId, { appConfig, onProgress }) => {
@@ -122,7 +125,12 @@ export function serveSharedModel(port: WebLLMPort, source: SharedModelSource): v
     },
     hasModelInCache: refuse,
     deleteModelAllInfoInCache: refuse,
-  });
+  }, onRelease);
+}
+
+/** Done with a port that was never handed on (the load failed, or the session could not start): both ends let go. */
+export function releaseSharedModel(port: WebLLMPort): void {
+  connectWebLLM(port).release();
 }
 
 /** Loads `modelId` through the port (progress as WebLLM reports it); the port can then be handed on. */
@@ -140,7 +148,7 @@ export async function loadSharedModel(port: WebLLMPort, modelId: string, options
  * before the first chat (at once when it is on the GPU already, e.g. loaded when the session
  * started, and again after the GPU was reset).
  */
-export function sharedModelEngine(port: WebLLMPort, modelId: string, appConfig?: AppConfig): WebLLMEngine {
+export function sharedModelEngine(port: WebLLMPort, modelId: string, appConfig?: AppConfig): WebLLMEngine & { release(): void } {
   const client = connectWebLLM(port);
   let loaded: Promise<void> | undefined;
   /** Settles when the last stream was read to its end (see create). */
@@ -172,6 +180,11 @@ export function sharedModelEngine(port: WebLLMPort, modelId: string, appConfig?:
     unload: async () => {
       await client.unload().catch(() => undefined);
       loaded = undefined;
+    },
+    // The session closed: the engine worker stops serving the port and both ends are closed.
+    release: () => {
+      loaded = undefined;
+      client.release();
     },
   };
 }

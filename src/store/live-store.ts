@@ -26,6 +26,8 @@ export interface LiveRuntime {
   phase: 'idle' | 'calling' | 'tool' | 'compacting';
   /** Text of the reply being streamed (not kept: the journal gets the finished reply). */
   streaming: string;
+  /** The reply as it was shown when Stop was pressed: not complete, not in the journal; gone at the next turn. */
+  unfinished?: string;
   thinking: string;
   /** Characters streamed in this reply and when it started (epoch ms), for tokens per second. */
   streamedChars: number;

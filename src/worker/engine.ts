@@ -15,7 +15,8 @@ import type { FoldlabDatabase } from '../db/schema.ts';
 import { cachedCounts, storeCounts } from '../db/token-counts.ts';
 import type { CompactionRow } from '../db/schema.ts';
 import { CompactionJobs, localModelState, sharedLocalModel } from './compaction-jobs.ts';
-import { serveSharedModel } from '../llm/webllm-shared.ts';
+import type { SharedModelSource } from '../llm/webllm-shared.ts';
+import { LocalModelPorts } from './local-model-ports.ts';
 import { setPageOnline } from '../llm/network.ts';
 import { ResumableCompactions } from './resumable-compaction.ts';
 import { ResumableFolds } from './resumable-fold.ts';
@@ -41,6 +42,8 @@ const PROGRESS_INTERVAL_MS = 50;
 export interface EngineOptions {
   /** Counts large journals on several cores (count-pool.ts); without it, or below its threshold, counting stays in this worker. */
   countPool?: CountPool;
+  /** The local model live sessions reach through a port; default this worker's WebLLM summarizer (compaction-jobs.ts). */
+  localModel?: SharedModelSource;
 }
 
 export class Engine implements EngineApi {
@@ -57,9 +60,12 @@ export class Engine implements EngineApi {
   private readonly judgements: JudgeJobs;
 
   private readonly countPool: CountPool | undefined;
+  /** Live sessions' ports to the local model, until each is released. */
+  readonly localModelPorts: LocalModelPorts;
 
   constructor(private readonly db: FoldlabDatabase, options: EngineOptions = {}) {
     this.countPool = options.countPool;
+    this.localModelPorts = new LocalModelPorts(options.localModel ?? sharedLocalModel);
     const totals = async (conversationId: string, counter: CounterId) =>
       (await this.countTokens(`count-${conversationId}-${counter}`, conversationId, counter, () => undefined)).totals;
     this.compactions = new CompactionJobs(db, totals);
@@ -157,7 +163,7 @@ export class Engine implements EngineApi {
   }
 
   serveLocalModel(port: MessagePort): void {
-    serveSharedModel(port, sharedLocalModel);
+    this.localModelPorts.serve(port);
   }
 
   async localModel(): Promise<{ modelId: string; state: 'idle' | 'loading' | 'ready' } | undefined> {

@@ -22,6 +22,7 @@ import { FoldSummariesControl } from './FoldSummariesControl.tsx';
 import { RetrievedZone } from './RetrievedZone.tsx';
 import { SimulatePanel } from './SimulatePanel.tsx';
 import { useBookmarks } from './use-bookmarks.ts';
+import { useRefold } from './use-refold.ts';
 
 const EMPTY: Record<string, string> = {};
 
@@ -55,6 +56,10 @@ export function FoldPanel({ conversation, journal, leafId }: { conversation: Con
   const summarizing = useModel && model !== undefined && progress !== undefined;
   useEffect(() => (summarizing ? beginActivity('Making fold summaries with the model') : undefined), [summarizing, beginActivity]);
 
+  // A live session grows while the tab is open: its new entries are folded again (in the worker),
+  // the selection, replay position, query and zoom kept.
+  const { revision, gate, currentSize } = useRefold(journal.length, useModel);
+
   // Bookmarks are kept per conversation in the library and folded in as the `bookmarks` option.
   const marks = useBookmarks(conversation.id, values);
   const request = useMemo(
@@ -67,6 +72,7 @@ export function FoldPanel({ conversation, journal, leafId }: { conversation: Con
     // Progress comes over its own port: a late message must not outlive the result.
     let settled = false;
     const jobId = newJobId('fold');
+    gate.started(currentSize());
     const timer = setTimeout(() => {
       // The model summarizes the full branch; the replay shows the model summaries already made.
       const withModel = async () => (useModel && model !== undefined ? { ...(await summarizerFields()), jobId, selfCheck, cachedOnly: request.upToIteration !== undefined } : {});
@@ -74,6 +80,7 @@ export function FoldPanel({ conversation, journal, leafId }: { conversation: Con
         (result) => {
           settled = true;
           if (!live) return;
+          gate.settled();
           publishFold(result);
           setView(result);
           setError(undefined);
@@ -82,6 +89,7 @@ export function FoldPanel({ conversation, journal, leafId }: { conversation: Con
         (err: unknown) => {
           settled = true;
           if (!live) return;
+          gate.settled();
           setError(errorMessage(err));
           setProgress(undefined);
         },
@@ -91,8 +99,10 @@ export function FoldPanel({ conversation, journal, leafId }: { conversation: Con
       live = false;
       clearTimeout(timer);
       void engine().cancel(jobId);
+      gate.settled();
     };
-  }, [request, useModel, selfCheck, model, marks.ready]);
+    // `revision` moves when the grown journal is due to be folded again.
+  }, [request, useModel, selfCheck, model, marks.ready, gate, currentSize, revision]);
 
   // Replay: step one iteration at a time while playing.
   useEffect(() => {

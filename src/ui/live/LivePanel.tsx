@@ -6,7 +6,7 @@
 import { useCallback, useMemo, useState } from 'react';
 import { listBranches, pathTo } from '../../core/journal/tree.ts';
 import type { ConversationRow, EntryRow } from '../../db/schema.ts';
-import { editAndResendLive, exportLiveSession, isAttached, liveLeaf, sendLive, stopLive, switchLiveBranch } from './live-actions.ts';
+import { closeLiveSession, editAndResendLive, exportLiveSession, isAttached, liveLeaf, sendLive, stopLive, switchLiveBranch } from './live-actions.ts';
 import { IDLE_RUNTIME, useLiveStore } from '../../store/live-store.ts';
 import { download } from '../common/download.ts';
 import { LiveComposer } from './LiveComposer.tsx';
@@ -68,6 +68,7 @@ function AttachedPanel({ conversation, entries }: { conversation: ConversationRo
           </label>
         )}
         <button type="button" onClick={() => void exportJsonl()} disabled={busy} data-testid="live.export">Export pi JSONL</button>
+        <button type="button" onClick={() => void closeLiveSession(id)} title="Stop the session in this tab and let go of its model; the journal is kept and can be opened again" data-testid="live.close">Close session</button>
       </div>
       {exported && <p className="small muted" data-testid="live.exported">{exported}</p>}
       {runtime.branchSummary && (

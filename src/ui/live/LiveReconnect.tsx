@@ -4,10 +4,10 @@
  * permission once more); a snapshot folder could not be kept, so the user picks it again.
  */
 import { useLiveQuery } from 'dexie-react-hooks';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { db } from '../../db/db.ts';
 import { resumeLiveSession } from './live-actions.ts';
-import { reopenHandle, snapshotFolder, type PickedFolder } from './folder-pick.ts';
+import { canPickLiveFolder, folderPermission, pickLiveFolder, reopenHandle, snapshotFolder, type PickedFolder } from './folder-pick.ts';
 
 export function LiveReconnect({ conversationId }: { conversationId: string }) {
   const row = useLiveQuery(() => db.liveSessions.get(conversationId), [conversationId]);
@@ -15,11 +15,24 @@ export function LiveReconnect({ conversationId }: { conversationId: string }) {
   const [busy, setBusy] = useState(false);
   /** A session on the local model loads it again (from the browser's cache) before it continues. */
   const [loading, setLoading] = useState<string>();
-  const resume = async (open: () => Promise<PickedFolder> | PickedFolder) => {
+  /** Whether the browser will ask again for permission to read the kept folder (asked without a gesture). */
+  const [permission, setPermission] = useState<PermissionState>();
+  const handle = row?.folder.handle;
+  useEffect(() => {
+    if (!handle) return;
+    let current = true;
+    folderPermission(handle).then((state) => current && setPermission(state), () => current && setPermission('prompt'));
+    return () => {
+      current = false;
+    };
+  }, [handle]);
+  /** `open` gives undefined when the user cancels the picker. */
+  const resume = async (open: () => Promise<PickedFolder | undefined> | PickedFolder) => {
     setBusy(true);
     setError(undefined);
     try {
       const picked = await open();
+      if (!picked) return;
       await resumeLiveSession(conversationId, picked, (report) => setLoading(`Loading the local model: ${Math.round(report.progress * 100)}% · ${report.text}`));
     } catch (e) {
       setError(e instanceof Error ? e.message : String(e));
@@ -29,7 +42,7 @@ export function LiveReconnect({ conversationId }: { conversationId: string }) {
     }
   };
   if (row === undefined) return <p className="muted">Loading the live session…</p>;
-  const handle = row.folder.handle;
+  const canPick = canPickLiveFolder();
   return (
     <section className="live-reconnect" aria-labelledby="live-reconnect-title" data-testid="live.reconnect">
       <h3 id="live-reconnect-title">Continue this live session</h3>
@@ -40,6 +53,16 @@ export function LiveReconnect({ conversationId }: { conversationId: string }) {
       {handle && (
         <button type="button" className="primary" disabled={busy} onClick={() => void resume(() => reopenHandle(handle))} data-testid="live.reconnect.handle">
           Open {row.folder.name} again
+        </button>
+      )}
+      {handle && permission !== undefined && permission !== 'granted' && (
+        <p className="small" data-testid="live.reconnect.permission">
+          The browser asks again for permission to read <strong>{row.folder.name}</strong>: allow it when it asks.
+        </p>
+      )}
+      {canPick && (
+        <button type="button" disabled={busy} onClick={() => void resume(pickLiveFolder)} data-testid="live.reconnect.pick">
+          Pick the folder again…
         </button>
       )}
       <label className="field">

@@ -68,7 +68,17 @@ export function LiveActivity({ runtime }: { runtime: LiveRuntime }) {
           ))}
         </ul>
       )}
-      {runtime.lastStatus === 'stopped' && <p className="small warn" data-testid="live.stopped">Stopped: the unfinished reply was not kept.</p>}
+      {runtime.unfinished && (
+        <p className="live-text live-unfinished" data-testid="live.unfinished">
+          {runtime.unfinished}
+          <span className="small muted"> [not complete]</span>
+        </p>
+      )}
+      {runtime.lastStatus === 'stopped' && (
+        <p className="small warn" data-testid="live.stopped">
+          {runtime.unfinished ? 'Stopped: the reply above is not complete and was not kept in the session.' : 'Stopped: the unfinished reply was not kept.'}
+        </p>
+      )}
       {runtime.error && <p className="error" role="alert" data-testid="live.error">{runtime.error}</p>}
     </div>
   );

@@ -45,11 +45,45 @@ interface PermissionHandle {
   requestPermission?: (descriptor: { mode: 'read' }) => Promise<PermissionState>;
 }
 
+/** Reading a kept folder was refused (or not allowed yet): the message says what the user can do. */
+export class FolderPermissionError extends Error {
+  override name = 'FolderPermissionError';
+}
+
+/** A kept folder is no longer where it was (moved, renamed or deleted since it was picked). */
+export class FolderGoneError extends Error {
+  override name = 'FolderGoneError';
+}
+
+/**
+ * Whether this tab may read a kept handle now, asked without a user gesture: 'prompt' when the
+ * browser will ask again (as Chromium does after a reload), 'granted' where it has no permissions API.
+ */
+export async function folderPermission(handle: FileSystemDirectoryHandle): Promise<PermissionState> {
+  return (await (handle as unknown as PermissionHandle).queryPermission?.({ mode: 'read' })) ?? 'granted';
+}
+
 /** A kept handle after a reload: read permission is asked again where the browser requires it (call from a click). */
 export async function reopenHandle(handle: FileSystemDirectoryHandle): Promise<PickedFolder> {
   const permissions = handle as unknown as PermissionHandle;
-  let state = (await permissions.queryPermission?.({ mode: 'read' })) ?? 'granted';
+  let state = await folderPermission(handle);
   if (state !== 'granted') state = (await permissions.requestPermission?.({ mode: 'read' })) ?? 'denied';
-  if (state !== 'granted') throw new Error(`Reading ${handle.name} was not allowed: allow it when the browser asks, or pick the folder again.`);
-  return { folder: createHandleFolder(handle as unknown as DirectoryHandleLike), handle };
+  if (state !== 'granted') {
+    throw new FolderPermissionError(
+      `Reading the folder ${handle.name} was not allowed, so the session cannot go on yet; its journal is kept. ` +
+        'Open it again and allow reading when the browser asks, or pick the folder again.',
+    );
+  }
+  const root = handle as unknown as DirectoryHandleLike;
+  try {
+    // A handle outlives its folder: list one entry to know it is still there.
+    await root.values()[Symbol.asyncIterator]().next();
+  } catch (error) {
+    if ((error as { name?: unknown } | null)?.name !== 'NotFoundError') throw error;
+    throw new FolderGoneError(
+      `The folder ${handle.name} is no longer where it was (moved, renamed or deleted); the session's journal is kept. ` +
+        'Put it back and open it again, or pick the folder again.',
+    );
+  }
+  return { folder: createHandleFolder(root), handle };
 }

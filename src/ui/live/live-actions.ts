@@ -15,13 +15,14 @@ import type { LiveSessionConfig, LiveSessionRow } from '../../db/live-session-ro
 import { appendLiveEntry, countLiveCall, createLiveSession, liveSession, storeLiveRun, updateLiveFolder } from '../../db/live-sessions.ts';
 import type { EntryRow } from '../../db/schema.ts';
 import { errorMessage, runListeners } from '../../store/actions.ts';
-import { applyLiveEvent, liveRun } from '../../store/live-events.ts';
+import { liveRun } from '../../store/live-events.ts';
 import { resolveLiveModel, type LiveModelSpec } from '../../store/live-model.ts';
 import { IDLE_RUNTIME, useLiveStore } from '../../store/live-store.ts';
 import { useAppStore } from '../../store/store.ts';
 import type { PickedFolder } from './folder-pick.ts';
 import type { LiveFolderSource, LiveHostApi, LiveStart } from './live-host.ts';
-import { connectLiveModel, onEngineLost, transferables, type LocalModelProgress } from './live-local-model.ts';
+import { connectLiveModel, onEngineLost, releaseLiveModel, transferables, type LocalModelProgress } from './live-local-model.ts';
+import { createLiveStream, nextFrame, type LiveStream } from './live-stream.ts';
 
 interface Attached {
   config: LiveSessionConfig;
@@ -34,6 +35,8 @@ interface Attached {
   writeError?: string;
   /** A session on the local model stops listening for the engine worker's loss. */
   dropOnEngineLoss?: () => void;
+  /** Its events into the store: streamed pieces at most once per frame. */
+  stream: LiveStream;
 }
 
 const attached = new Map<string, Attached>();
@@ -70,6 +73,9 @@ export async function startLiveSession(start: { title: string; picked: PickedFol
   const row = await createLiveSession(db, {
     title: start.title, config: start.config, ...(model.kind === 'remote' ? { model: model.config.model } : model.kind === 'webllm' ? { model: model.modelId } : {}),
     folder: { name: folder.name, snapshot: folder.snapshot, ...(handle ? { handle } : {}) },
+  }).catch((error: unknown) => {
+    releaseLiveModel(model);
+    throw error;
   });
   await attach(row.id, start.picked, start.config, [], model);
   app().select(row.id);
@@ -83,8 +89,15 @@ export async function resumeLiveSession(conversationId: string, picked: PickedFo
   if (!row) throw new Error('This conversation is not a live session: it has no live-session settings.');
   const model = await connectLiveModel(await resolveLiveModel(row.config.model), onModelProgress);
   const { folder, handle } = picked;
-  if (row.folder.snapshot || handle) await updateLiveFolder(db, conversationId, { name: folder.name, snapshot: folder.snapshot, ...(handle ? { handle } : {}) });
-  await attach(conversationId, picked, row.config, (await loadEntries(db, conversationId)).map(stripRow), model, row.modelCalls);
+  let journal: Entry[];
+  try {
+    if (row.folder.snapshot || handle) await updateLiveFolder(db, conversationId, { name: folder.name, snapshot: folder.snapshot, ...(handle ? { handle } : {}) });
+    journal = (await loadEntries(db, conversationId)).map(stripRow);
+  } catch (error) {
+    releaseLiveModel(model);
+    throw error;
+  }
+  await attach(conversationId, picked, row.config, journal, model, row.modelCalls);
 }
 
 export function liveSessionRow(conversationId: string): Promise<LiveSessionRow | undefined> {
@@ -92,7 +105,10 @@ export function liveSessionRow(conversationId: string): Promise<LiveSessionRow |
 }
 
 async function attach(id: string, picked: PickedFolder, config: LiveSessionConfig, journal: Entry[], model: LiveModelSpec, modelCalls?: number): Promise<void> {
-  const session: Attached = { config, leaf: journal.at(-1)?.id ?? null, busy: false, writes: Promise.resolve() };
+  const stream = createLiveStream((change) => live().patch(id, change), nextFrame);
+  const session: Attached = { config, leaf: journal.at(-1)?.id ?? null, busy: false, writes: Promise.resolve(), stream };
+  // Opened again: the worker replaces its earlier copy (and releases that one's model port).
+  attached.get(id)?.dropOnEngineLoss?.();
   attached.set(id, session);
   if (model.kind === 'webllm') session.dropOnEngineLoss = onEngineLost(() => engineLost(id));
   try {
@@ -112,9 +128,25 @@ function engineLost(id: string): void {
   const session = attached.get(id);
   if (!session) return;
   session.dropOnEngineLoss?.();
-  void liveHost().stop(id);
+  session.stream.flush();
+  void liveHost().close(id);
   attached.delete(id);
   live().patch(id, { busy: false, phase: 'idle', streaming: '', thinking: '', error: 'The engine holding the local model stopped: open the session again to reload the model.' });
+}
+
+/**
+ * Closes the session in this tab: a running turn is stopped, the local model's port is released
+ * in both workers, and the Live tab offers to open it again. The stored journal is kept.
+ */
+export async function closeLiveSession(id: string): Promise<void> {
+  const session = attached.get(id);
+  if (!session) return;
+  session.dropOnEngineLoss?.();
+  session.stream.flush();
+  attached.delete(id);
+  await liveHost().close(id);
+  await session.writes;
+  live().detach(id);
 }
 
 function stripRow(row: EntryRow): Entry {
@@ -125,7 +157,7 @@ function stripRow(row: EntryRow): Entry {
 function onEvent(id: string, event: AgentEvent): void {
   const session = attached.get(id);
   if (!session) return;
-  live().patch(id, (runtime) => applyLiveEvent(runtime, event, Date.now()));
+  session.stream.event(event);
   if (event.type === 'entry') {
     session.leaf = event.entry.id;
     write(session, id, () => appendLiveEntry(db, id, event.entry));
@@ -158,6 +190,7 @@ async function turn(id: string, run: (remote: Comlink.Remote<LiveHostApi>) => Pr
   if (!session) throw new Error('The live session is not running in this tab: open its folder again.');
   if (session.busy) return;
   session.busy = true;
+  session.stream.begin();
   live().patch(id, { tools: [], error: undefined, lastStatus: undefined, busy: true, phase: 'calling' });
   try {
     const result = await run(liveHost());
@@ -166,6 +199,7 @@ async function turn(id: string, run: (remote: Comlink.Remote<LiveHostApi>) => Pr
   } catch (error) {
     live().patch(id, { error: errorMessage(error) });
   } finally {
+    session.stream.flush();
     session.leaf = await liveHost().leaf(id);
     session.busy = false;
     live().patch(id, { busy: false, phase: 'idle', streaming: '', thinking: '', progress: undefined });
@@ -185,8 +219,9 @@ export function switchLiveBranch(id: string, leafId: string): Promise<void> {
   return turn(id, (remote) => remote.switchBranch(id, leafId));
 }
 
-/** Stop: the model request is aborted at once; the unfinished reply is not kept. */
+/** Stop: the model request is aborted at once; the unfinished reply stays on screen as it was shown, and is not kept. */
 export function stopLive(id: string): void {
+  attached.get(id)?.stream.stop();
   void liveHost().stop(id);
 }
 

@@ -52,6 +52,8 @@ export interface LiveHostApi {
   editAndResend(id: string, entryId: string, text: string): Promise<TurnResult>;
   switchBranch(id: string, leafId: string): Promise<void>;
   stop(id: string): void;
+  /** Ends the session in this worker: its turn is stopped and its port to the local model released. */
+  close(id: string): void;
   leaf(id: string): string | null;
 }
 
@@ -61,6 +63,8 @@ interface Hosted {
   gitignore: boolean;
   mtimes: MtimeTracker;
   controller?: AbortController;
+  /** Lets go of the model's connection (the local model's port); nothing for the others. */
+  release?: () => void;
 }
 
 export function folderOf(source: LiveFolderSource): Folder {
@@ -71,8 +75,15 @@ export function folderOf(source: LiveFolderSource): Folder {
   return createFileListFolder(files);
 }
 
+/** What a session talks to; `release` closes a local model's port when the session ends. */
+interface SessionModel {
+  model: AgentModel;
+  summarizer: Summarizer;
+  release?: () => void;
+}
+
 /** The session's model; a scripted one continues after the steps the stored `journal` (and `calls` made) already took. */
-export function modelOf(spec: LiveModelSpec, journal: readonly Entry[] = [], calls?: number): { model: AgentModel; summarizer: Summarizer } {
+export function modelOf(spec: LiveModelSpec, journal: readonly Entry[] = [], calls?: number): SessionModel {
   if (spec.kind === 'scripted') {
     return { model: createScriptedModel(spec.script, { delayMs: SCRIPTED_DELAY_MS, journal, ...(calls !== undefined ? { calls } : {}) }), summarizer: createOfflineSummarizer() };
   }
@@ -81,7 +92,7 @@ export function modelOf(spec: LiveModelSpec, journal: readonly Entry[] = [], cal
 }
 
 /** The local WebLLM model through the port to the engine worker's copy: the agent and its summaries both use it. */
-function localModelOf(spec: Extract<LiveModelSpec, { kind: 'webllm' }>): { model: AgentModel; summarizer: Summarizer } {
+function localModelOf(spec: Extract<LiveModelSpec, { kind: 'webllm' }>): SessionModel {
   if (!spec.port) throw new Error(`The local model ${spec.modelId} has no connection to this tab's model engine: start the session again.`);
   const engine = sharedModelEngine(spec.port, spec.modelId, spec.appConfig);
   const summarizer = createWebLLMSummarizer({ modelId: spec.modelId, engineFactory: async () => engine });
@@ -89,6 +100,7 @@ function localModelOf(spec: Extract<LiveModelSpec, { kind: 'webllm' }>): { model
     model: createWebLLMAgentModel({ modelId: spec.modelId, engine }),
     // Its replies made inert like a remote summarizer's before anything stores them.
     summarizer: { id: summarizer.id, label: summarizer.label, summarize: (request) => summarizer.summarize(request).then(inertResponse) },
+    release: () => engine.release(),
   };
 }
 
@@ -96,19 +108,25 @@ export class LiveHost implements LiveHostApi {
   private readonly sessions = new Map<string, Hosted>();
 
   async start(start: LiveStart, onEvent: (event: AgentEvent) => void): Promise<{ model: string }> {
-    const { model, summarizer } = modelOf(start.model, start.journal, start.modelCalls);
-    const folder = folderOf(start.folder);
-    const counter = await getCounter(start.config.counter);
-    const mtimes = createMtimeTracker();
-    const api = createAgentSession({
-      model, folder, counter, summarizer, prompts: PROMPTS, journal: start.journal, onEvent,
-      tools: createFolderTools(folder, { gitignore: start.config.gitignore, mtimes }),
-      strategy: { strategy: start.config.strategy, options: start.config.options },
-      contextWindow: start.config.contextWindow,
-    });
-    this.sessions.get(start.id)?.controller?.abort();
-    this.sessions.set(start.id, { api, folder, gitignore: start.config.gitignore, mtimes });
-    return { model: model.model };
+    const { model, summarizer, release } = modelOf(start.model, start.journal, start.modelCalls);
+    try {
+      const folder = folderOf(start.folder);
+      const counter = await getCounter(start.config.counter);
+      const mtimes = createMtimeTracker();
+      const api = createAgentSession({
+        model, folder, counter, summarizer, prompts: PROMPTS, journal: start.journal, onEvent,
+        tools: createFolderTools(folder, { gitignore: start.config.gitignore, mtimes }),
+        strategy: { strategy: start.config.strategy, options: start.config.options },
+        contextWindow: start.config.contextWindow,
+      });
+      // Opened again (after a reload, or after the engine worker was lost): the earlier copy ends.
+      this.close(start.id);
+      this.sessions.set(start.id, { api, folder, gitignore: start.config.gitignore, mtimes, ...(release ? { release } : {}) });
+      return { model: model.model };
+    } catch (error) {
+      release?.();
+      throw error;
+    }
   }
 
   send(id: string, text: string): Promise<TurnResult> {
@@ -129,6 +147,19 @@ export class LiveHost implements LiveHostApi {
   /** Stop: the model request and the running tool are aborted at once. */
   stop(id: string): void {
     this.sessions.get(id)?.controller?.abort();
+  }
+
+  close(id: string): void {
+    const session = this.sessions.get(id);
+    if (!session) return;
+    this.sessions.delete(id);
+    session.controller?.abort();
+    session.release?.();
+  }
+
+  /** Sessions open in this worker. */
+  get size(): number {
+    return this.sessions.size;
   }
 
   leaf(id: string): string | null {

@@ -5,7 +5,7 @@
  * relays nothing afterwards: chunks go from the engine worker to the session's worker directly.
  */
 import type { InitProgressReport } from '@mlc-ai/web-llm';
-import { loadSharedModel } from '../../llm/webllm-shared.ts';
+import { loadSharedModel, releaseSharedModel } from '../../llm/webllm-shared.ts';
 import { mapWebLLMError } from '../../llm/webllm.ts';
 import type { LiveModelSpec } from '../../store/live-model.ts';
 import { engine, engineClient } from '../../worker/client.ts';
@@ -14,18 +14,36 @@ import * as Comlink from 'comlink';
 /** Load progress of the local model: 0..1 and WebLLM's text ("Loading model from cache[3/24]..."). */
 export type LocalModelProgress = (report: InitProgressReport) => void;
 
-/** The spec with a port to the engine worker's model, loaded; other specs as they are. */
-export async function connectLiveModel(spec: LiveModelSpec, onProgress?: LocalModelProgress): Promise<LiveModelSpec> {
+/** Hands the engine worker its end of the channel (the page passes the engine worker's serveLocalModel). */
+export type ServeLocalModel = (port: MessagePort) => Promise<void>;
+
+const serveInEngine: ServeLocalModel = (port) => engine().serveLocalModel(Comlink.transfer(port, [port]));
+
+/**
+ * The spec with a port to the engine worker's model, loaded; other specs as they are. A failed
+ * load releases both ends, so the engine worker keeps no port for a session that never started.
+ */
+export async function connectLiveModel(spec: LiveModelSpec, onProgress?: LocalModelProgress, serve: ServeLocalModel = serveInEngine): Promise<LiveModelSpec> {
   if (spec.kind !== 'webllm') return spec;
   const channel = new MessageChannel();
-  await engine().serveLocalModel(Comlink.transfer(channel.port2, [channel.port2]));
+  try {
+    await serve(channel.port2);
+  } catch (error) {
+    channel.port1.close();
+    throw error;
+  }
   try {
     await loadSharedModel(channel.port1, spec.modelId, { ...(spec.appConfig ? { appConfig: spec.appConfig } : {}), ...(onProgress ? { onProgress } : {}) });
   } catch (error) {
-    channel.port1.close();
+    releaseSharedModel(channel.port1);
     throw mapWebLLMError(error, spec.modelId);
   }
   return { ...spec, port: channel.port1 };
+}
+
+/** A connected spec that was never handed to the session's worker (its session could not be stored): both ends let go. */
+export function releaseLiveModel(spec: LiveModelSpec): void {
+  if (spec.kind === 'webllm' && spec.port) releaseSharedModel(spec.port);
 }
 
 /** The ports a start call transfers (a MessagePort is moved to the session's worker, not copied). */
