@@ -73,6 +73,14 @@ function summarize(label: string, tasks: readonly LongTask[], traced: readonly T
   return [label, tasks.length, over.length, longest === 0 ? '-' : `${fmt(longest)} ms`, cpuOver.length, cpuLongest === 0 ? '-' : `${fmt(cpuLongest)} ms`, over.length === 0 ? 'met' : 'MISSED'];
 }
 
+/** The three traced tasks with the most CPU time, each with what it ran and when (ms after the window's first traced task). */
+function cpuHeaviest(traced: readonly TracedTask[]): string {
+  const first = Math.min(...traced.map((t) => t.at));
+  const top = [...traced].sort((a, b) => b.cpu - a.cpu).slice(0, 3);
+  if (top.length === 0) return 'no task over the floor';
+  return top.map((t) => `${fmt(t.cpu)} ms CPU / ${fmt(t.wall)} ms wall (${t.what ?? 'unlabelled'}, at +${fmt(t.at - first)} ms)`).join('; ');
+}
+
 /** Takes the long tasks recorded so far, and when the import outcomes arrived. */
 async function drain(page: Page): Promise<{ tasks: LongTask[]; outcomes: number[] }> {
   return page.evaluate(() => {
@@ -128,7 +136,11 @@ async function measure(browser: Browser, page: Page, file: string): Promise<void
   );
   console.log(`  (long tasks: wall time from the long-task API; CPU: the same tasks' own thread time from a Chromium trace, which a loaded machine does not inflate)`);
   const worst = [...seeding.tasks, ...large.tasks].sort((a, b) => b.duration - a.duration).slice(0, 5);
-  printPairs([['longest tasks', worst.length === 0 ? 'none' : worst.map((t) => `${fmt(t.duration)} ms at ${fmt(t.start)} ms`).join(', ')]]);
+  printPairs([
+    ['longest tasks', worst.length === 0 ? 'none' : worst.map((t) => `${fmt(t.duration)} ms at ${fmt(t.start)} ms`).join(', ')],
+    ['first visit, most CPU', cpuHeaviest(seedingTrace.tasks)],
+    ['large import, most CPU', cpuHeaviest(largeTrace.tasks)],
+  ]);
 }
 
 export async function firstVisitSection(): Promise<void> {

@@ -29,3 +29,10 @@ test('two tabs opening at once import the demo once', async ({ browser }) => {
   await expect(second.getByTestId('library.item').filter({ hasText: DEMO })).toHaveCount(1);
   await context.close();
 });
+
+test('a start-up chunk that cannot load is reported in the shell', async ({ page }) => {
+  await page.route(/\/assets\/app-mount-[\w-]+\.js$/, (route) => route.abort());
+  await page.goto('./');
+  await expect(page.getByRole('alert')).toContainText('Foldlab could not start');
+  await expect(page.getByRole('heading', { name: 'Foldlab' })).toBeVisible();
+});
