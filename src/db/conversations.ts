@@ -13,10 +13,19 @@ export interface CommitImport {
   size: number;
   origin: ConversationRow['origin'];
   title?: string;
+  /** Checked between batches: once aborted, the transaction is abandoned and nothing is written. */
+  signal?: AbortSignal;
+  /** Called after each batch with the entries written so far (in the transaction, not yet committed). */
+  onSaved?: (saved: number) => void;
 }
 
-/** Rows per bulkPut call: big enough to be fast, small enough to keep memory flat. */
-const BATCH = 5000;
+/** Rows per bulkPut call: big enough to be fast, small enough for a Cancel and the progress bar to be seen often. */
+const BATCH = 1000;
+
+/** A Cancel reached the import's transaction before it committed: it was rolled back. */
+export class ImportAbortedError extends Error {
+  override name = 'ImportAbortedError';
+}
 
 /**
  * Writes a finished import in one transaction. If anything fails, nothing is written and the
@@ -56,9 +65,12 @@ export async function commitImport(db: FoldlabDatabase, result: ImportResult, op
     }
     await db.conversations.put(row);
     for (let start = 0; start < result.entries.length; start += BATCH) {
+      if (options.signal?.aborted) throw new ImportAbortedError('The import was cancelled before it was saved: nothing was written.');
       const rows: EntryRow[] = result.entries.slice(start, start + BATCH).map((entry) => ({ ...entry, conversationId: id }));
       await db.entries.bulkPut(rows);
+      options.onSaved?.(start + rows.length);
     }
+    if (options.signal?.aborted) throw new ImportAbortedError('The import was cancelled before it was saved: nothing was written.');
   }).catch((error: unknown) => {
     throw asStorageError(error, `importing ${options.fileName}`);
   });

@@ -65,7 +65,7 @@ describe('Engine', () => {
     expect(cached).toMatchObject({ cached: true, total: done.report.tokens.total });
   });
 
-  it('a cancel that arrives while saving removes a new conversation again, and says what a re-import left', async () => {
+  it('a cancel that arrives as saving starts stores nothing, and a re-import keeps what it replaced', async () => {
     db = new FoldlabDatabase(`t-${Math.random()}`);
     const engine = new Engine(db);
     const cancelOnSave = (jobId: string) => (p: JobProgress) => {
@@ -75,11 +75,39 @@ describe('Engine', () => {
     expect(await db.conversations.count()).toBe(0);
     expect(await db.entries.count()).toBe(0);
 
+    // A re-import cancelled while it is written is rolled back: the conversation keeps its first import.
     const first = await engine.importBlob(new Blob([CLAUDE]), { jobId: 's2', fileName: 'c.jsonl', origin: 'file' }, () => undefined);
     const again = engine.importBlob(new Blob([CLAUDE]), { jobId: 's3', fileName: 'c.jsonl', origin: 'file', replaceId: first.conversation.id }, cancelOnSave('s3'));
-    await expect(again).rejects.toMatchObject({ name: 'SavedBeforeCancelError', message: expect.stringMatching(/after "c.jsonl" was saved: the conversation now holds the new import/) });
+    await expect(again).rejects.toThrow(/Cancelled: nothing was changed/);
     const row = await db.conversations.get(first.conversation.id);
-    expect(row?.importId).not.toBe(first.conversation.importId);
+    expect(row?.importId).toBe(first.conversation.importId);
+    expect(await db.entries.count()).toBe(first.conversation.entryCount);
+  });
+
+  it('a cancel between two batches of the save abandons the transaction, and the bar moves while saving', async () => {
+    db = new FoldlabDatabase(`t-${Math.random()}`);
+    const engine = new Engine(db);
+    const header = JSON.stringify({ type: 'session', version: 3, id: 's', timestamp: '2026-01-01T00:00:00Z', cwd: '/' });
+    const lines = Array.from({ length: 3_500 }, (_, i) => JSON.stringify({ type: 'message', id: `m${i}`, parentId: i === 0 ? null : `m${i - 1}`, timestamp: '2026-01-01T00:00:01Z', message: { role: 'user', content: `step ${i}` } }));
+    const text = `${[header, ...lines].join('\n')}\n`;
+    const saved: number[] = [];
+    const pending = engine.importBlob(new Blob([text]), { jobId: 'mid-save', fileName: 'chain.jsonl', origin: 'file' }, (p) => {
+      if (p.phase !== 'saving') return;
+      saved.push(p.done);
+      // After the first batch is written (in the transaction, not committed).
+      if (p.done > 0) engine.cancel('mid-save');
+    });
+    await expect(pending).rejects.toThrow(/Cancelled: nothing was changed/);
+    expect(saved[0]).toBe(0);
+    expect(saved.at(-1)).toBeGreaterThan(0);
+    expect(saved.at(-1)).toBeLessThan(3_500);
+    expect(await db.conversations.count()).toBe(0);
+    expect(await db.entries.count()).toBe(0);
+
+    const progress: number[] = [];
+    await engine.importBlob(new Blob([text]), { jobId: 'whole', fileName: 'chain.jsonl', origin: 'file' }, (p) => p.phase === 'saving' && progress.push(p.done));
+    expect(new Set(progress).size).toBeGreaterThan(2);
+    expect(await db.entries.count()).toBe(3_500);
   });
 
   it('reports the true number of skipped lines and the blank lines, also when reading the stored conversation back', async () => {

@@ -10,7 +10,7 @@ import type { Entry } from '../core/journal/entry.ts';
 import { COUNTER_LABELS, getCounter, type CounterId } from '../core/tokens/counters.ts';
 import { countEntriesSliced } from '../core/tokens/sliced-count.ts';
 import type { EntriesTokens } from '../core/tokens/entry-tokens.ts';
-import { commitImport, deleteConversation, loadEntries } from '../db/conversations.ts';
+import { commitImport, deleteConversation, ImportAbortedError, loadEntries } from '../db/conversations.ts';
 import type { FoldlabDatabase } from '../db/schema.ts';
 import { cachedCounts, storeCounts } from '../db/token-counts.ts';
 import type { CompactionRow } from '../db/schema.ts';
@@ -244,21 +244,29 @@ export class Engine implements EngineApi {
 
   /**
    * Counts the import (o200k) before anything is written, so a failure or a cancel while counting
-   * leaves the library untouched; then writes it in one transaction. A cancel that arrives while
-   * saving removes a new conversation again; a re-import already saved is kept and said so.
+   * leaves the library untouched; then writes it in one transaction, which a cancel abandons
+   * between two batches of rows. A cancel that arrives as the transaction commits removes a new
+   * conversation again; a re-import already saved is kept and said so.
    */
   private async commit(result: ImportResult, request: ImportRequest, size: number, signal: AbortSignal, onProgress: ProgressCallback): Promise<ImportOutcome> {
     if (signal.aborted) throw new JobCancelledError();
     const counted = await this.countInSlices(result.entries, 'o200k', request.jobId, signal, onProgress);
     if (signal.aborted) throw new JobCancelledError();
     onProgress({ jobId: request.jobId, phase: 'saving', done: 0, total: result.entries.length, unit: 'entries' });
+    // A Cancel while the entries are written abandons the transaction: nothing was stored. One
+    // report per batch of rows (not throttled: a few a second).
     const conversation = await commitImport(this.db, result, {
       fileName: request.fileName,
       size,
       origin: request.origin,
       ...(request.replaceId ? { replaceId: request.replaceId } : {}),
       ...(request.title ? { title: request.title } : {}),
+      signal,
+      onSaved: (saved) => onProgress({ jobId: request.jobId, phase: 'saving', done: saved, total: result.entries.length, unit: 'entries' }),
+    }).catch((error: unknown) => {
+      throw error instanceof ImportAbortedError || signal.aborted ? new JobCancelledError() : error;
     });
+    // The Cancel came while the transaction committed: what it wrote is undone where it can be.
     if (signal.aborted) {
       if (request.replaceId) throw new SavedBeforeCancelError(`Cancel arrived after "${request.fileName}" was saved: the conversation now holds the new import (${result.entries.length} entries).`);
       await deleteConversation(this.db, conversation.id);

@@ -48,16 +48,24 @@ export function activeLeaf(entries: readonly Entry[]): Entry | undefined {
   return undefined;
 }
 
-/** Indices of the entries on the path from the root to `leafId`, in order. */
-export function pathTo(entries: readonly Entry[], leafId: string, byId: ReadonlyMap<string, Entry> = indexById(entries)): number[] {
-  const path: number[] = [];
+/** Entries visited between two pauses of `listBranchesInSteps`. Default 2,000. */
+export const DEFAULT_TREE_SLICE = 2_000;
+
+/** The entries from `leafId` up to its root, leaf first (a cycle stops the walk). */
+function* ancestors(byId: ReadonlyMap<string, Entry>, leafId: string): Generator<Entry, void, void> {
   const seen = new Set<string>();
   let current = byId.get(leafId);
   while (current && !seen.has(current.id)) {
     seen.add(current.id);
-    path.push(current.index);
+    yield current;
     current = current.parentId === null ? undefined : byId.get(current.parentId);
   }
+}
+
+/** Indices of the entries on the path from the root to `leafId`, in order. */
+export function pathTo(entries: readonly Entry[], leafId: string, byId: ReadonlyMap<string, Entry> = indexById(entries)): number[] {
+  const path: number[] = [];
+  for (const entry of ancestors(byId, leafId)) path.push(entry.index);
   return path.reverse();
 }
 
@@ -69,40 +77,69 @@ function indexById(entries: readonly Entry[]): Map<string, Entry> {
 
 /** All branches with their lengths and fork points; the active one first. O(entries) overall. */
 export function listBranches(entries: readonly Entry[]): Branch[] {
-  const leaves = branchLeaves(entries);
-  const active = activeLeaf(entries);
-  const byId = indexById(entries);
-  const activePath = new Set(active ? pathTo(entries, active.id, byId) : []);
-  const branches = leaves.map((leaf): Branch => {
+  const steps = listBranchesInSteps(entries, Number.POSITIVE_INFINITY);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/**
+ * `listBranches` as steps: it pauses (yields) after about every `slice` entries it visits, so a
+ * page can spread a journal of a hundred thousand entries over short tasks. Same result.
+ */
+export function* listBranchesInSteps(entries: readonly Entry[], slice = DEFAULT_TREE_SLICE): Generator<void, Branch[], void> {
+  let visited = 0;
+  const counts = new Map<string, number>();
+  const byId = new Map<string, Entry>();
+  let active: Entry | undefined;
+  for (const entry of entries) {
+    byId.set(entry.id, entry);
+    if (!entry.flags?.sidechain) {
+      active = entry;
+      if (entry.parentId !== null) counts.set(entry.parentId, (counts.get(entry.parentId) ?? 0) + 1);
+    }
+    if (++visited % slice === 0) yield;
+  }
+  // Leaves in file order (as branchLeaves), then the active path.
+  const leaves: Entry[] = [];
+  for (const entry of entries) {
+    if (!entry.flags?.sidechain && (counts.get(entry.id) ?? 0) === 0) {
+      const siblingCount = entry.parentId === null ? 0 : (counts.get(entry.parentId) ?? 0);
+      if (entry === active || !(entry.role === 'tool' && siblingCount > 1)) leaves.push(entry);
+    }
+    if (++visited % slice === 0) yield;
+  }
+  const activePath = new Set<number>();
+  if (active) {
+    for (const entry of ancestors(byId, active.id)) {
+      activePath.add(entry.index);
+      if (++visited % slice === 0) yield;
+    }
+  }
+  const branches: Branch[] = [];
+  for (const leaf of leaves) {
     // Walk up only until the active path is reached: that entry is the fork.
     let length = 0;
-    let forkIndex: number | undefined;
+    let fork: Entry | undefined;
     let label: string | undefined;
-    let current: Entry | undefined = leaf;
-    const seen = new Set<string>();
-    while (current && !seen.has(current.id)) {
-      seen.add(current.id);
+    for (const current of ancestors(byId, leaf.id)) {
+      if (++visited % slice === 0) yield;
       if (activePath.has(current.index) && leaf.id !== active?.id) {
-        forkIndex = current.index;
+        fork = current;
         break;
       }
       length++;
       if (label === undefined && current.role === 'user' && !current.flags?.injected) label = firstText(current);
-      current = current.parentId === null ? undefined : byId.get(current.parentId);
     }
-    if (forkIndex !== undefined) {
-      const forkPathLength = pathTo(entries, entries[forkIndex]!.id, byId).length;
-      length += forkPathLength;
-      if (label === undefined) label = labelOnPath(entries, pathTo(entries, entries[forkIndex]!.id, byId));
+    if (fork !== undefined) {
+      const forkPath = pathTo(entries, fork.id, byId);
+      visited += forkPath.length;
+      length += forkPath.length;
+      if (label === undefined) label = labelOnPath(entries, forkPath);
     }
-    return {
-      leafId: leaf.id,
-      length,
-      forkId: forkIndex === undefined ? undefined : entries[forkIndex]?.id,
-      label: label ?? '(no user message)',
-      active: leaf.id === active?.id,
-    };
-  });
+    branches.push({ leafId: leaf.id, length, forkId: fork?.id, label: label ?? '(no user message)', active: leaf.id === active?.id });
+  }
   return branches.sort((a, b) => Number(b.active) - Number(a.active));
 }
 

@@ -5,7 +5,8 @@
 import { useLiveQuery } from 'dexie-react-hooks';
 import { lazy, Suspense, useEffect, useMemo } from 'react';
 import { FORMAT_LABELS } from '../../core/import/types.ts';
-import { activeLeaf, listBranches, pathTo } from '../../core/journal/tree.ts';
+import type { Entry } from '../../core/journal/entry.ts';
+import { activeLeaf, pathTo, type Branch } from '../../core/journal/tree.ts';
 import { viewRows } from '../../core/journal/view-rows.ts';
 import { COUNTER_LABELS } from '../../core/tokens/counters.ts';
 import { db } from '../../db/db.ts';
@@ -17,6 +18,7 @@ import { TokenTotals } from '../tokens/TokenTotals.tsx';
 import { WindowGauge } from '../tokens/WindowGauge.tsx';
 import { BranchPicker } from './BranchPicker.tsx';
 import { TranscriptList } from './TranscriptList.tsx';
+import { useBranches } from './use-branches.ts';
 import { useEntries } from './use-entries.ts';
 import { VerbosityToggle } from './VerbosityToggle.tsx';
 import { formatNumber } from '../common/format.ts';
@@ -93,7 +95,16 @@ function IssueList({ conversation }: { conversation: ConversationRow }) {
   );
 }
 
-function TranscriptSection({ conversation, entries, totals, counterLabel }: { conversation: ConversationRow; entries: readonly EntryRow[]; totals: Uint32Array | undefined; counterLabel: string }) {
+type TranscriptProps = { conversation: ConversationRow; entries: readonly EntryRow[]; totals: Uint32Array | undefined; counterLabel: string };
+
+/** The branches of a large journal are worked out in slices (use-branches.ts): the view waits for them. */
+function TranscriptSection(props: TranscriptProps) {
+  const shape = useBranches(props.entries);
+  if (shape === undefined) return <p className="muted" data-testid="transcript.branches-pending">Finding branches…</p>;
+  return <BranchedTranscript {...props} branches={shape.branches} byId={shape.byId} />;
+}
+
+function BranchedTranscript({ conversation, entries, totals, counterLabel, branches, byId }: TranscriptProps & { branches: Branch[]; byId: ReadonlyMap<string, Entry> }) {
   const verbosity = useAppStore((s) => s.verbosity);
   const chosenLeaf = useAppStore((s) => s.branchLeaf[conversation.id]);
   const setBranchLeaf = useAppStore((s) => s.setBranchLeaf);
@@ -103,12 +114,11 @@ function TranscriptSection({ conversation, entries, totals, counterLabel }: { co
   const setTab = useAppStore((s) => s.setTab);
   const pins = useLiveQuery(() => db.pins.where('conversationId').equals(conversation.id).toArray(), [conversation.id]);
   const pinned = useMemo(() => new Set((pins ?? []).map((pin) => pin.entryId)), [pins]);
-  const branches = useMemo(() => listBranches(entries), [entries]);
   const leafId = chosenLeaf && branches.some((b) => b.leafId === chosenLeaf) ? chosenLeaf : activeLeaf(entries)?.id;
   const path = useMemo(() => {
     if (branches.length <= 1 || !leafId) return entries.map((entry) => entry.index);
-    return pathTo(entries, leafId);
-  }, [entries, branches.length, leafId]);
+    return pathTo(entries, leafId, byId);
+  }, [entries, branches.length, leafId, byId]);
   const rows = useMemo(() => viewRows(entries, path, verbosity), [entries, path, verbosity]);
   const contextTokens = useMemo(() => {
     if (!totals) return undefined;
@@ -139,7 +149,7 @@ function TranscriptSection({ conversation, entries, totals, counterLabel }: { co
         {tab === 'transcript' && <VerbosityToggle />}
         {tab === 'transcript' && <span className="muted small" data-testid="transcript.count">{formatNumber(rows.length)} rows</span>}
       </div>
-      {tab === 'transcript' && <TranscriptList entries={entries} rows={rows} totals={totals} counterLabel={counterLabel} pinned={pinned} onTogglePin={togglePin} />}
+      {tab === 'transcript' && <TranscriptList entries={entries} byId={byId} rows={rows} totals={totals} counterLabel={counterLabel} pinned={pinned} onTogglePin={togglePin} />}
       <Suspense fallback={<p className="muted">Loading…</p>}>
         {tab === 'live' && <LivePanel conversation={conversation} entries={entries} />}
         {tab === 'compact' && <CompactPanel conversation={conversation} leafId={branches.length > 1 ? leafId : undefined} entryCount={entries.length} />}

@@ -7,6 +7,8 @@ import { EntryCard } from './EntryCard.tsx';
 
 export interface TranscriptListProps {
   entries: readonly Entry[];
+  /** The entries by id, when the caller already has them (built here otherwise). */
+  byId?: ReadonlyMap<string, Entry>;
   rows: readonly ViewRow[];
   totals: Uint32Array | undefined;
   counterLabel: string;
@@ -14,18 +16,18 @@ export interface TranscriptListProps {
   onTogglePin?: (entryId: string) => void;
 }
 
-export function TranscriptList({ entries, rows, totals, counterLabel, pinned, onTogglePin }: TranscriptListProps) {
+export function TranscriptList({ entries, byId: givenById, rows, totals, counterLabel, pinned, onTogglePin }: TranscriptListProps) {
   const list = useRef<VirtualListHandle>(null);
-  const byIdMap = useMemo(() => new Map(entries.map((entry) => [entry.id, entry])), [entries]);
-  const rowOf = useMemo(() => new Map(rows.map((row, i) => [row.index, i])), [rows]);
+  const byIdMap = useMemo(() => givenById ?? new Map(entries.map((entry) => [entry.id, entry])), [entries, givenById]);
   const byId = useCallback((id: string) => byIdMap.get(id), [byIdMap]);
+  // The row of an entry is looked for on a jump only: no map of every row on each render.
   const onJump = useCallback(
     (id: string) => {
       const entry = byIdMap.get(id);
-      const row = entry ? rowOf.get(entry.index) : undefined;
-      if (row !== undefined) list.current?.scrollToIndex(row);
+      const row = entry ? rows.findIndex((candidate) => candidate.index === entry.index) : -1;
+      if (row >= 0) list.current?.scrollToIndex(row);
     },
-    [byIdMap, rowOf],
+    [byIdMap, rows],
   );
   return (
     <VirtualList
