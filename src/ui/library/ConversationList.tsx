@@ -6,7 +6,8 @@ import { useLiveQuery } from 'dexie-react-hooks';
 import { memo, useRef, useState, type KeyboardEvent } from 'react';
 import { FORMAT_LABELS } from '../../core/import/types.ts';
 import { db } from '../../db/db.ts';
-import { deleteConversation, renameConversation } from '../../db/conversations.ts';
+import { renameConversation } from '../../db/conversations.ts';
+import { deleteFromLibrary } from './delete-conversation.ts';
 import type { ConversationRow } from '../../db/schema.ts';
 import { errorMessage, importFile } from '../../store/actions.ts';
 import { useAppStore } from '../../store/store.ts';
@@ -124,7 +125,7 @@ const ConversationItem = memo(function ConversationItem({ conversation, selected
           onClose={() => setConfirming(false)}
           onConfirm={() => {
             if (selected) select(undefined);
-            void deleteConversation(db, conversation.id);
+            void deleteFromLibrary(db, conversation.id);
           }}
         />
       )}
