@@ -11,6 +11,7 @@ import { entryText, type Entry } from '../journal/entry.ts';
 import { countEntry } from '../tokens/entry-tokens.ts';
 import type { ContextPart } from './scoring.ts';
 import { DeltaWriter } from './compaction-context.ts';
+import { sharedPrefix } from '../strategies/context-builder.ts';
 import type { ContextDelta, ContextRef } from './types.ts';
 
 type MadeRef = Exclude<ContextRef, { origin: 'journal' }>;
@@ -86,7 +87,8 @@ export class ReplayContext {
     // keep their references, indices and counts where they are; the lists are continued in place
     // from there (`refs` is never handed out), so a compaction that changes little costs little.
     const limit = Math.min(items.length, count);
-    let same = 0;
+    // A context the builder continued from the previous one shares its first items: not compared again.
+    let same = Math.min(sharedPrefix(items, oldItems), limit);
     while (same < limit && items[same] === oldItems[same]) same++;
     const old = this.refs.slice(same);
     const oldIndex = this.refIndex.slice(same, count);

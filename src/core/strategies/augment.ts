@@ -100,22 +100,25 @@ function evaluate(input: CompactionInput, options: AugmentOptions, view: History
 
 /** Fates when no new summary is made: entries behind a current previous node stay represented by it. */
 function currentFates(input: CompactionInput, view: HistoryView): Fate[] {
-  const boundary = view.previous?.boundary ?? 0;
-  const pinnedBefore = new Set<number>();
+  const { entries } = input;
+  const boundary = Math.min(view.previous?.boundary ?? 0, entries.length);
+  // Plain loops: a replay plans over the whole branch at every compaction.
+  const pinnedBefore = new Uint8Array(boundary);
   for (const item of view.items) {
-    if (item.kind === 'exchange' && item.exchange.start < boundary) for (let i = item.exchange.start; i <= item.exchange.end; i++) pinnedBefore.add(i);
+    if (item.kind === 'exchange' && item.exchange.start < boundary) pinnedBefore.fill(1, item.exchange.start, item.exchange.end + 1);
   }
-  return input.entries.map((entry, i) => (i >= boundary || isSystem(entry) || pinnedBefore.has(i) ? 'keep' : 'summarize'));
+  const fates = new Array<Fate>(entries.length);
+  for (let i = 0; i < entries.length; i++) fates[i] = i >= boundary || isSystem(entries[i]!) || pinnedBefore[i] === 1 ? 'keep' : 'summarize';
+  return fates;
 }
 
 function previousNodeSpec(input: CompactionInput, view: HistoryView, fates: readonly Fate[]): NodeSpec | undefined {
   const node = view.previous;
   if (!node) return undefined;
-  const kept = (i: number) => fates[i] === 'keep';
   const after = input.entries[node.boundary];
   return {
     id: `augment-v${node.version}-${after?.id ?? 'end'}`, nodeText: node.nodeText, ackText: node.ackText,
-    carried: carriedCalls(input.entries, kept), now: input.now, replaces: replacedRange(input.entries, kept, node.boundary),
+    carried: carriedCalls(input.entries, fates), now: input.now, replaces: replacedRange(input.entries, fates, node.boundary),
   };
 }
 
@@ -129,9 +132,9 @@ function tokensOf(input: CompactionInput, context: CompactedContext['entries']):
  * index for journal entries (the plan runs before every agent-loop iteration, so it must not
  * re-tokenize the branch, nor build the context only to count it); only the node is counted.
  */
-function keptTokens(input: CompactionInput, kept: (index: number) => boolean, node: NodeSpec | undefined): number {
+function keptTokens(input: CompactionInput, fates: readonly Fate[], node: NodeSpec | undefined): number {
   let sum = 0;
-  for (let i = 0; i < input.entries.length; i++) if (kept(i)) sum += input.tokens.countAt(i);
+  for (let i = 0; i < input.entries.length; i++) if (fates[i] === 'keep') sum += input.tokens.countAt(i);
   if (node) for (const item of nodeEntries(node, null)) sum += countEntry(item.entry, input.counter).total;
   return sum;
 }
@@ -161,7 +164,7 @@ function makePlan(input: CompactionInput, options: AugmentOptions): Plan {
   notes.push(...view.notes);
   const currentFatesNow = currentFates(input, view);
   const current = { fates: currentFatesNow };
-  const tokensBefore = keptTokens(input, (i) => currentFatesNow[i] === 'keep', previousNodeSpec(input, view, currentFatesNow));
+  const tokensBefore = keptTokens(input, currentFatesNow, previousNodeSpec(input, view, currentFatesNow));
   const memories = memoriesPlan(input, options);
   const memoryTasks: SummaryTask[] = memories.needed ? [memoriesTask(memories, options.compressionPrompt)] : [];
   const source = currentMemories(input, options.memories);
@@ -192,11 +195,12 @@ function makePlan(input: CompactionInput, options: AugmentOptions): Plan {
 
   const boundary = view.previous?.boundary ?? 0;
   const nested = options.summaryMode === 'nested';
-  const fates: Fate[] = entries.map((entry, i) => {
-    if (isSystem(entry)) return 'keep';
-    if (i < boundary) return current.fates[i] === 'keep' ? 'keep' : nested ? 'summarize' : 'drop';
-    return i >= cut ? 'keep' : 'summarize';
-  });
+  const fates = new Array<Fate>(entries.length);
+  for (let i = 0; i < entries.length; i++) {
+    fates[i] = isSystem(entries[i]!) ? 'keep'
+      : i < boundary ? (current.fates[i] === 'keep' ? 'keep' : nested ? 'summarize' : 'drop')
+        : i >= cut ? 'keep' : 'summarize';
+  }
   for (const item of head) {
     if (item.kind !== 'exchange') continue;
     const { start, end, pinned } = item.exchange;
@@ -240,14 +244,13 @@ function makePlan(input: CompactionInput, options: AugmentOptions): Plan {
     ...(previousSummary !== undefined ? { sections: { previous_summary_section: NESTED_SECTION_PROMPT } } : {}),
   };
 
-  const keptIndex = (i: number) => fates[i] === 'keep';
   const estimateNode: NodeSpec = {
     id: 'estimate',
     nodeText: fillSupervisor(template.template, { summary: 'word '.repeat(SUMMARY_WORDS_ESTIMATE).trim(), abridged_history: abridged.text }),
     ackText: options.summaryNodeResponseMessage,
-    carried: carriedCalls(entries, keptIndex), now: input.now, replaces: undefined,
+    carried: carriedCalls(entries, fates), now: input.now, replaces: undefined,
   };
-  const tokensAfterEstimate = keptTokens(input, keptIndex, estimateNode);
+  const tokensAfterEstimate = keptTokens(input, fates, estimateNode);
   notes.push(`Estimate: ${fmt(tokensBefore)} -> ${fmt(tokensAfterEstimate)} ${input.counter.label} (the summary counted at ${fmt(SUMMARY_WORDS_ESTIMATE)} words).`);
   const tailLimitKept = split.tailSize < options.historyTailSizeCharsToExclude;
   if (!tailLimitKept) notes.push(`The kept tail (${fmt(split.tailSize)} ${unit}) is over historyTailSizeCharsToExclude: minTailExchanges ${options.minTailExchanges} keeps the newest exchange${options.minTailExchanges === 1 ? '' : 's'} whole.`);
@@ -297,9 +300,9 @@ function assemble(input: CompactionInput, plan: Plan, summaries: ReadonlyMap<str
   const ackText = options.summaryNodeResponseMessage;
   const cut = plan.cut.index;
   const kept = (i: number) => plan.fates[i] === 'keep';
-  const carried = carriedCalls(input.entries, kept);
+  const carried = carriedCalls(input.entries, plan.fates);
   if (carried.length > 0) notes.push(`The summary node's reply carries ${carried.length} tool call${carried.length === 1 ? '' : 's'} of the summarized head whose results stay in the context (A7).`);
-  const replaces = replacedRange(input.entries, kept, cut);
+  const replaces = replacedRange(input.entries, plan.fates, cut);
   const after = input.entries[cut];
   const spec: NodeSpec = { id: `augment-v${options.historySummaryVersion}-${after?.id ?? 'end'}`, nodeText, ackText, carried, now: input.now, replaces };
   const context = buildContext(input.entries, kept, cut, spec);

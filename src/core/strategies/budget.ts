@@ -13,8 +13,10 @@ import type {
   CompactedContext, CompactionInput, ContextEntry, Fate, Plan, SummaryTask, TriggerDecision,
 } from '../compaction/types.ts';
 import type { Entry } from '../journal/entry.ts';
+import { journalItem, journalItemAt } from './budget/journal-items.ts';
 import { capMemoryBlock, fitMemoryBlock, MEMORY_MARKER, memoryEntry, memoryReserveTokens } from './budget/memory-block.ts';
 import { BudgetExceededError, budgetNumbers, fmt, precheck, type BudgetNumbers } from './budget/precheck.ts';
+import { tierCut, tierKeptFates } from './budget/tier-cut.ts';
 import { unitView, type UnitView } from './budget/unit-view.ts';
 import { lastUserIndex, TIER_LABELS } from './budget/units.ts';
 
@@ -64,21 +66,6 @@ interface Selection {
   /** Roots of the dropped units, in drop order. */
   dropped: number[];
   kept: number;
-}
-
-/**
- * One context item per journal entry, handed back at every compaction: a replay trims at nearly
- * every call, and the same item objects let it see at once what stayed (items are never edited).
- */
-const journalItems = new WeakMap<Entry, ContextEntry>();
-
-function journalItem(entry: Entry): ContextEntry {
-  let item = journalItems.get(entry);
-  if (!item) {
-    item = { role: entry.role, entry, origin: 'journal' };
-    journalItems.set(entry, item);
-  }
-  return item;
 }
 
 /** Per plan (by its fates list): the input indices it keeps, so assembling reads only those. */
@@ -198,6 +185,7 @@ function planBudget(input: CompactionInput, options: BudgetOptions): Plan {
   plan.notes.push(`Precheck: ${trigger.detail}; trimming the oldest low-value history.`);
   const view = unitView(input, options.keepRecentEntries);
   plan.notes.push(protectedNote(view, input));
+  if (view.order && view.next && !options.summaryEnabled) return planByTiers(plan, numbers, view, view.next);
   const order = dropOrder(view);
   const reserve = options.summaryEnabled ? memoryReserveTokens(input.counter, options.memoryMaxChars) : 0;
 
@@ -232,6 +220,27 @@ function planBudget(input: CompactionInput, options: BudgetOptions): Plan {
       : `Re-check: kept ${fmt(selection.kept)} <= budget ${fmt(numbers.budget)}.`,
   );
   if (memory > 0) plan.summaries.push(memoryTask(input, droppedIdx, options, memory));
+  return plan;
+}
+
+/**
+ * The plan without a memory block, its cut read off the tier lists' running sums (the same units
+ * dropped as walking the drop order one unit at a time).
+ */
+function planByTiers(plan: Plan, numbers: BudgetNumbers, view: UnitView, next: Int32Array): Plan {
+  const cut = tierCut(view, view.order!, numbers.input, numbers.budget);
+  if (!cut) return reject(plan, numbers, view, 0);
+  const { fates, kept } = tierKeptFates(view, view.order!, next, cut);
+  plan.fates = fates;
+  keptIndices.set(fates, kept);
+  const droppedCount = fates.length - kept.length;
+  knownFateCounts(fates, { keep: kept.length, summarize: 0, compress: 0, drop: droppedCount });
+  plan.notes.push(
+    `Dropped ${fmt(droppedCount)} entries, ${fmt(numbers.input - cut.kept)} tokens, oldest first within each tier (${
+      cut.droppedSize.map((n, tier) => `${TIER_LABELS[tier as 0 | 1 | 2]} ${n}`).join(', ')}).`,
+  );
+  plan.tokensAfterEstimate = cut.kept;
+  plan.notes.push(`Re-check: kept ${fmt(cut.kept)} <= budget ${fmt(numbers.budget)}.`);
   return plan;
 }
 
@@ -291,7 +300,7 @@ function build(input: CompactionInput, plan: Plan, summaries: ReadonlyMap<string
   if (known) {
     // Without a memory block only the kept entries matter, and how many were dropped.
     for (const i of known) {
-      entries.push(journalItem(all[i]!));
+      entries.push(journalItemAt(all[i]!, i));
       keptTokens += input.tokens.countAt(i);
     }
     return trimmed(plan, entries, keptTokens, all.length - known.length);

@@ -2,8 +2,9 @@
  * The context a window or masking strategy assembles from its plan: kept journal entries in order,
  * made entries inserted, rewritten entries in place of their originals, with its token count. A
  * replay assembles at nearly every call from one growing branch array, so the items are made once
- * per entry and a context without inserts is continued from the last one built where it first
- * differs, instead of being made again from the first entry.
+ * per entry and a context is continued from the last one built where it first differs (its made
+ * entries placed afterwards), instead of being made again from the first entry; the replay is told
+ * how much of it is the last context's, so it does not compare that part again.
  */
 import { contextTokens } from '../compaction/context-tokens.ts';
 import { knownKeptItems } from '../compaction/plan-counts.ts';
@@ -89,6 +90,36 @@ let derived: { fates: readonly Fate[]; base: readonly Fate[]; from: number } | u
 export function fatesDerived(fates: readonly Fate[], base: readonly Fate[], from: number): void {
   derived = { fates, base, from };
 }
+
+/** 'keep' repeated: copied from, so a plan's fates start packed (`new Array(n).fill` makes a holey array, slower for every reader). */
+const keeps: Fate[] = [];
+
+/** A new fates array of `n` times 'keep'. */
+export function allKeep(n: number): Fate[] {
+  while (keeps.length < n) keeps.push('keep');
+  return keeps.slice(0, n);
+}
+
+/** The latest rewrites list a strategy made by extending another: the same objects as `base` for its first `count`. One slot, as above. */
+let derivedRewrites: { list: Rewritten; base: Rewritten; count: number } | undefined;
+
+/** Records that `list[0..count)` are `base[0..count)` (the same objects), so the builder need not compare them. */
+export function rewritesDerived(list: Rewritten, base: Rewritten, count: number): void {
+  derivedRewrites = { list, base, count };
+}
+
+/** The last context built by continuing an earlier one: its first `count` items are the very items of `base`. One slot, as above. */
+let continued: { out: readonly ContextEntry[]; base: readonly ContextEntry[]; count: number } | undefined;
+
+/**
+ * How many first items `items` is known to share with `base` (the same objects), without comparing
+ * them: a context built by continuing `base` shares everything before its first change. A lower
+ * bound (0 when nothing is known): the items after it may be equal too.
+ */
+export function sharedPrefix(items: readonly ContextEntry[], base: readonly ContextEntry[]): number {
+  const c = continued;
+  return c !== undefined && c.out === items && c.base === base ? Math.min(c.count, items.length, base.length) : 0;
+}
 /** Tokens of contexts `buildEntries` counted as it built them (what `contextTokens` gives). */
 const builtTokens = new WeakMap<readonly ContextEntry[], number>();
 
@@ -103,8 +134,10 @@ export function buildEntries(
 ): ContextEntry[] {
   const list = Array.isArray(rewrites) ? (rewrites as Rewritten) : (rewrites as ReadonlyMap<number, Entry>).size === 0 ? [] : undefined;
   if (inserts.length === 0 && list) return buildFrom(input, fates, list);
-  const out: ContextEntry[] = [];
   const sorted = inserts.length > 1 ? [...inserts].sort((a, b) => a.at - b.at) : inserts;
+  // Made entries placed into the context built without them (continued from the last one): the same items, in the same order.
+  if (list && sorted.every((x) => x.item.origin !== 'journal' && !Number.isNaN(x.at))) return withInserts(input, buildFrom(input, fates, list), sorted);
+  const out: ContextEntry[] = [];
   const cache = itemsOf(input.entries, input.counter);
   const entries = input.entries;
   const map = list ? undefined : (rewrites as ReadonlyMap<number, Entry>);
@@ -126,6 +159,31 @@ export function buildEntries(
     }
   }
   while (k < sorted.length) out.push(sorted[k++]!.item);
+  return out;
+}
+
+/**
+ * `base` (built from `input` by `buildFrom`, the last build for its branch array) with the made
+ * entries of `sorted` placed as `buildEntries` places them: each before the items of the entries
+ * from its index on. One allocation; the items after each insert are moved along once.
+ */
+function withInserts(input: CompactionInput, base: ContextEntry[], sorted: readonly Insert[]): ContextEntry[] {
+  const n = input.entries.length;
+  const before = lastBuilt.get(input.entries)!.before;
+  const at = sorted.map((x) => before[Math.min(n, Math.max(0, Math.ceil(x.at)))]!);
+  const out = base.concat(sorted.map((x) => x.item));
+  let tokens = builtTokens.get(base)!;
+  let kept = base.length;
+  for (let k = sorted.length - 1; k >= 0; k--) {
+    const p = at[k]!;
+    out.copyWithin(p + k + 1, p, k + 1 < sorted.length ? at[k + 1]! : base.length);
+    const item = sorted[k]!.item;
+    out[p + k] = item;
+    tokens += contextTokens(input, [item]);
+    if (item.origin === 'compressed') kept++;
+  }
+  knownKeptItems(out, kept);
+  builtTokens.set(out, tokens);
   return out;
 }
 
@@ -156,7 +214,10 @@ function buildFrom(input: CompactionInput, fates: readonly Fate[], list: Rewritt
     derived = undefined;
     const ml = memo.rewrites;
     const both = Math.min(ml.length, list.length);
-    let r = 0;
+    // The same list (a run that grows at its end), or one known to extend it: no need to compare what is known equal.
+    const hintR = derivedRewrites;
+    derivedRewrites = undefined;
+    let r = ml === list ? both : hintR !== undefined && hintR.list === list && hintR.base === ml ? Math.min(hintR.count, both) : 0;
     while (r < both && ml[r] === list[r]) r++;
     if (r < ml.length) d = Math.min(d, ml[r]!.index);
     if (r < list.length) d = Math.min(d, list[r]!.index);
@@ -164,7 +225,8 @@ function buildFrom(input: CompactionInput, fates: readonly Fate[], list: Rewritt
   }
   const reuse = memo !== undefined && memo.counter === input.counter && memo.length <= n && d > 0;
   const keep = reuse ? memo.before[d]! : 0;
-  const out = reuse ? memo.out.slice(0, keep) : [];
+  // The items from `d` on; joined to the `keep` reused ones after the walk, in one allocation.
+  const tail: ContextEntry[] = [];
   // The last build is replaced by this one: its arrays are continued in place (grown when short).
   let before = reuse ? memo.before : new Int32Array(n + 1);
   let sum = reuse ? memo.sum : new Float64Array(n + 1);
@@ -172,26 +234,42 @@ function buildFrom(input: CompactionInput, fates: readonly Fate[], list: Rewritt
   if (before.length < n + 1) before = grown(before, n + 1, Int32Array);
   if (sum.length < n + 1) sum = grown(sum, n + 1, Float64Array);
   const cache = itemsOf(entries, input.counter);
-  let tokens = sum[out.length]!;
+  let tokens = sum[keep]!;
   let r = firstRewriteFrom(list, d);
   for (let i = d; i < n; i++) {
-    before[i] = out.length;
+    before[i] = keep + tail.length;
     const fate = fates[i];
     if (fate === 'keep') {
-      out.push(journalItem(cache.journal, entries[i]!, i));
+      tail.push(journalItem(cache.journal, entries[i]!, i));
       tokens += input.tokens.countAt(i);
     } else if (fate === 'compress') {
       while (r < list.length && list[r]!.index < i) r++;
       const made = compressedItem(input, cache, i, list[r]?.index === i ? list[r]!.entry : undefined);
-      out.push(made.item);
+      tail.push(made.item);
       tokens += made.tokens;
     } else continue;
-    sum[out.length] = tokens;
+    sum[keep + tail.length] = tokens;
   }
-  before[n] = out.length;
+  before[n] = keep + tail.length;
+  const out = reuse ? continuedItems(memo.out, keep, tail) : tail;
   lastBuilt.set(entries, { counter: input.counter, fates, rewrites: list, out, before, sum, length: n });
+  continued = reuse ? { out, base: memo.out, count: keep } : undefined;
   knownKeptItems(out, out.length);
   builtTokens.set(out, tokens);
+  return out;
+}
+
+/**
+ * `base[0..keep)` then `tail`, as one new array: `base` is copied once at its full length and the tail
+ * moved into place (a copy of the prefix pushed onto would be copied again as it grows, and these
+ * lists are as long as the branch).
+ */
+function continuedItems(base: readonly ContextEntry[], keep: number, tail: readonly ContextEntry[]): ContextEntry[] {
+  const out = base.concat(tail);
+  if (keep < base.length) {
+    out.copyWithin(keep, base.length);
+    out.length = keep + tail.length;
+  }
   return out;
 }
 

@@ -8,7 +8,8 @@
  */
 import { parseOptions, type OptionSpec } from '../compaction/options.ts';
 import type { Strategy } from '../compaction/strategy.ts';
-import type { CompactedContext, CompactionInput, Plan, PreviousCompaction, StrategyId, SummaryTask, TriggerDecision } from '../compaction/types.ts';
+import { countFates, knownFateCounts } from '../compaction/plan-counts.ts';
+import type { CompactedContext, CompactionInput, Fate, Plan, PreviousCompaction, StrategyId, SummaryTask, TriggerDecision } from '../compaction/types.ts';
 import { KEEP_TURNS_OPTION, maskTurns, WINDOW_STATE_KEY, type Masking } from './observation-masking.ts';
 import { isSystemMessage, resolveBoundary } from './pi/boundary.ts';
 import {
@@ -17,6 +18,8 @@ import {
 } from './sliding-window.ts';
 import { capTokens } from './two-layer.ts';
 import { layoutOnce } from './layout-memo.ts';
+import { allKeep, fatesDerived } from './context-builder.ts';
+import type { Entry } from '../journal/entry.ts';
 import { systemIndices } from './group-facts.ts';
 import { textTokens } from './masking/rewrite.ts';
 
@@ -176,8 +179,17 @@ function decide(input: CompactionInput, options: MaskingThenSummaryOptions, l = 
 function planHybrid(input: CompactionInput, options: MaskingThenSummaryOptions): Plan {
   const l = layout(input, options);
   const trigger = decide(input, options, l);
-  const plan = basePlan(input, MASKING_THEN_SUMMARY_ID, options, trigger);
+  const plan = basePlan(input, MASKING_THEN_SUMMARY_ID, options, trigger, allKeep(input.entries.length));
   const m = l.masking;
+  // Fate counts kept as the fates are set, so nothing downstream walks them again to count.
+  const counts: Record<Fate, number> = { keep: input.entries.length, summarize: 0, compress: 0, drop: 0 };
+  const fates = plan.fates;
+  const setFate = (i: number, fate: Fate) => {
+    counts[fates[i]!]--;
+    counts[fate]++;
+    fates[i] = fate;
+  };
+  knownFateCounts(fates, counts);
   plan.tokensBefore = l.contextTokens;
   plan.tokensAfterEstimate = l.contextTokens;
   plan.notes.push(`Trigger: ${trigger.detail}.`, ...l.notes, ...m.notes);
@@ -188,24 +200,28 @@ function planHybrid(input: CompactionInput, options: MaskingThenSummaryOptions):
   // Entries the previous summary covers stay under it; the task and pinned turns stay verbatim.
   let summarizedTokens = 0;
   if (l.start > 0) {
-    plan.fates.fill('summarize', 0, l.start);
+    // Every fate is 'keep' here.
+    fates.fill('summarize', 0, l.start);
+    counts.keep -= l.start;
+    counts.summarize += l.start;
     summarizedTokens = input.tokens.range(0, l.start - 1);
     const system = systemIndices(input.entries);
     for (let k = 0; k < system.length && system[k]! < l.start; k++) {
-      plan.fates[system[k]!] = 'keep';
+      setFate(system[k]!, 'keep');
       summarizedTokens -= input.tokens.countAt(system[k]!);
     }
     for (const i of l.keptBefore) {
-      if (i >= l.start || plan.fates[i] !== 'summarize') continue;
-      plan.fates[i] = 'keep';
+      if (i >= l.start || fates[i] !== 'summarize') continue;
+      setFate(i, 'keep');
       summarizedTokens -= input.tokens.countAt(i);
     }
   }
   let summaryTokens = l.previousSummary !== undefined ? textTokens(l.previousSummary, input.counter) : 0;
   if (l.summaryReason !== undefined) {
+    lastMasking = undefined;
     for (const i of l.fresh) {
-      if (plan.fates[i] !== 'summarize') summarizedTokens += input.tokens.countAt(i);
-      plan.fates[i] = 'summarize';
+      if (fates[i] !== 'summarize') summarizedTokens += input.tokens.countAt(i);
+      setFate(i, 'summarize');
     }
     const from = l.fresh[0]!;
     const to = l.fresh[l.fresh.length - 1]!;
@@ -225,21 +241,48 @@ function planHybrid(input: CompactionInput, options: MaskingThenSummaryOptions):
     );
   } else {
     for (const r of m.masked) {
-      plan.fates[r.index] = 'compress';
+      setFate(r.index, 'compress');
       plan.compressions.push({
         index: r.index, text: r.texts.join('\n'), tokensBefore: r.tokensBefore, tokensAfter: r.tokensAfter,
         rule: r.index < m.previousFrom ? 'observation masking (masked by the earlier run)' : `observation masking: older than the last ${fmt(options.keepTurns)} turns`,
       });
     }
     plan.notes.push(`Masked ${fmt(m.fresh)} tool-output entries older than the last ${fmt(options.keepTurns)} turns (${fmt(m.freshTokens)} tokens saved); no summary this time.`);
+    maskingOnly(input, l, fates);
   }
   if (m.pinned > 0) plan.notes.push(`${fmt(m.pinned)} older tool outputs are in pinned turns and stay verbatim.`);
   // Kept entries at their count, masked ones at their placeholder's (the summarized ones are covered by the summary).
   let after = input.tokens.total - summarizedTokens;
   for (const c of plan.compressions) after += c.tokensAfter - input.tokens.countAt(c.index);
-  plan.tokensAfterEstimate = after + (plan.fates.includes('summarize') ? summaryTokens : 0);
+  plan.tokensAfterEstimate = after + (counts.summarize > 0 ? summaryTokens : 0);
   windowNote(plan, input, 'keepTurns or summaryTriggerRatio');
+  knownFateCounts(fates, counts);
   return plan;
+}
+
+/** The last masking-only plan on a branch array: what the next one shares with it. */
+let lastMasking: { entries: readonly Entry[]; n: number; start: number; kept: ReadonlySet<number>; run: object; masked: number; fates: readonly Fate[] } | undefined;
+
+/**
+ * Tells the context builder how much of a masking-only plan's fates are the last one's: on the same
+ * growing branch, with the same summary boundary, the same entries kept before it and the same
+ * masking run, they differ only from the first entry masked since (and the entries appended).
+ */
+function maskingOnly(input: CompactionInput, l: Layout, fates: readonly Fate[]): void {
+  const m = l.masking;
+  const n = input.entries.length;
+  const last = lastMasking;
+  if (last && last.entries === input.entries && last.n <= n && last.start === l.start && last.run === m.run && last.masked <= m.masked.length && sameSet(last.kept, l.keptBefore)) {
+    fatesDerived(fates, last.fates, Math.min(last.n, m.masked[last.masked]?.index ?? last.n));
+  }
+  lastMasking = { entries: input.entries, n, start: l.start, kept: l.keptBefore, run: m.run, masked: m.masked.length, fates };
+}
+
+function sameSet(a: ReadonlySet<number>, b: ReadonlySet<number>): boolean {
+  if (a === b) return true;
+  if (a.size !== b.size) return false;
+  for (const x of a) if (!b.has(x)) return false;
+  return true;
 }
 
 function assembleHybrid(input: CompactionInput, plan: Plan, summaries: ReadonlyMap<string, string>, options: MaskingThenSummaryOptions): CompactedContext {
@@ -254,15 +297,13 @@ function assembleHybrid(input: CompactionInput, plan: Plan, summaries: ReadonlyM
     if (text !== raw) notes.push(`The summary was longer than ${fmt(options.summaryMaxTokens)} tokens and was cut to fit.`);
   }
   // The summarized entries: how many, the first and the last (the summary goes where the first was).
-  let count = 0;
+  const fates = plan.fates;
+  const count = countFates(fates).summarize;
   let first = -1;
   let last = -1;
-  const fates = plan.fates;
-  for (let i = 0; i < fates.length; i++) {
-    if (fates[i] !== 'summarize') continue;
-    if (first < 0) first = i;
-    last = i;
-    count++;
+  if (count > 0) {
+    first = fates.indexOf('summarize');
+    last = fates.lastIndexOf('summarize');
   }
   const inserts: Insert[] = [];
   if (text !== undefined && count > 0) {

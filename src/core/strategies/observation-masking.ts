@@ -9,7 +9,7 @@ import { parseOptions, type OptionSpec } from '../compaction/options.ts';
 import type { Strategy } from '../compaction/strategy.ts';
 import type { CompactedContext, CompactionInput, Compression, Fate, Plan, PreviousCompaction, StrategyId, TriggerDecision } from '../compaction/types.ts';
 import { knownCompressionSavings, knownFateCounts } from '../compaction/plan-counts.ts';
-import { fatesDerived } from './context-builder.ts';
+import { allKeep, fatesDerived } from './context-builder.ts';
 import type { Block } from '../journal/entry.ts';
 import { firstFrom, maskedGroups } from './masking/masked-groups.ts';
 import { previousIndex, type Rewrite } from './masking/rewrite.ts';
@@ -151,15 +151,12 @@ function maskFates(input: CompactionInput, m: Masking): Fate[] {
   let done = 0;
   let from = 0;
   if (last && last.length <= n && last.masked <= m.masked.length) {
-    fates = last.fates.slice();
-    if (n > last.length) {
-      fates.length = n;
-      fates.fill('keep', last.length, n);
-    }
+    // One packed copy (a grown length would copy it again and make it holey).
+    fates = n > last.length ? last.fates.concat(allKeep(n - last.length)) : last.fates.slice();
     done = last.masked;
     from = Math.min(last.length, m.masked[done]?.index ?? n);
   } else {
-    fates = new Array<Fate>(n).fill('keep');
+    fates = allKeep(n);
   }
   for (let k = done; k < m.masked.length; k++) fates[m.masked[k]!.index] = 'compress';
   if (last && done > 0) fatesDerived(fates, last.fates, from);
@@ -180,12 +177,14 @@ export function maskCompressions(m: Masking, keepTurns: number): Compression[] {
     const r = m.masked[k]!;
     earlier.push({ index: r.index, text: r.texts.join('\n'), tokensBefore: r.tokensBefore, tokensAfter: r.tokensAfter, rule: 'observation masking (masked by the earlier run)' });
   }
-  const out = earlier.slice(0, at);
   const rule = `observation masking: older than the last ${fmt(keepTurns)} turns`;
+  const fresh: Compression[] = [];
   for (let k = at; k < m.masked.length; k++) {
     const r = m.masked[k]!;
-    out.push({ index: r.index, text: r.texts.join('\n'), tokensBefore: r.tokensBefore, tokensAfter: r.tokensAfter, rule });
+    fresh.push({ index: r.index, text: r.texts.join('\n'), tokensBefore: r.tokensBefore, tokensAfter: r.tokensAfter, rule });
   }
+  // One allocation (pushing onto a copy copies it again as it grows).
+  const out = (at === earlier.length ? earlier : earlier.slice(0, at)).concat(fresh);
   knownCompressionSavings(out, m.savedTokens);
   return out;
 }

@@ -11,7 +11,8 @@ import {
   basePlan, buildEntries, countContext, fmt, iterationGroups, KEEP_TASK_OPTION, madeEntry,
   oldHistory, unchangedContext, windowNote, windowStart, windowTrigger, type Insert, type IterationGroup, type SimpleOptions,
 } from './sliding-window.ts';
-import { dropOld, oldRange } from './group-facts.ts';
+import { oldRange } from './group-facts.ts';
+import { windowFates } from './window-fates.ts';
 import { layoutOnce } from './layout-memo.ts';
 
 // StrategyId is a closed union the lead widens when registering this strategy: until then, a cast.
@@ -148,7 +149,8 @@ function indexEntry(input: CompactionInput, old: Old, tool: boolean) {
 
 function planQueryOnDemand(input: CompactionInput, options: QueryOnDemandOptions): Plan {
   const trigger = windowTrigger(input, options.recentSize, 'recentSize');
-  const plan = basePlan(input, QUERY_ON_DEMAND_ID, options, trigger);
+  // A firing plan writes its own fates.
+  const plan = basePlan(input, QUERY_ON_DEMAND_ID, options, trigger, trigger.fire ? [] : undefined);
   if (!trigger.fire) {
     plan.nothingToDo = `Only ${fmt(trigger.numbers.iterations!)} iterations, within the ${fmt(options.recentSize)} kept verbatim; nothing to move out.`;
     plan.notes.push(`Window: ${trigger.detail}.`);
@@ -157,7 +159,8 @@ function planQueryOnDemand(input: CompactionInput, options: QueryOnDemandOptions
   const { groups, start, kept, notes, old } = older(input, options);
   plan.notes.push(`Window: ${trigger.detail}.`, ...notes);
   const first = groups[start]!;
-  const { droppedTokens } = dropOld(input, plan.fates, groups, first.indices[0]!, kept);
+  const { fates, droppedTokens } = windowFates(input, groups, start, kept);
+  plan.fates = fates;
   plan.cut = { index: first.indices[0]!, rule: `first entry of the last ${fmt(options.recentSize)} iterations (whole tool pairs)` };
   let index = 0;
   if (old.count > 0) {

@@ -10,9 +10,11 @@ import type {
   CompactedContext, CompactionInput, Fate, Plan, PreviousCompaction, StrategyId, TriggerDecision,
 } from '../compaction/types.ts';
 import type { Entry } from '../journal/entry.ts';
-import { buildEntries, countContext, journalItems } from './context-builder.ts';
-import { dropOld, pinnedGroupsBefore } from './group-facts.ts';
+import { allKeep, buildEntries, countContext, journalItems } from './context-builder.ts';
+import { pinnedGroupsBefore } from './group-facts.ts';
 import { indexedIterationGroups, knownIterations, type IterationGroup } from './iteration-index.ts';
+import { formatNumber } from './format-number.ts';
+import { windowFates } from './window-fates.ts';
 
 export type { IterationGroup } from './iteration-index.ts';
 export { buildEntries, countContext, journalItems, type Insert } from './context-builder.ts';
@@ -165,14 +167,14 @@ export function oldHistory(input: CompactionInput, groups: readonly IterationGro
 }
 
 export function fmt(n: number): string {
-  return n.toLocaleString('en-US');
+  return formatNumber(n);
 }
 
 /** A plan that keeps everything; `fates` when the strategy already has them (one per input entry). */
 export function basePlan(input: CompactionInput, id: StrategyId, options: Record<string, unknown>, trigger: TriggerDecision, fates?: Fate[]): Plan {
   const total = input.tokens.total;
   return {
-    strategy: id, options: { ...options }, trigger, fates: fates ?? new Array<Fate>(input.entries.length).fill('keep'),
+    strategy: id, options: { ...options }, trigger, fates: fates ?? allKeep(input.entries.length),
     summaries: [], compressions: [], tokensBefore: total, tokensAfterEstimate: total, notes: [],
   };
 }
@@ -180,9 +182,9 @@ export function basePlan(input: CompactionInput, id: StrategyId, options: Record
 /** Sum of the input tokens of entries whose fate is keep. */
 export function keptTokens(input: CompactionInput, fates: readonly Fate[]): number {
   let n = 0;
-  fates.forEach((f, i) => {
-    if (f === 'keep') n += input.tokens.range(i, i);
-  });
+  for (let i = 0; i < fates.length; i++) {
+    if (fates[i] === 'keep') n += input.tokens.range(i, i);
+  }
   return n;
 }
 
@@ -250,7 +252,8 @@ export function windowTrigger(input: CompactionInput, size: number, option: stri
 
 function planSlidingWindow(input: CompactionInput, options: SlidingWindowOptions): Plan {
   const trigger = windowTrigger(input, options.windowSize, 'windowSize');
-  const plan = basePlan(input, SLIDING_WINDOW_ID, options, trigger);
+  // A firing plan writes its own fates.
+  const plan = basePlan(input, SLIDING_WINDOW_ID, options, trigger, trigger.fire ? [] : undefined);
   if (!trigger.fire) {
     plan.nothingToDo = `Only ${fmt(trigger.numbers.iterations!)} iterations, within the window of ${fmt(options.windowSize)}; nothing leaves the context.`;
     plan.notes.push(`Window: ${trigger.detail}.`);
@@ -260,7 +263,8 @@ function planSlidingWindow(input: CompactionInput, options: SlidingWindowOptions
   const start = windowStart(groups, options.windowSize);
   const old = oldHistory(input, groups, start, options.keepTask);
   const firstKept = groups[start]!;
-  const { dropped, droppedTokens } = dropOld(input, plan.fates, groups, firstKept.indices[0]!, old.kept);
+  const { fates, dropped, droppedTokens } = windowFates(input, groups, start, old.kept);
+  plan.fates = fates;
   plan.cut = { index: firstKept.indices[0]!, rule: `first entry of the last ${fmt(options.windowSize)} iterations (whole tool pairs)` };
   plan.notes.push(`Window: ${trigger.detail}; keeping iterations ${fmt(firstKept.first)}-${fmt(trigger.numbers.iterations!)} verbatim.`, ...old.notes);
   plan.tokensAfterEstimate = plan.tokensBefore - droppedTokens;

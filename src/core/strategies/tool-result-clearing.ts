@@ -12,7 +12,7 @@ import { TOOL_RESULT_CLEARING_OPTIONS, type ToolResultClearingOptions } from './
 import type { Strategy } from '../compaction/strategy.ts';
 import { knownCompressionSavings, knownFateCounts } from '../compaction/plan-counts.ts';
 import type { CompactedContext, CompactionInput, Compression, Fate, Plan, PreviousCompaction, StrategyId, TriggerDecision } from '../compaction/types.ts';
-import { fatesDerived } from './context-builder.ts';
+import { allKeep, fatesDerived, rewritesDerived } from './context-builder.ts';
 import type { Block, Entry } from '../journal/entry.ts';
 import type { TokenCounter } from '../tokens/counters.ts';
 import { toolUsesOf, type ToolUse, type ToolUses } from './masking/tool-uses.ts';
@@ -211,8 +211,9 @@ function continueScan(
   let saved = earlier.saved;
   for (let i = kept; i < previous.length; i++) saved -= previous[i]!.tokensBefore - previous[i]!.tokensAfter;
   for (const r of tail) saved += r.tokensBefore - r.tokensAfter;
-  const all = previous.slice(0, kept);
-  for (const r of tail) all.push(r);
+  // One allocation of the final size (pushing onto a copy would copy it again as it grows).
+  const all = kept === previous.length ? previous.concat(tail) : previous.slice(0, kept).concat(tail);
+  rewritesDerived(all, previous, kept);
   l.all = all;
   l.freed = l.contextTokens - (input.tokens.total - saved);
   l.continued = { scan, cut, kept, tail, saved };
@@ -267,8 +268,7 @@ function planClearing(input: CompactionInput, options: ToolResultClearingOptions
   };
   if (c) {
     // Continuing a scan: the earlier rewrites before the new ones are an earlier run's as they were.
-    const compressions = earlierCompressions(l.earlier, c.kept);
-    for (const r of c.tail) compressions.push(compression(r));
+    const compressions = earlierCompressions(l.earlier, c.kept, c.tail.map(compression));
     knownCompressionSavings(compressions, c.saved);
     plan.compressions = compressions;
     c.compressions = compressions;
@@ -309,13 +309,15 @@ function assembleClearing(input: CompactionInput, plan: Plan, options: ToolResul
   return { entries, tokensAfter: countContext(input, entries), previous, truncationApplied: false, summaryApplied: false, notes: [] };
 }
 
-/** The first `kept` rewrites of an earlier run as its compressions (all labelled as cleared by an earlier run). */
-function earlierCompressions(earlier: Earlier, kept: number): Compression[] {
-  if (kept === 0) return [];
+/** The first `kept` rewrites of an earlier run as its compressions (all labelled as cleared by an earlier run), then `after`: one new list. */
+function earlierCompressions(earlier: Earlier, kept: number, after: Compression[]): Compression[] {
+  if (kept === 0) return after;
   const { list, relabelFrom } = earlier.compressions ?? { list: [], relabelFrom: 0 };
-  const out = list.slice(0, Math.min(kept, relabelFrom));
-  for (let i = relabelFrom; i < kept; i++) out.push(earlierCompression(earlier.rewrites[i]!));
-  return out;
+  const relabelled: Compression[] = [];
+  for (let i = relabelFrom; i < kept; i++) relabelled.push(earlierCompression(earlier.rewrites[i]!));
+  const upTo = Math.min(kept, relabelFrom);
+  // Concatenated in one allocation (pushing onto a copy copies it again as it grows).
+  return (upTo === list.length ? list : list.slice(0, upTo)).concat(relabelled, after);
 }
 
 /** The fates of the last plan continuing a scan: the next one copies them and marks only its new rewrites. */
@@ -327,15 +329,14 @@ function clearedFates(input: CompactionInput, l: Layout, c: NonNullable<Layout['
   let fates: Fate[];
   if (last && last.length <= n && last.all === l.earlier.rewrites) {
     // The earlier rewrites are this plan's up to `kept`; those after it are redone in the tail at the same entries.
-    fates = last.fates.slice();
-    // Pushed, not `length = n`: a grown length makes the array holey (slower for every later reader).
-    for (let i = last.length; i < n; i++) fates.push('keep');
+    // Concatenated, not pushed onto a copy (which copies it again as it grows) nor `length = n` (a
+    // grown length makes the array holey, slower for every later reader): one packed array.
+    fates = n > last.length ? last.fates.concat(allKeep(n - last.length)) : last.fates.slice();
     for (const r of c.tail) fates[r.index] = 'compress';
     fatesDerived(fates, last.fates, Math.min(last.length, c.tail[0]?.index ?? n));
   } else {
-    // Pushed: the next plans copy this array, and a packed one copies faster than `new Array(n)`'s holey one.
-    fates = [];
-    for (let i = 0; i < n; i++) fates.push('keep');
+    // Packed: the next plans copy this array, and a packed one copies faster than `new Array(n)`'s holey one.
+    fates = allKeep(n);
     for (const r of l.all) fates[r.index] = 'compress';
   }
   knownFateCounts(fates, { keep: n - l.all.length, summarize: 0, compress: l.all.length, drop: 0 });

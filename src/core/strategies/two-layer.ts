@@ -61,6 +61,8 @@ interface Layout {
   previousSummary?: string;
   kept: Set<number>;
   notes: string[];
+  /** `summarized(0, through)`, once asked: the plan and the assembly both read it. */
+  covered?: readonly number[];
 }
 
 function computeLayout(input: CompactionInput, options: TwoLayerOptions): Layout {
@@ -149,8 +151,25 @@ function twoLayerTrigger(input: CompactionInput, options: TwoLayerOptions, l: La
   };
 }
 
+/** Input indices of groups [from, to) that are not kept verbatim, ascending (plain loops: it runs over most of the branch). */
 function summarized(l: Layout, from: number, to: number): number[] {
-  return l.groups.slice(from, to).flatMap((g) => g.indices).filter((i) => !l.kept.has(i));
+  const out: number[] = [];
+  const { groups, kept } = l;
+  const check = kept.size > 0;
+  for (let k = from; k < to; k++) {
+    const indices = groups[k]!.indices;
+    for (let j = 0; j < indices.length; j++) {
+      const i = indices[j]!;
+      if (!check || !kept.has(i)) out.push(i);
+    }
+  }
+  return out;
+}
+
+/** Input indices the summary covers after this run (read-only, shared by the plan and the assembly). */
+function coveredIndices(l: Layout): readonly number[] {
+  l.covered ??= summarized(l, 0, l.through);
+  return l.covered;
 }
 
 function planTwoLayer(input: CompactionInput, options: TwoLayerOptions): Plan {
@@ -163,7 +182,7 @@ function planTwoLayer(input: CompactionInput, options: TwoLayerOptions): Plan {
     return plan;
   }
   plan.notes.push(`Update: ${trigger.detail}.`, ...l.notes);
-  const all = summarized(l, 0, l.through);
+  const all = coveredIndices(l);
   for (const i of all) plan.fates[i] = 'summarize';
   let summaryTokens: number;
   if (!trigger.fire) {
@@ -220,7 +239,7 @@ function assembleTwoLayer(input: CompactionInput, plan: Plan, summaries: Readonl
   const raw = plan.summaries.length > 0 ? needSummary(summaries, TWO_LAYER_TASK_ID, 'two-layer') : (l.previousSummary ?? '');
   const text = capTokens(raw.trim(), options.summaryMaxTokens, input.counter);
   if (text !== raw.trim()) notes.push(`The summary was longer than ${fmt(options.summaryMaxTokens)} tokens and was cut to fit.`);
-  const covered = summarized(l, 0, l.through);
+  const covered = coveredIndices(l);
   const end = iterationsBefore(l.groups, l.through);
   const inserts = [];
   if (covered.length > 0) {

@@ -8,10 +8,12 @@ import { blockText, type Entry, type ToolCallBlock } from '../journal/entry.ts';
 import { fileLists, toolActions, type ToolAction } from '../compaction/tool-actions.ts';
 import { clipHead, clipLine, oneLine } from './clip.ts';
 import { isDeclined, userWords } from './harness.ts';
+import { itemKey } from './item-key.ts';
 import { extractConstraints, extractDecisions } from './sentences.ts';
 import { isNoMatch, MAX_SCRIPT_CHARS, outputReportsFailure, shellFileChanges, withoutOutputFilters } from './shell.ts';
 
 export { clipHead, clipLine, clipWords, oneLine } from './clip.ts';
+export { itemKey } from './item-key.ts';
 export { extractConstraints, extractDecisions, MAX_SENTENCE_CHARS, splitSentences } from './sentences.ts';
 
 /** An error a tool result or an entry reported, and whether a later call succeeded at the same thing. */
@@ -95,11 +97,6 @@ export const MAX_PATH_CHARS = 300;
 
 const TODO_TOOLS = /^(todowrite|todo_write|write_todos|update_plan|todo|update_todos)$/i;
 const ERROR_HINT = /(error|failed|failure|exception|traceback|not found|no such|denied|refused|rejected|invalid|cannot|can't|unable|fatal|panic|timed out|timeout)/i;
-
-/** Key under which two lines count as the same item: case, spacing, bullets and end punctuation ignored. */
-export function itemKey(text: string): string {
-  return oneLine(text).toLowerCase().replace(/[\s.。!！?？;；:：,，]+$/u, '');
-}
 
 /** Appends items whose key is new, keeping the first spelling seen. */
 export function unionInto(target: string[], items: Iterable<string>, seen = new Set(target.map(itemKey))): string[] {

@@ -8,7 +8,7 @@
 import type { Entry } from '../../journal/entry.ts';
 import { toolActions } from '../../compaction/tool-actions.ts';
 import { truncateMiddle } from '../../compaction/serialize.ts';
-import { branchIndex } from './branch-index.ts';
+import { branchIndex, type AugmentBranchIndex } from './branch-index.ts';
 import { isSystem, opensTurn } from './exchanges.ts';
 import { renderHandlebars } from './handlebars.ts';
 import type { AugmentOptions } from './params.ts';
@@ -149,6 +149,12 @@ function structuredTurn(entries: readonly Entry[], start: number, end: number, c
 }
 
 /**
+ * Turns read per branch index, by start: an index only grows and its entries stay the same (or
+ * equal in everything a turn is read from), so a turn with the same span is the same record.
+ */
+const turnsRead = new WeakMap<AugmentBranchIndex, Map<number, { last: number; continues: boolean; exchange: StructuredExchange; empty: boolean }>>();
+
+/**
  * The abridged history of everything before entry `cut` on the branch (summaries are not entries,
  * so they are skipped as in the original); the turn the cut falls into is marked as continuing.
  * Turns are `segmentExchanges`' turns, read from the branch's index.
@@ -156,14 +162,23 @@ function structuredTurn(entries: readonly Entry[], start: number, end: number, c
 export function abridgedHistory(entries: readonly Entry[], cut: number, limits: AbridgedLimits): AbridgedHistory {
   const index = branchIndex(entries);
   const turns = index.starts('turn');
+  let read = turnsRead.get(index);
+  if (!read) turnsRead.set(index, (read = new Map()));
   const structured: StructuredExchange[] = [];
   for (let k = 0; k < turns.count; k++) {
     const start = turns.at(k);
     if (start >= cut) break;
     const end = index.lastNonSystemAt((k + 1 < turns.count ? turns.at(k + 1) : entries.length) - 1);
-    const exchange = structuredTurn(entries, start, Math.min(end, cut - 1), end >= cut);
+    const last = Math.min(end, cut - 1);
+    const continues = end >= cut;
+    let turn = read.get(start);
+    if (!turn || turn.last !== last || turn.continues !== continues) {
+      const exchange = structuredTurn(entries, start, last, continues);
+      turn = { last, continues, exchange, empty: isEmptyExchange(exchange) };
+      read.set(start, turn);
+    }
     // A run of harness text alone (slash-command echoes before the first prompt) says nothing: no empty <user></user>.
-    if (!isEmptyExchange(exchange)) structured.push(exchange);
+    if (!turn.empty) structured.push(turn.exchange);
   }
   return accumulateAbridged(structured, limits);
 }

@@ -5,7 +5,7 @@
  * Both are new entries; journal entries are only ever referenced.
  */
 import type { Entry, ToolCallBlock } from '../../journal/entry.ts';
-import type { ContextEntry } from '../../compaction/types.ts';
+import type { ContextEntry, Fate } from '../../compaction/types.ts';
 import { branchIndex } from './branch-index.ts';
 
 /**
@@ -28,12 +28,14 @@ export function stripSummaryTags(text: string): string {
  * that call sits in an entry that is not kept. Results whose call was never in the input stay
  * orphans as they were.
  */
-export function carriedCalls(entries: readonly Entry[], kept: (index: number) => boolean): ToolCallBlock[] {
+export function carriedCalls(entries: readonly Entry[], fates: readonly Fate[]): ToolCallBlock[] {
   const out: ToolCallBlock[] = [];
   const seen = new Set<string>();
   // Results paired with their calls as the branch was indexed: no walk over every block.
-  for (const { result, call, block } of branchIndex(entries).resultCalls) {
-    if (kept(result) && !kept(call) && !seen.has(block.callId)) {
+  const pairs = branchIndex(entries).resultCalls;
+  for (let k = 0; k < pairs.length; k++) {
+    const { result, call, block } = pairs[k]!;
+    if (fates[result] === 'keep' && fates[call] !== 'keep' && !seen.has(block.callId)) {
       seen.add(block.callId);
       out.push(structuredClone(block));
     }
@@ -81,16 +83,17 @@ export function buildContext(entries: readonly Entry[], kept: (index: number) =>
   return out;
 }
 
-/** First and last ids and the number of the entries before `cut` that are not kept. */
-export function replacedRange(entries: readonly Entry[], kept: (index: number) => boolean, cut: number): NodeSpec['replaces'] {
-  let first: Entry | undefined;
-  let last: Entry | undefined;
+/** First and last ids and the number of the entries before `cut` whose fate is not keep. */
+export function replacedRange(entries: readonly Entry[], fates: readonly Fate[], cut: number): NodeSpec['replaces'] {
+  const end = Math.min(cut, entries.length);
+  let first = -1;
+  let last = -1;
   let count = 0;
-  for (let i = 0; i < Math.min(cut, entries.length); i++) {
-    if (kept(i)) continue;
-    first ??= entries[i];
-    last = entries[i];
+  for (let i = 0; i < end; i++) {
+    if (fates[i] === 'keep') continue;
+    if (first < 0) first = i;
+    last = i;
     count++;
   }
-  return first && last ? { fromId: first.id, toId: last.id, count } : undefined;
+  return first >= 0 ? { fromId: entries[first]!.id, toId: entries[last]!.id, count } : undefined;
 }

@@ -11,7 +11,8 @@ export function keepToolPairs(entries: CompactionInput['entries'], fates: Fate[]
   const index = branchIndex(entries);
   const none: readonly number[] = [];
   let changed = 0;
-  const queue = fates.flatMap((fate, i) => (fate === 'keep' ? [i] : []));
+  const queue: number[] = [];
+  for (let i = 0; i < fates.length; i++) if (fates[i] === 'keep') queue.push(i);
   while (queue.length > 0) {
     const i = queue.pop()!;
     for (const block of entries[i]!.blocks) {

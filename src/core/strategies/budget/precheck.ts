@@ -5,6 +5,7 @@
  */
 import { OptionError } from '../../compaction/options.ts';
 import type { CompactionInput, TriggerDecision } from '../../compaction/types.ts';
+import { formatNumber } from '../format-number.ts';
 
 /** The seed's rejection code (its server answers HTTP 400 with it). */
 export const BUDGET_REJECTION_CODE = 'context_length_exceeded';
@@ -28,7 +29,7 @@ export class BudgetExceededError extends Error {
 }
 
 export function fmt(n: number): string {
-  return n.toLocaleString('en-US');
+  return formatNumber(n);
 }
 
 function overDetail(n: BudgetNumbers): string {

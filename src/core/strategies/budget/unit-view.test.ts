@@ -83,7 +83,7 @@ function expected(units: ReturnType<typeof trimUnits>, n: number): Omit<UnitView
   return { length: n, root, tokens, size, tier, protectedBy, roots: units.map((u) => u.indices[0]!) };
 }
 
-const shape = ({ next: _next, ...view }: UnitView) => ({ ...view, protectedBy: [...view.protectedBy].sort((a, b) => a[0] - b[0]) });
+const shape = ({ next: _next, order: _order, ...view }: UnitView) => ({ ...view, protectedBy: [...view.protectedBy].sort((a, b) => a[0] - b[0]) });
 
 /** Each unit's entries read by following `next` from its root (when the view lists them). */
 function members(view: UnitView): number[][] | undefined {

@@ -10,6 +10,7 @@
 import type { Entry } from '../../journal/entry.ts';
 import type { CompactionInput } from '../../compaction/types.ts';
 import { BranchScans, type BranchFacts } from '../branch-scan.ts';
+import { NumList } from '../num-list.ts';
 import { entryTier, lastUserIndex, protection, trimUnits, type ProtectionReason, type ValueTier } from './units.ts';
 
 /** The units of one branch: unit `r` is named by its first entry index. */
@@ -28,6 +29,51 @@ export interface UnitView {
   roots: number[];
   /** Per entry, when known: the next entry of its unit, or -1 (a unit's entries from its root on). */
   next?: Int32Array;
+  /** When known: the roots of each tier in ascending order with running sums (the drop order, protected units included). */
+  order?: TierOrder;
+}
+
+/**
+ * The roots of each tier, ascending, with their running sums: `tokensBefore[t][p]` and
+ * `sizeBefore[t][p]` are the tokens and entries of the first `p` units of tier `t`, and `pos[r]` is
+ * root `r`'s place in its tier's list. Budget reads its cut off these instead of walking every unit.
+ */
+export interface TierOrder {
+  roots: [Int32Array, Int32Array, Int32Array];
+  tokensBefore: [Float64Array, Float64Array, Float64Array];
+  sizeBefore: [Float64Array, Float64Array, Float64Array];
+  pos: Int32Array;
+}
+
+/** One tier's list and running sums, grown with the branch. */
+class TierList {
+  readonly roots = new NumList(new Int32Array(64), (n) => new Int32Array(n));
+  readonly tokensBefore = new NumList(new Float64Array(64), (n) => new Float64Array(n));
+  readonly sizeBefore = new NumList(new Float64Array(64), (n) => new Float64Array(n));
+
+  constructor() {
+    this.tokensBefore.push(0);
+    this.sizeBefore.push(0);
+  }
+
+  /** Appends root `r` with its sums; returns its place. */
+  append(r: number, tokens: number, size: number): number {
+    const p = this.roots.length;
+    this.roots.push(r);
+    this.tokensBefore.push(this.tokensBefore.at(p) + tokens);
+    this.sizeBefore.push(this.sizeBefore.at(p) + size);
+    return p;
+  }
+
+  /** The unit at place `p` grew by `tokens` and one entry: every later running sum moves. */
+  grow(p: number, tokens: number): void {
+    const t = this.tokensBefore.values;
+    const z = this.sizeBefore.values;
+    for (let q = p + 1; q <= this.roots.length; q++) {
+      t[q] = t[q]! + tokens;
+      z[q] = z[q]! + 1;
+    }
+  }
 }
 
 class BudgetBranchFacts implements BranchFacts {
@@ -131,26 +177,61 @@ class CachedUnits {
   next = new Int32Array(64);
   /** Per unit (by root): its last entry so far. */
   last = new Int32Array(64);
+  /** Per unit (by root): its place in its tier's list. */
+  pos = new Int32Array(64);
   readonly roots: number[] = [];
+  private tiers: [TierList, TierList, TierList] = [new TierList(), new TierList(), new TierList()];
 
   constructor(readonly key: object, readonly merges: number) {}
 
   extend(facts: BudgetBranchFacts, n: number, counts: CompactionInput['tokens']): void {
     if (n > this.root.length) this.grow(n);
-    const { root, tokens, size, tier, roots, next, last } = this;
+    const { root, tokens, size, tier, roots, next, last, pos } = this;
+    // A unit whose tier rises moves to another list: the lists are then made again from the units.
+    let moved = false;
     for (let i = this.length; i < n; i++) {
       const r = facts.find(i);
+      const c = counts.countAt(i);
+      const t = facts.tierAt(i);
       root[i] = r;
       next[i] = -1;
-      if (r === i) roots.push(i);
-      else next[last[r]!] = i;
+      if (r !== i) next[last[r]!] = i;
       last[r] = i;
-      tokens[r] = tokens[r]! + counts.countAt(i);
+      tokens[r] = tokens[r]! + c;
       size[r]!++;
-      const t = facts.tierAt(i);
-      if (t > tier[r]!) tier[r] = t;
+      if (r === i) {
+        roots.push(i);
+        tier[i] = t;
+        if (!moved) pos[i] = this.tiers[t].append(i, c, 1);
+      } else {
+        if (t > tier[r]!) {
+          tier[r] = t;
+          moved = true;
+        } else if (!moved) this.tiers[tier[r]!]!.grow(pos[r]!, c);
+      }
     }
     this.length = n;
+    if (moved) this.rebuildTiers();
+  }
+
+  /** The tier lists with their running sums. Shared with the cache: read before the next extend. */
+  order(n: number): TierOrder {
+    const [a, b, c] = this.tiers;
+    const roots = (l: TierList) => l.roots.values.subarray(0, l.roots.length);
+    const tokensBefore = (l: TierList) => l.tokensBefore.values.subarray(0, l.tokensBefore.length);
+    const sizeBefore = (l: TierList) => l.sizeBefore.values.subarray(0, l.sizeBefore.length);
+    return {
+      roots: [roots(a), roots(b), roots(c)],
+      tokensBefore: [tokensBefore(a), tokensBefore(b), tokensBefore(c)],
+      sizeBefore: [sizeBefore(a), sizeBefore(b), sizeBefore(c)],
+      pos: this.pos.subarray(0, n),
+    };
+  }
+
+  /** The lists made from the units' current sums, roots ascending. */
+  private rebuildTiers(): void {
+    this.tiers = [new TierList(), new TierList(), new TierList()];
+    for (const r of this.roots) this.pos[r] = this.tiers[this.tier[r]! as ValueTier].append(r, this.tokens[r]!, this.size[r]!);
   }
 
   private grow(n: number): void {
@@ -174,6 +255,9 @@ class CachedUnits {
     const last = new Int32Array(cap);
     last.set(this.last);
     this.last = last;
+    const pos = new Int32Array(cap);
+    pos.set(this.pos);
+    this.pos = pos;
   }
 }
 
@@ -226,7 +310,7 @@ export function unitView(input: CompactionInput, keepRecent: number): UnitView {
   for (let i = Math.max(0, recentFrom); i < n; i++) consider(i);
   const protectedBy = new Map<number, ProtectionReason>();
   for (const [r, i] of first) protectedBy.set(r, protection(entries[i]!, i, lastUser, recentFrom, input.pinned)!);
-  return { length: n, root, tokens, size, tier, protectedBy, roots, next };
+  return { length: n, root, tokens, size, tier, protectedBy, roots, next, order: cached.order(n) };
 }
 
 /** The same view of units split from scratch. */
