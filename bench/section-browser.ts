@@ -6,7 +6,8 @@
 import { mkdirSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Page } from 'playwright-core';
-import { exited, start, withoutBasePath, withServedSite } from './processes.ts';
+import { buildSite, type LongTask } from './page-probe.ts';
+import { withoutBasePath, withServedSite } from './processes.ts';
 import { duration, fmt, mb, printPairs, printTable } from './report.ts';
 import { OUT_DIR, sessionFile } from './session.ts';
 
@@ -20,20 +21,6 @@ export const IMPORT_TIMEOUT_MS = 120_000;
 export const SETTLE_MS = 2_000;
 
 const SITE_DIR = resolve(OUT_DIR, 'site');
-
-async function build(): Promise<number> {
-  const started = performance.now();
-  const child = start(['vite', 'build', '--outDir', SITE_DIR, '--emptyOutDir'], withoutBasePath());
-  const code = await exited(child);
-  if (code !== 0) throw new Error(`vite build failed (exit ${code}):\n${child.output().trim().split('\n').slice(-15).join('\n')}`);
-  return performance.now() - started;
-}
-
-
-interface LongTask {
-  start: number;
-  duration: number;
-}
 
 interface PageWindow {
   __longTasks: LongTask[];
@@ -147,7 +134,7 @@ async function measure(page: Page, file: string): Promise<void> {
 
 export async function browserSection(): Promise<void> {
   mkdirSync(OUT_DIR, { recursive: true });
-  const buildMs = await build();
+  const buildMs = await buildSite(SITE_DIR);
   const file = sessionFile();
   printPairs([['vite build', `${duration(buildMs)} -> bench/out/site`]]);
 

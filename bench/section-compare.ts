@@ -12,7 +12,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { traceMainThread, type TracedTask } from './main-thread-trace.ts';
-import { CHROMIUM, exited, start, withoutBasePath, withServedSite } from './processes.ts';
+import { buildSite, chromiumMissing, drainLongTasks, installLongTaskProbe, type LongTask, withProbedPage } from './page-probe.ts';
 import { duration, fmt, printPairs, printTable } from './report.ts';
 import { OUT_DIR, releaseSession, sessionFile } from './session.ts';
 
@@ -32,41 +32,8 @@ export const WINDOW = 50_000;
 
 const SITE_DIR = resolve(OUT_DIR, 'compare-site');
 
-interface LongTask {
-  start: number;
-  duration: number;
-}
-
 interface ProbeWindow {
-  __longTasks: LongTask[];
   __foldlab?: { imports: Array<{ conversation: { fileName: string } }> };
-}
-
-/** Runs in the page before its scripts: records every long task. */
-function installProbes(): void {
-  const w = window as unknown as ProbeWindow;
-  w.__longTasks = [];
-  new PerformanceObserver((list) => {
-    for (const entry of list.getEntries()) w.__longTasks.push({ start: entry.startTime, duration: entry.duration });
-  }).observe({ type: 'longtask', buffered: true });
-}
-
-async function build(): Promise<number> {
-  const started = performance.now();
-  const child = start(['vite', 'build', '--outDir', SITE_DIR, '--emptyOutDir'], withoutBasePath());
-  const code = await exited(child);
-  if (code !== 0) throw new Error(`vite build failed (exit ${code}):\n${child.output().trim().split('\n').slice(-15).join('\n')}`);
-  return performance.now() - started;
-}
-
-/** Takes the long tasks recorded since the last drain. */
-async function drain(page: Page): Promise<LongTask[]> {
-  return page.evaluate(() => {
-    const w = window as unknown as ProbeWindow;
-    const tasks = w.__longTasks;
-    w.__longTasks = [];
-    return tasks;
-  });
 }
 
 const ms = (value: number) => (value === 0 ? '-' : `${fmt(value)} ms`);
@@ -110,7 +77,7 @@ async function measure(browser: Browser, page: Page, file: string): Promise<void
   await page.getByTestId('totals.total').waitFor({ timeout: TIMEOUT_MS });
   await openCompare(page);
   await page.waitForTimeout(SETTLE_MS);
-  await drain(page);
+  await drainLongTasks(page);
 
   const started = performance.now();
   let compareMs = 0;
@@ -120,7 +87,7 @@ async function measure(browser: Browser, page: Page, file: string): Promise<void
     compareMs = performance.now() - started;
     await page.waitForTimeout(SETTLE_MS);
   }, BLOCKED_MS);
-  const comparing = await drain(page);
+  const comparing = await drainLongTasks(page);
   const calls = await page.getByTestId('compare.totals.0.calls').getAttribute('data-value');
   const markers = await page.getByTestId('compare.marker').count();
   const compactions = await Promise.all(STRATEGIES.map((_, i) => page.getByTestId(`compare.totals.${i}.compactions`).getAttribute('data-value')));
@@ -135,14 +102,14 @@ async function measure(browser: Browser, page: Page, file: string): Promise<void
     openMs = performance.now() - openedAt;
     await page.waitForTimeout(SETTLE_MS);
   }, BLOCKED_MS);
-  const opening = await drain(page);
+  const opening = await drainLongTasks(page);
 
   const { tasks: contextTrace } = await traceMainThread(browser, page, async () => {
     await page.getByTestId('compare.detail.context').click();
     await page.locator('[data-testid="compare.call"]:not([aria-busy="true"]) [data-testid="compare.call.entry"]').first().waitFor({ timeout: TIMEOUT_MS });
     await page.waitForTimeout(SETTLE_MS);
   }, BLOCKED_MS);
-  const context = await drain(page);
+  const context = await drainLongTasks(page);
 
   printPairs([
     ['session', `${basename(file)}: ${calls ?? '?'} calls, ${COUNTER}, window ${fmt(WINDOW)}`],
@@ -165,24 +132,12 @@ async function measure(browser: Browser, page: Page, file: string): Promise<void
 }
 
 export async function compareSection(): Promise<void> {
-  if (!existsSync(CHROMIUM)) {
-    console.log(`  skipped: no Chromium at ${CHROMIUM} (set CHROMIUM_PATH to run this section).`);
-    return;
-  }
+  if (chromiumMissing()) return;
   const file = process.env.BENCH_COMPARE_FILE ? resolve(process.env.BENCH_COMPARE_FILE) : sessionFile();
   releaseSession();
   if (!existsSync(file)) throw new Error(`BENCH_COMPARE_FILE: no file at ${file}.`);
   mkdirSync(OUT_DIR, { recursive: true });
-  const buildMs = await build();
+  const buildMs = await buildSite(SITE_DIR);
   printPairs([['vite build', `${duration(buildMs)} -> bench/out/compare-site`]]);
-  await withServedSite(['vite', 'preview', '--outDir', SITE_DIR, '--port', String(PORT), '--strictPort', '--host', '127.0.0.1'], `http://127.0.0.1:${PORT}/`, SITE_DIR, async (browser) => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    try {
-      const page = await context.newPage();
-      await page.addInitScript(installProbes);
-      await measure(browser, page, file);
-    } finally {
-      await context.close();
-    }
-  }, withoutBasePath());
+  await withProbedPage(SITE_DIR, PORT, installLongTaskProbe, (browser, page) => measure(browser, page, file));
 }

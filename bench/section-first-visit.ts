@@ -8,7 +8,8 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { traceMainThread, type TracedTask } from './main-thread-trace.ts';
-import { CHROMIUM, exited, start, withoutBasePath, withServedSite } from './processes.ts';
+import { buildSite, type LongTask } from './page-probe.ts';
+import { CHROMIUM, withoutBasePath, withServedSite } from './processes.ts';
 import { duration, fmt, printPairs, printTable } from './report.ts';
 import { OUT_DIR, sessionFile } from './session.ts';
 
@@ -22,11 +23,6 @@ export const SETTLE_MS = 2_000;
 export const TIMEOUT_MS = 180_000;
 
 const SITE_DIR = resolve(OUT_DIR, 'first-visit-site');
-
-interface LongTask {
-  start: number;
-  duration: number;
-}
 
 interface ProbeWindow {
   __longTasks: LongTask[];
@@ -55,14 +51,6 @@ function installProbes(): void {
       return push(...items);
     };
   }, 1);
-}
-
-async function build(): Promise<number> {
-  const started = performance.now();
-  const child = start(['vite', 'build', '--outDir', SITE_DIR, '--emptyOutDir'], withoutBasePath());
-  const code = await exited(child);
-  if (code !== 0) throw new Error(`vite build failed (exit ${code}):\n${child.output().trim().split('\n').slice(-15).join('\n')}`);
-  return performance.now() - started;
 }
 
 function summarize(label: string, tasks: readonly LongTask[], traced: readonly TracedTask[]): Array<string | number> {
@@ -149,7 +137,7 @@ export async function firstVisitSection(): Promise<void> {
     return;
   }
   mkdirSync(OUT_DIR, { recursive: true });
-  const buildMs = await build();
+  const buildMs = await buildSite(SITE_DIR);
   const file = sessionFile();
   printPairs([['vite build', `${duration(buildMs)} -> bench/out/first-visit-site`]]);
   await withServedSite(['vite', 'preview', '--outDir', SITE_DIR, '--port', String(PORT), '--strictPort', '--host', '127.0.0.1'], `http://127.0.0.1:${PORT}/`, SITE_DIR, async (browser) => {

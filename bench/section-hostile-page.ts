@@ -14,7 +14,8 @@ import { join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { generateSessionLines } from '../src/core/demo/generate-session.ts';
 import { cancelEachPhase, reportProgress, type ShownProgress } from './hostile-page-cancel.ts';
-import { CHROMIUM, exited, start, withoutBasePath, withServedSite } from './processes.ts';
+import { buildSite, type LongTask } from './page-probe.ts';
+import { CHROMIUM, withoutBasePath, withServedSite } from './processes.ts';
 import { duration, fmt, mb, printPairs, printTable } from './report.ts';
 import { HOSTILE_JSONL_BYTES, SINGLE_LINE_BYTES, writeLines, writeSingleLineFile } from './section-hostile.ts';
 import { OUT_DIR } from './session.ts';
@@ -42,11 +43,6 @@ interface ClickProbe {
   frame: number;
   /** The import's phase as the page's store showed it at the click (`after` once no job runs). */
   phase: string;
-}
-
-interface LongTask {
-  start: number;
-  duration: number;
 }
 
 interface ProbeWindow {
@@ -103,14 +99,6 @@ function installProbes(): void {
     const phase = phaseNow();
     requestAnimationFrame(() => w.__clicks.push({ at, handler: toHandler, frame: performance.now() - at, phase }));
   }, true);
-}
-
-async function build(): Promise<number> {
-  const started = performance.now();
-  const child = start(['vite', 'build', '--outDir', SITE_DIR, '--emptyOutDir'], withoutBasePath());
-  const code = await exited(child);
-  if (code !== 0) throw new Error(`vite build failed (exit ${code}):\n${child.output().trim().split('\n').slice(-15).join('\n')}`);
-  return performance.now() - started;
 }
 
 function percentile(values: readonly number[], p: number): number {
@@ -233,7 +221,7 @@ export async function hostilePageSection({ jsonlBytes = HOSTILE_JSONL_BYTES, lin
   mkdirSync(OUT_DIR, { recursive: true });
   const dir = mkdtempSync(join(tmpdir(), 'foldlab-hostile-page-'));
   try {
-    const buildMs = await build();
+    const buildMs = await buildSite(SITE_DIR);
     const jsonl = join(dir, 'session-200mb.jsonl');
     const jsonlSize = await writeLines(jsonl, generateSessionLines({ targetBytes: jsonlBytes }));
     const single = join(dir, 'single-line-100mb.jsonl');

@@ -6,10 +6,10 @@
  * during each turn. A turn's work on the page should not grow with the journal: the long session's
  * last turns are compared with its first. Skipped when no Chromium is found.
  */
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { CHROMIUM, exited, start, withoutBasePath, withServedSite } from './processes.ts';
+import { buildSite, chromiumMissing, drainLongTasks, installLongTaskProbe, type LongTask, withProbedPage } from './page-probe.ts';
 import { duration, fmt, printPairs, printTable } from './report.ts';
 import { OUT_DIR } from './session.ts';
 
@@ -29,42 +29,6 @@ export const LONG_GROUP = 10;
 const ROOT = resolve(import.meta.dirname, '..');
 const SITE_DIR = resolve(OUT_DIR, 'live-site');
 const FOLDER = resolve(ROOT, 'e2e/fixtures/live-folder');
-
-interface LongTask {
-  start: number;
-  duration: number;
-}
-
-interface ProbeWindow {
-  __longTasks: LongTask[];
-}
-
-/** Runs in the page before its scripts: records long tasks. */
-function installProbes(): void {
-  const w = window as unknown as ProbeWindow;
-  w.__longTasks = [];
-  new PerformanceObserver((list) => {
-    for (const entry of list.getEntries()) w.__longTasks.push({ start: entry.startTime, duration: entry.duration });
-  }).observe({ type: 'longtask', buffered: true });
-}
-
-async function build(): Promise<number> {
-  const started = performance.now();
-  const child = start(['vite', 'build', '--outDir', SITE_DIR, '--emptyOutDir'], withoutBasePath());
-  const code = await exited(child);
-  if (code !== 0) throw new Error(`vite build failed (exit ${code}):\n${child.output().trim().split('\n').slice(-15).join('\n')}`);
-  return performance.now() - started;
-}
-
-/** Takes the long tasks recorded so far. */
-function drain(page: Page): Promise<LongTask[]> {
-  return page.evaluate(() => {
-    const w = window as unknown as ProbeWindow;
-    const tasks = w.__longTasks;
-    w.__longTasks = [];
-    return tasks;
-  });
-}
 
 /** One turn of a scripted session: what to type and a text the chat shows once it is answered. */
 interface Turn {
@@ -176,7 +140,7 @@ function mainThreadTasks(trace: Buffer): CpuTask[] {
 
 /** Sends one request and waits for its answer and for the session to be ready again. */
 async function runTurn(page: Page, browser: Browser, turn: Turn): Promise<TurnFigures> {
-  await drain(page);
+  await drainLongTasks(page);
   await browser.startTracing(page, { categories: ['toplevel'] });
   const started = performance.now();
   const input = page.getByTestId('live.input');
@@ -195,7 +159,7 @@ async function runTurn(page: Page, browser: Browser, turn: Turn): Promise<TurnFi
   // The stored journal and the views after it settle within a few frames.
   await page.waitForTimeout(300);
   const entries = Number((await page.getByTestId('conversation.entries').textContent())?.replace(/[^0-9]/g, ''));
-  const tasks = await drain(page);
+  const tasks = await drainLongTasks(page);
   return { ms, entries, tasks, cpu: mainThreadTasks(await browser.stopTracing()) };
 }
 
@@ -225,11 +189,11 @@ async function measure(page: Page, browser: Browser): Promise<void> {
   await page.goto(`http://127.0.0.1:${PORT}/`);
   await page.getByTestId('totals.total').waitFor({ timeout: TURN_TIMEOUT_MS });
   await page.waitForTimeout(SETTLE_MS);
-  await drain(page);
+  await drainLongTasks(page);
 
   // The demo session as the e2e runs it: pi keeping the newest 400 tokens, so it compacts.
   await startSession(page, { strategy: 'pi', keepRecentTokens: '400' });
-  const setup = await drain(page);
+  const setup = await drainLongTasks(page);
   const demo: TurnFigures[] = [];
   for (const turn of DEMO_TURNS) demo.push(await runTurn(page, browser, turn));
 
@@ -257,21 +221,9 @@ async function measure(page: Page, browser: Browser): Promise<void> {
 }
 
 export async function liveSection(): Promise<void> {
-  if (!existsSync(CHROMIUM)) {
-    console.log(`  skipped: no Chromium at ${CHROMIUM} (set CHROMIUM_PATH to run this section).`);
-    return;
-  }
+  if (chromiumMissing()) return;
   mkdirSync(OUT_DIR, { recursive: true });
-  const buildMs = await build();
+  const buildMs = await buildSite(SITE_DIR);
   printPairs([['vite build', `${duration(buildMs)} -> bench/out/live-site`]]);
-  await withServedSite(['vite', 'preview', '--outDir', SITE_DIR, '--port', String(PORT), '--strictPort', '--host', '127.0.0.1'], `http://127.0.0.1:${PORT}/`, SITE_DIR, async (browser) => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    try {
-      const page = await context.newPage();
-      await page.addInitScript(installProbes);
-      await measure(page, browser);
-    } finally {
-      await context.close();
-    }
-  }, withoutBasePath());
+  await withProbedPage(SITE_DIR, PORT, installLongTaskProbe, (browser, page) => measure(page, browser));
 }

@@ -1,36 +1,23 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ContextEntry } from '../core/compaction/types.ts';
-import type { Block, Role } from '../core/journal/entry.ts';
 import { ContextOverflowError, ModelAbortedError, type ModelDelta, type ModelRequest } from '../core/agent/types.ts';
 import { createAnthropicAgentModel, DEFAULT_AGENT_MAX_TOKENS } from './agent-anthropic.ts';
 import { AuthError, OverloadedError } from './errors.ts';
-import { anthropicErrorBody, anthropicErrorEvent, anthropicStream, renderedError, sse, startFakeServer, type FakeServer } from './test-server.ts';
+import { anthropicErrorBody, anthropicErrorEvent, anthropicStream, sse } from './test-server.ts';
+import { contextItem, READ_TOOLS, rejectionWithout, useFakeServer } from './test-fixtures.ts';
 
 const CANARY = 'sk-ant-api03-CANARY-agent-never-show-me-9e0f';
-let server: FakeServer;
-
-beforeAll(async () => {
-  server = await startFakeServer();
-});
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(() => server.reset());
-
-function item(role: Role, blocks: Block[], id: string): ContextEntry {
-  return { role, origin: 'journal', entry: { id, index: 0, parentId: null, role, kind: 'message', blocks, sourceType: 'live', line: 1 } };
-}
+const server = useFakeServer();
 
 const CONTEXT: ContextEntry[] = [
-  item('system', [{ type: 'text', text: 'Folder law: never edit.' }], 's1'),
-  item('user', [{ type: 'text', text: 'What is in this folder?' }], 'a1'),
-  item('assistant', [{ type: 'tool_call', callId: 'toolu_ls', name: 'ls', input: { path: '.' } }], 'a2'),
-  item('tool', [{ type: 'tool_result', callId: 'toolu_ls', content: [{ type: 'text', text: 'README.md' }], isError: false }], 'a3'),
+  contextItem('system', [{ type: 'text', text: 'Folder law: never edit.' }], 's1'),
+  contextItem('user', [{ type: 'text', text: 'What is in this folder?' }], 'a1'),
+  contextItem('assistant', [{ type: 'tool_call', callId: 'toolu_ls', name: 'ls', input: { path: '.' } }], 'a2'),
+  contextItem('tool', [{ type: 'tool_result', callId: 'toolu_ls', content: [{ type: 'text', text: 'README.md' }], isError: false }], 'a3'),
 ];
-const TOOLS = [{ name: 'read', description: 'Read a file.', parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] } }];
 
 function request(signal = new AbortController().signal, maxOutputTokens?: number): ModelRequest {
-  return { system: 'You are a read-only agent.', tools: TOOLS, context: CONTEXT, signal, ...(maxOutputTokens !== undefined ? { maxOutputTokens } : {}) };
+  return { system: 'You are a read-only agent.', tools: READ_TOOLS, context: CONTEXT, signal, ...(maxOutputTokens !== undefined ? { maxOutputTokens } : {}) };
 }
 
 function model(maxTokens?: number) {
@@ -39,12 +26,7 @@ function model(maxTokens?: number) {
 
 const frame = (type: string, data: Record<string, unknown>) => sse(JSON.stringify({ type, ...data }), type);
 
-async function failure(promise: Promise<unknown>): Promise<Error> {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
-  expect(error).toBeInstanceOf(Error);
-  expect(renderedError(error)).not.toContain(CANARY);
-  return error as Error;
-}
+const failure = (promise: Promise<unknown>) => rejectionWithout(CANARY, promise);
 
 describe('createAnthropicAgentModel', () => {
   it('streams thinking, text and a tool_use whose input arrives in pieces, with usage', async () => {
@@ -94,7 +76,7 @@ describe('createAnthropicAgentModel', () => {
         { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_ls', name: 'ls', input: { path: '.' } }] },
         { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_ls', content: 'README.md' }] },
       ],
-      tools: [{ name: 'read', description: 'Read a file.', input_schema: TOOLS[0]!.parameters }],
+      tools: [{ name: 'read', description: 'Read a file.', input_schema: READ_TOOLS[0]!.parameters }],
       stream: true,
     });
   });

@@ -8,8 +8,9 @@ import { toAnthropicMessages } from '../core/export/anthropic.ts';
 import type { Usage } from '../core/journal/entry.ts';
 import type { AgentModel, ModelDelta, ModelReply, ModelRequest, ModelToolCall } from '../core/agent/types.ts';
 import { count, parseToolInput, runAgentRequest, type AgentModelConfig } from './agent-common.ts';
-import { ContextOverflowError, StreamError, displayUrl, type ProviderRef } from './errors.ts';
-import { errorFromResponse, outputCap, parseEventData, post, sseEvents, statusOfStreamError } from './http.ts';
+import { anthropicEvents } from './anthropic-stream.ts';
+import { ContextOverflowError, displayUrl, type ProviderRef } from './errors.ts';
+import { outputCap, postWith } from './http.ts';
 import { trimSlashes } from './provider-presets.ts';
 import { anthropicHeaders } from './request-headers.ts';
 
@@ -49,10 +50,7 @@ export function createAnthropicAgentModel(config: AnthropicAgentConfig): AgentMo
       stream: true,
       ...(config.temperature !== undefined ? { temperature: config.temperature } : {}),
     };
-    const response = await post({
-      provider, url: `${baseUrl}/v1/messages`, headers: anthropicHeaders(config.apiKey), body, signal: request.signal,
-      fetch: config.fetch ?? globalThis.fetch, ...(config.apiKey ? { secret: config.apiKey } : {}),
-    });
+    const response = await postWith(config, { provider, url: `${baseUrl}/v1/messages`, headers: anthropicHeaders(config.apiKey), body, signal: request.signal });
 
     let text = '';
     let thinking = '';
@@ -61,11 +59,10 @@ export function createAnthropicAgentModel(config: AnthropicAgentConfig): AgentMo
     const usage: Usage = { input: 0, output: 0 };
     let model: string | undefined;
     let stopReason: string | undefined;
-    let sawStop = false;
-    for await (const event of sseEvents(response, provider, request.signal, () => text.length)) {
-      const data = parseEventData(event, provider, text.length) as AnthropicEvent;
+    for await (const { type, data: event } of anthropicEvents(response, provider, request.signal, () => text.length, config.apiKey)) {
+      const data = event as AnthropicEvent;
       const index = typeof data.index === 'number' ? data.index : -1;
-      switch (data.type ?? event.event) {
+      switch (type) {
         case 'message_start':
           if (typeof data.message?.model === 'string') model = data.message.model;
           readUsage(usage, data.message?.usage);
@@ -111,17 +108,10 @@ export function createAnthropicAgentModel(config: AnthropicAgentConfig): AgentMo
           if (typeof data.delta?.stop_reason === 'string') stopReason = data.delta.stop_reason;
           readUsage(usage, data.usage);
           break;
-        case 'message_stop':
-          sawStop = true;
-          break;
-        case 'error':
-          throw errorFromResponse(provider, statusOfStreamError(data), event.data, undefined, config.apiKey);
         default:
           break; // ping, signature_delta, redacted_thinking: nothing the reply keeps
       }
-      if (sawStop) break;
     }
-    if (!sawStop) throw new StreamError(provider, 'the stream ended without its final message_stop', text.length);
     if (stopReason === 'model_context_window_exceeded') throw new ContextOverflowError(provider, undefined, stopReason);
     const toolCalls: ModelToolCall[] = calls.map((call) => ({ id: call.id, name: call.name, input: call.json !== '' ? parseToolInput(call.json) : call.input }));
     const stop: ModelReply['stop'] = stopReason === 'max_tokens' ? 'length' : toolCalls.length > 0 ? 'tool_use' : 'end';

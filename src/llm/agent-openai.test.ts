@@ -1,37 +1,24 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ContextEntry } from '../core/compaction/types.ts';
-import type { Block, Role } from '../core/journal/entry.ts';
 import { ContextOverflowError, ModelAbortedError, type ModelDelta, type ModelRequest } from '../core/agent/types.ts';
 import { createOpenAIAgentModel, type OpenAIAgentConfig } from './agent-openai.ts';
 import { createAgentModel } from './agent-model.ts';
 import { AuthError, OverloadedError } from './errors.ts';
 import { RemoteConfigError } from './remote-config.ts';
-import { openAIErrorBody, openAIStream, renderedError, sse, startFakeServer, type FakeServer } from './test-server.ts';
+import { openAIErrorBody, openAIStream, sse } from './test-server.ts';
+import { contextItem, READ_TOOLS, rejectionWithout, useFakeServer } from './test-fixtures.ts';
 
 const CANARY = 'sk-proj-CANARY-agent-never-show-me-51c2';
-let server: FakeServer;
-
-beforeAll(async () => {
-  server = await startFakeServer();
-});
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(() => server.reset());
-
-function item(role: Role, blocks: Block[], id: string): ContextEntry {
-  return { role, origin: 'journal', entry: { id, index: 0, parentId: null, role, kind: 'message', blocks, sourceType: 'live', line: 1 } };
-}
+const server = useFakeServer();
 
 const CONTEXT: ContextEntry[] = [
-  item('user', [{ type: 'text', text: 'What is in this folder?' }], 'a1'),
-  item('assistant', [{ type: 'tool_call', callId: 'call_ls', name: 'ls', input: { path: '.' } }], 'a2'),
-  item('tool', [{ type: 'tool_result', callId: 'call_ls', content: [{ type: 'text', text: 'README.md\nsrc/' }], isError: false }], 'a3'),
+  contextItem('user', [{ type: 'text', text: 'What is in this folder?' }], 'a1'),
+  contextItem('assistant', [{ type: 'tool_call', callId: 'call_ls', name: 'ls', input: { path: '.' } }], 'a2'),
+  contextItem('tool', [{ type: 'tool_result', callId: 'call_ls', content: [{ type: 'text', text: 'README.md\nsrc/' }], isError: false }], 'a3'),
 ];
-const TOOLS = [{ name: 'read', description: 'Read a file.', parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] } }];
 
 function request(signal = new AbortController().signal): ModelRequest {
-  return { system: 'You are a read-only agent.', tools: TOOLS, context: CONTEXT, signal };
+  return { system: 'You are a read-only agent.', tools: READ_TOOLS, context: CONTEXT, signal };
 }
 
 function model(extra: Partial<OpenAIAgentConfig> = {}) {
@@ -42,12 +29,7 @@ const BASE = { id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1_700
 const chunk = (delta: Record<string, unknown>, finish: string | null = null) => sse(JSON.stringify({ ...BASE, choices: [{ index: 0, delta, finish_reason: finish }] }));
 const usageChunk = (prompt: number, completion: number) => sse(JSON.stringify({ ...BASE, choices: [], usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion, prompt_tokens_details: { cached_tokens: 64 } } }));
 
-async function failure(promise: Promise<unknown>): Promise<Error> {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
-  expect(error).toBeInstanceOf(Error);
-  expect(renderedError(error)).not.toContain(CANARY);
-  return error as Error;
-}
+const failure = (promise: Promise<unknown>) => rejectionWithout(CANARY, promise);
 
 describe('createOpenAIAgentModel', () => {
   it('streams text with usage, and sends the context as messages and the tools as functions', async () => {
@@ -67,7 +49,7 @@ describe('createOpenAIAgentModel', () => {
         { role: 'assistant', content: null, tool_calls: [{ id: 'call_ls', type: 'function', function: { name: 'ls', arguments: '{"path":"."}' } }] },
         { role: 'tool', tool_call_id: 'call_ls', content: 'README.md\nsrc/' },
       ],
-      tools: [{ type: 'function', function: TOOLS[0] }],
+      tools: [{ type: 'function', function: READ_TOOLS[0] }],
       stream: true,
       stream_options: { include_usage: true },
     });
@@ -75,7 +57,7 @@ describe('createOpenAIAgentModel', () => {
 
   it('joins the context\'s leading system entries (CODE_LAW.md) to the one system message at the start', async () => {
     server.reply({ events: openAIStream('ok') });
-    const law = item('system', [{ type: 'text', text: '<code-law>\nNever edit.\n</code-law>' }], 'law');
+    const law = contextItem('system', [{ type: 'text', text: '<code-law>\nNever edit.\n</code-law>' }], 'law');
     await model().complete({ ...request(), context: [law, ...CONTEXT] });
     const messages = (server.requests[0]!.body as { messages: Array<{ role: string; content: unknown }> }).messages;
     expect(messages.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'tool']);

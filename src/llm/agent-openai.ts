@@ -8,9 +8,10 @@ import { exportOpenAI, type OpenAIMessage } from '../core/export/openai.ts';
 import type { Usage } from '../core/journal/entry.ts';
 import type { AgentModel, ModelDelta, ModelReply, ModelRequest, ModelToolCall } from '../core/agent/types.ts';
 import { count, newCallId, parseToolInput, runAgentRequest, type AgentModelConfig } from './agent-common.ts';
-import { ContextOverflowError, StreamError, displayUrl, type ProviderRef } from './errors.ts';
-import { errorFromResponse, outputCap, parseEventData, post, sseEvents, statusOfStreamError } from './http.ts';
-import { presetFor, trimSlashes } from './provider-presets.ts';
+import { ContextOverflowError, StreamError, type ProviderRef } from './errors.ts';
+import { errorFromResponse, outputCap, parseEventData, postWith, sseEvents, statusOfStreamError } from './http.ts';
+import { maxTokensField, openAIProvider, streamFields } from './openai-request.ts';
+import { trimSlashes } from './provider-presets.ts';
 import { openAIHeaders } from './request-headers.ts';
 
 export interface OpenAIAgentConfig extends AgentModelConfig {
@@ -50,14 +51,8 @@ interface CallSlot {
 
 export function createOpenAIAgentModel(config: OpenAIAgentConfig): AgentModel {
   const baseUrl = trimSlashes(config.baseUrl);
-  const preset = presetFor(baseUrl);
-  const provider: ProviderRef = {
-    id: config.providerId ?? preset?.id ?? 'openai',
-    label: config.label ?? preset?.label ?? 'OpenAI-compatible server',
-    model: config.model,
-    baseUrl: displayUrl(baseUrl),
-  };
-  const maxTokensParam = config.maxTokensParam ?? (/^https:\/\/api\.openai\.com\//.test(`${baseUrl}/`) ? 'max_completion_tokens' : 'max_tokens');
+  const provider = openAIProvider(baseUrl, config);
+  const maxTokensParam = maxTokensField(baseUrl, config.maxTokensParam);
 
   async function once(request: ModelRequest, emit: (delta: ModelDelta) => void): Promise<ModelReply> {
     const maxTokens = outputCap(request.maxOutputTokens, config.maxTokens);
@@ -66,15 +61,9 @@ export function createOpenAIAgentModel(config: OpenAIAgentConfig): AgentModel {
       model: config.model,
       messages,
       ...(request.tools.length > 0 ? { tools: request.tools.map((tool) => ({ type: 'function', function: { name: tool.name, description: tool.description, parameters: tool.parameters } })) } : {}),
-      stream: true,
-      stream_options: { include_usage: true },
-      ...(maxTokens !== undefined ? { [maxTokensParam]: maxTokens } : {}),
-      ...(config.temperature !== undefined ? { temperature: config.temperature } : {}),
+      ...streamFields(maxTokensParam, maxTokens, config.temperature),
     };
-    const response = await post({
-      provider, url: `${baseUrl}/chat/completions`, headers: openAIHeaders(config.apiKey), body, signal: request.signal,
-      fetch: config.fetch ?? globalThis.fetch, ...(config.apiKey ? { secret: config.apiKey } : {}),
-    });
+    const response = await postWith(config, { provider, url: `${baseUrl}/chat/completions`, headers: openAIHeaders(config.apiKey), body, signal: request.signal });
     const reply = new ReplyBuilder(provider, config.model, emit);
     if (/application\/json/i.test(response.headers.get('content-type') ?? '')) {
       // A server that ignored `stream: true` and sent one chat.completion object.

@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { wrapTranscript } from '../core/compaction/serialize.ts';
 import { SummaryTimeoutError, type SummaryRequest } from '../core/compaction/summarizer.ts';
 import { createAnthropicSummarizer, type AnthropicSummarizerConfig } from './anthropic.ts';
@@ -7,20 +7,14 @@ import {
   ProviderTimeoutError, RateLimitError, SpendLimitError, StreamError,
 } from './errors.ts';
 import { SUMMARIZER_SYSTEM_PROMPT } from './presets.ts';
-import { anthropicErrorBody, anthropicErrorEvent, anthropicStream, renderedError, startFakeServer, unfenced, type FakeServer } from './test-server.ts';
+import { anthropicErrorBody, anthropicErrorEvent, anthropicStream, renderedError, unfenced } from './test-server.ts';
+import { rejectionLog, useFakeServer } from './test-fixtures.ts';
 
 const CANARY = 'sk-ant-api03-CANARY-never-show-me-7d41';
-let server: FakeServer;
-const errors: unknown[] = [];
+const server = useFakeServer();
+const { errors, failure } = rejectionLog();
 const allBodies: unknown[] = [];
 
-beforeAll(async () => {
-  server = await startFakeServer();
-});
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(() => server.reset());
 afterEach(() => void allBodies.push(...server.requests.map((r) => r.body)));
 
 const transcript = Array.from({ length: 30 }, (_, i) => `[user]: step ${i} ${'detail '.repeat(12)}`).join('\n\n');
@@ -34,13 +28,6 @@ function summarizer(extra: Partial<AnthropicSummarizerConfig> = {}, delays: numb
     retry: { sleep: (ms) => (delays.push(ms), Promise.resolve()), random: () => 0 },
     ...extra,
   });
-}
-
-async function failure(promise: Promise<unknown>): Promise<Error> {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
-  expect(error).toBeInstanceOf(Error);
-  errors.push(error);
-  return error as Error;
 }
 
 describe('createAnthropicSummarizer', () => {

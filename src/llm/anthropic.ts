@@ -4,26 +4,23 @@
  * retried and overflow-truncated like the other remote providers.
  */
 import type { Summarizer, SummaryRequest, SummaryResponse } from '../core/compaction/summarizer.ts';
-import { EmptyReplyError, StreamError, displayUrl, type ProviderRef } from './errors.ts';
-import { StreamMeter, errorFromResponse, outputCap, parseEventData, post, sseEvents, statusOfStreamError, type TokenCallback } from './http.ts';
+import { anthropicEvents } from './anthropic-stream.ts';
+import { EmptyReplyError, displayUrl, type ProviderRef } from './errors.ts';
+import { outputCap, postWith } from './http.ts';
 import { fencePrompt } from './fence.ts';
-import { inertResponse } from './inert-output.ts';
-import { withOverflowRetry } from './overflow.ts';
 import { SUMMARIZER_SYSTEM_PROMPT, trimSlashes } from './presets.ts';
 import { anthropicHeaders } from './request-headers.ts';
-import { withRetry, type RetryOptions } from './retry.ts';
+import { attemptMeter, remoteSummarizer, type RemoteSummarizerConfig } from './summarizer-common.ts';
 
 export { ANTHROPIC_VERSION } from './request-headers.ts';
 /** Output tokens when neither the task nor the config sets a number (the API requires one). */
 export const DEFAULT_ANTHROPIC_MAX_TOKENS = 8_192;
 
-export interface AnthropicSummarizerConfig {
+export interface AnthropicSummarizerConfig extends RemoteSummarizerConfig {
   /** Default `https://api.anthropic.com` (requests go to `{baseUrl}/v1/messages`). */
   baseUrl?: string;
   model: string;
   apiKey: string;
-  /** Default: the global fetch. */
-  fetch?: typeof fetch;
   /** Cap on output tokens (the model's own limit); a task asking for fewer gets its own number. Default 8,192 when the task sets none. */
   maxTokens?: number;
   /** Sampling temperature; omitted when unset. */
@@ -32,12 +29,6 @@ export interface AnthropicSummarizerConfig {
   label?: string;
   /** Summarizer id. Default 'anthropic'. */
   providerId?: string;
-  /** Streaming text for a live view, with tokens per second. */
-  onToken?: TokenCallback;
-  /** Retry tuning (max 3 retries, 500 ms base backoff, 60 s retry-after cap by default). */
-  retry?: Omit<RetryOptions, 'signal' | 'label'>;
-  /** Clock for tokens per second (ms). Default performance.now. */
-  now?: () => number;
 }
 
 interface AnthropicEvent {
@@ -51,7 +42,6 @@ interface AnthropicEvent {
 export function createAnthropicSummarizer(config: AnthropicSummarizerConfig): Summarizer {
   const baseUrl = trimSlashes(config.baseUrl ?? 'https://api.anthropic.com');
   const provider: ProviderRef = { id: config.providerId ?? 'anthropic', label: config.label ?? 'Anthropic', model: config.model, baseUrl: displayUrl(baseUrl) };
-  const now = config.now ?? (() => performance.now());
 
   async function once(request: SummaryRequest, attempt: number): Promise<SummaryResponse> {
     const body = {
@@ -62,20 +52,15 @@ export function createAnthropicSummarizer(config: AnthropicSummarizerConfig): Su
       stream: true,
       ...(config.temperature !== undefined ? { temperature: config.temperature } : {}),
     };
-    const headers = anthropicHeaders(config.apiKey);
-    const response = await post({
-      provider, url: `${baseUrl}/v1/messages`, headers, body, signal: request.signal,
-      fetch: config.fetch ?? globalThis.fetch, ...(config.apiKey ? { secret: config.apiKey } : {}),
-    });
-    const meter = new StreamMeter(request.taskId, attempt, config.onToken, now);
+    const response = await postWith(config, { provider, url: `${baseUrl}/v1/messages`, headers: anthropicHeaders(config.apiKey), body, signal: request.signal });
+    const meter = attemptMeter(request, attempt, config);
     let input = 0;
     let output = 0;
     let model: string | undefined;
     let stopReason: string | undefined;
-    let sawStop = false;
-    for await (const event of sseEvents(response, provider, request.signal, () => meter.text.length)) {
-      const data = parseEventData(event, provider, meter.text.length) as AnthropicEvent;
-      switch (data.type ?? event.event) {
+    for await (const { type, data: event } of anthropicEvents(response, provider, request.signal, () => meter.text.length, config.apiKey)) {
+      const data = event as AnthropicEvent;
+      switch (type) {
         case 'message_start':
           if (typeof data.message?.model === 'string') model = data.message.model;
           input = inputTokens(data.message?.usage) ?? input;
@@ -89,31 +74,17 @@ export function createAnthropicSummarizer(config: AnthropicSummarizerConfig): Su
           output = count(data.usage?.output_tokens) ?? output;
           input = inputTokens(data.usage) ?? input;
           break;
-        case 'message_stop':
-          sawStop = true;
-          break;
-        case 'error':
-          throw errorFromResponse(provider, statusOfStreamError(data), event.data, undefined, config.apiKey);
         default:
           // ping, content_block_start/stop, thinking deltas: nothing to keep.
           break;
       }
-      if (sawStop) break;
     }
-    if (!sawStop) throw new StreamError(provider, 'the stream ended without its final message_stop', meter.text.length);
     if (!meter.text.trim()) throw new EmptyReplyError(provider, stopReason);
     meter.finish(output || undefined);
     return { text: meter.text, model: model ?? config.model, usage: { input, output } };
   }
 
-  return {
-    id: provider.id,
-    label: `${provider.label} · ${config.model}`,
-    summarize: (request) => withOverflowRetry(
-      (req) => withRetry((attempt) => once(req, attempt), { ...config.retry, signal: req.signal, label: provider.label }),
-      request,
-    ).then(inertResponse),
-  };
+  return remoteSummarizer(provider, config, once);
 }
 
 /** Input tokens including cache writes and reads, when the usage object reports any. */

@@ -27,6 +27,11 @@ export interface PostArgs {
   secret?: string;
 }
 
+/** `post` with a provider config's fetch (default: the global one) and its key as the secret to scrub. */
+export function postWith(config: { fetch?: typeof fetch; apiKey?: string }, args: Omit<PostArgs, 'fetch' | 'secret'>): Promise<Response> {
+  return post({ ...args, fetch: config.fetch ?? globalThis.fetch, ...(config.apiKey ? { secret: config.apiKey } : {}) });
+}
+
 /** POSTs the body; resolves with a 2xx response, rejects with a named error for anything else. */
 export async function post(args: PostArgs): Promise<Response> {
   if (args.signal.aborted) throw abortError(args.signal, args.provider.label);

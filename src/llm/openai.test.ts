@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { wrapTranscript } from '../core/compaction/serialize.ts';
 import { CompactionCancelledError, SummaryTimeoutError, type SummaryRequest } from '../core/compaction/summarizer.ts';
 import {
@@ -8,20 +8,14 @@ import {
 import type { StreamProgress } from './http.ts';
 import { createOpenAISummarizer, type OpenAISummarizerConfig } from './openai.ts';
 import { PROVIDER_PRESETS, SUMMARIZER_SYSTEM_PROMPT } from './presets.ts';
-import { openAIErrorBody, openAIStream, renderedError, startFakeServer, unfenced, type FakeServer } from './test-server.ts';
+import { openAIErrorBody, openAIStream, renderedError, startFakeServer, unfenced } from './test-server.ts';
+import { rejectionLog, useFakeServer } from './test-fixtures.ts';
 
 const CANARY = 'sk-canary-DO-NOT-LEAK-4f9a1c7e2b';
-let server: FakeServer;
-const errors: unknown[] = [];
+const server = useFakeServer();
+const { errors, failure } = rejectionLog();
 const allBodies: unknown[] = [];
 
-beforeAll(async () => {
-  server = await startFakeServer();
-});
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(() => server.reset());
 afterEach(() => void allBodies.push(...server.requests.map((r) => r.body)));
 
 const transcript = Array.from({ length: 40 }, (_, i) => `[${i % 2 ? 'assistant' : 'user'}]: turn ${i} ${'lorem ipsum '.repeat(10)}`).join('\n\n');
@@ -37,14 +31,6 @@ function summarizer(extra: Partial<OpenAISummarizerConfig> = {}, delays: number[
     retry: { sleep: (ms) => (delays.push(ms), Promise.resolve()), random: () => 0 },
     ...extra,
   });
-}
-
-/** The rejection of `promise`, kept for the key check at the end of the file. */
-async function failure(promise: Promise<unknown>): Promise<Error> {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
-  expect(error).toBeInstanceOf(Error);
-  errors.push(error);
-  return error as Error;
 }
 
 type Body = { model: string; messages: Array<{ role: string; content: string }>; stream: boolean; stream_options: unknown; tools?: unknown; max_tokens?: number; max_completion_tokens?: number };

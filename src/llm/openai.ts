@@ -4,23 +4,20 @@
  * prompt, no tools; retried and overflow-truncated like the other remote providers.
  */
 import type { Summarizer, SummaryRequest, SummaryResponse } from '../core/compaction/summarizer.ts';
-import { EmptyReplyError, StreamError, displayUrl, type ProviderRef } from './errors.ts';
-import { StreamMeter, errorFromResponse, outputCap, parseEventData, post, sseEvents, statusOfStreamError, type TokenCallback } from './http.ts';
+import { EmptyReplyError, StreamError } from './errors.ts';
+import { StreamMeter, errorFromResponse, outputCap, parseEventData, postWith, sseEvents, statusOfStreamError } from './http.ts';
 import { fencePrompt } from './fence.ts';
-import { inertResponse } from './inert-output.ts';
-import { withOverflowRetry } from './overflow.ts';
-import { SUMMARIZER_SYSTEM_PROMPT, presetFor, trimSlashes } from './presets.ts';
+import { maxTokensField, openAIProvider, streamFields } from './openai-request.ts';
+import { SUMMARIZER_SYSTEM_PROMPT, trimSlashes } from './presets.ts';
 import { openAIHeaders } from './request-headers.ts';
-import { withRetry, type RetryOptions } from './retry.ts';
+import { attemptMeter, remoteSummarizer, type RemoteSummarizerConfig } from './summarizer-common.ts';
 
-export interface OpenAISummarizerConfig {
+export interface OpenAISummarizerConfig extends RemoteSummarizerConfig {
   /** Server root including the version, e.g. `https://api.openai.com/v1` (see PROVIDER_PRESETS). */
   baseUrl: string;
   model: string;
   /** Sent as `Authorization: Bearer …` only when set; local servers need none. */
   apiKey?: string;
-  /** Default: the global fetch. */
-  fetch?: typeof fetch;
   /** Cap on output tokens; a task asking for fewer gets its own number. Default: the task's, else the server's. */
   maxTokens?: number;
   /** Sampling temperature; omitted when unset (some reasoning models refuse any other than 1). */
@@ -29,14 +26,8 @@ export interface OpenAISummarizerConfig {
   label?: string;
   /** Summarizer id. Default: the preset's id for this base URL, else 'openai'. */
   providerId?: string;
-  /** Streaming text for a live view, with tokens per second. */
-  onToken?: TokenCallback;
-  /** Retry tuning (max 3 retries, 500 ms base backoff, 60 s retry-after cap by default). */
-  retry?: Omit<RetryOptions, 'signal' | 'label'>;
   /** Field for the output cap. Default: `max_completion_tokens` on api.openai.com (newer models refuse `max_tokens`), `max_tokens` elsewhere. */
   maxTokensParam?: 'max_tokens' | 'max_completion_tokens';
-  /** Clock for tokens per second (ms). Default performance.now. */
-  now?: () => number;
 }
 
 interface ChatChunk {
@@ -48,15 +39,8 @@ interface ChatChunk {
 
 export function createOpenAISummarizer(config: OpenAISummarizerConfig): Summarizer {
   const baseUrl = trimSlashes(config.baseUrl);
-  const preset = presetFor(baseUrl);
-  const provider: ProviderRef = {
-    id: config.providerId ?? preset?.id ?? 'openai',
-    label: config.label ?? preset?.label ?? 'OpenAI-compatible server',
-    model: config.model,
-    baseUrl: displayUrl(baseUrl),
-  };
-  const maxTokensParam = config.maxTokensParam ?? (/^https:\/\/api\.openai\.com\//.test(`${baseUrl}/`) ? 'max_completion_tokens' : 'max_tokens');
-  const now = config.now ?? (() => performance.now());
+  const provider = openAIProvider(baseUrl, config);
+  const maxTokensParam = maxTokensField(baseUrl, config.maxTokensParam);
 
   async function once(request: SummaryRequest, attempt: number): Promise<SummaryResponse> {
     const maxTokens = outputCap(request.maxTokens, config.maxTokens);
@@ -66,17 +50,10 @@ export function createOpenAISummarizer(config: OpenAISummarizerConfig): Summariz
         { role: 'system', content: SUMMARIZER_SYSTEM_PROMPT },
         { role: 'user', content: fencePrompt(request.prompt) },
       ],
-      stream: true,
-      stream_options: { include_usage: true },
-      ...(maxTokens !== undefined ? { [maxTokensParam]: maxTokens } : {}),
-      ...(config.temperature !== undefined ? { temperature: config.temperature } : {}),
+      ...streamFields(maxTokensParam, maxTokens, config.temperature),
     };
-    const headers = openAIHeaders(config.apiKey);
-    const response = await post({
-      provider, url: `${baseUrl}/chat/completions`, headers, body, signal: request.signal,
-      fetch: config.fetch ?? globalThis.fetch, ...(config.apiKey ? { secret: config.apiKey } : {}),
-    });
-    const meter = new StreamMeter(request.taskId, attempt, config.onToken, now);
+    const response = await postWith(config, { provider, url: `${baseUrl}/chat/completions`, headers: openAIHeaders(config.apiKey), body, signal: request.signal });
+    const meter = attemptMeter(request, attempt, config);
     if (/application\/json/i.test(response.headers.get('content-type') ?? '')) return whole(response, meter);
 
     let usage: SummaryResponse['usage'];
@@ -122,14 +99,7 @@ export function createOpenAISummarizer(config: OpenAISummarizerConfig): Summariz
     return { text, model: typeof chunk.model === 'string' ? chunk.model : config.model, ...(usage ? { usage } : {}) };
   }
 
-  return {
-    id: provider.id,
-    label: `${provider.label} · ${config.model}`,
-    summarize: (request) => withOverflowRetry(
-      (req) => withRetry((attempt) => once(req, attempt), { ...config.retry, signal: req.signal, label: provider.label }),
-      request,
-    ).then(inertResponse),
-  };
+  return remoteSummarizer(provider, config, once);
 }
 
 function readUsage(usage: NonNullable<ChatChunk['usage']>): { input: number; output: number } {

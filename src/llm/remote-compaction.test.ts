@@ -1,38 +1,23 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCompaction } from '../core/compaction/run.ts';
 import type { Strategy } from '../core/compaction/strategy.ts';
 import { CompactionCancelledError, SummaryTimeoutError } from '../core/compaction/summarizer.ts';
-import { linkEntries, makeEntries, makeInput, type Spec } from '../core/compaction/testing.ts';
+import { codingTurn as turn, linkEntries, makeEntries, makeInput } from '../core/compaction/testing.ts';
 import type { CompactionInput } from '../core/compaction/types.ts';
 import { compactionEntry, piStrategy } from '../core/strategies/pi.ts';
 import { AuthError, ContextOverflowError, OverloadedError, StreamError } from './errors.ts';
 import { createOpenAISummarizer } from './openai.ts';
-import { openAIErrorBody, openAIStream, startFakeServer, type FakeServer } from './test-server.ts';
+import { openAIErrorBody, openAIStream } from './test-server.ts';
+import { useFakeServer } from './test-fixtures.ts';
 import { loadPrompts } from '../cli/load.ts';
 
 const prompts = loadPrompts();
 const strategy = piStrategy as unknown as Strategy;
 const raw = { keepRecentTokens: 1400 };
-const tok = (n: number) => 'x'.repeat(4 * n);
 
-function turn(n: number, tool: string, path: string): Spec[] {
-  return [
-    { user: `task ${n} ${tok(250)}` },
-    { assistant: `working on ${n}`, calls: [{ id: `c${n}`, name: tool, input: { path } }] },
-    { tool: tok(1000), callId: `c${n}` },
-    { assistant: `done ${n} ${tok(250)}` },
-  ];
-}
 const input = () => makeInput(linkEntries(makeEntries([...turn(1, 'read', 'a.ts'), ...turn(2, 'edit', 'b.ts'), ...turn(3, 'read', 'c.ts')])));
 
-let server: FakeServer;
-beforeAll(async () => {
-  server = await startFakeServer();
-});
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(() => server.reset());
+const server = useFakeServer();
 
 const summarizer = () => createOpenAISummarizer({
   baseUrl: `${server.url}/v1`, model: 'gpt-4o-mini', apiKey: 'sk-test-key-0000000000',

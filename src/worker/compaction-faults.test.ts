@@ -1,32 +1,22 @@
 import 'fake-indexeddb/auto';
-import { readFileSync } from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sourceHash, type Provenance } from '../core/compaction/provenance.ts';
 import type { Summarizer } from '../core/compaction/summarizer.ts';
 import { createOfflineSummarizer } from '../core/summarize/offline.ts';
 import { ConversationDeletedError, commitImport, deleteConversation, loadEntries } from '../db/conversations.ts';
 import { importText } from '../core/import/run.ts';
-import { FoldlabDatabase } from '../db/schema.ts';
 import { CompactionJobs } from './compaction-jobs.ts';
-import { Engine } from './engine.ts';
 import type { CompactRequest } from './protocol.ts';
+import { CLAUDE_SAMPLE, importedSamples } from './test-fixtures.ts';
 
-const CLAUDE = readFileSync('public/samples/claude-code/37f83ec9-f2ea-42a9-925e-0d5c105cb6e8.jsonl');
-
-let db: FoldlabDatabase;
-afterEach(async () => {
-  await db.delete();
-});
+const openSample = importedSamples();
 
 async function setup() {
-  db = new FoldlabDatabase(`t-${Math.random()}`);
-  const engine = new Engine(db);
-  const outcome = await engine.importBlob(new Blob([CLAUDE]), { jobId: 'i', fileName: 'c.jsonl', origin: 'file' }, () => undefined);
-  const counts = async (id: string, counter: CompactRequest['counter']) => (await engine.countTokens('c', id, counter, () => undefined)).totals;
+  const sample = await openSample();
   const request = (summarizer: string): CompactRequest => ({
-    jobId: 'j', conversationId: outcome.conversation.id, strategy: 'pi', options: {}, counter: 'chars4', contextWindow: 200_000, summarizer, now: 1_800_000_000_000,
+    jobId: 'j', conversationId: sample.outcome.conversation.id, strategy: 'pi', options: {}, counter: 'chars4', contextWindow: 200_000, summarizer, now: 1_800_000_000_000,
   });
-  return { outcome, counts, request };
+  return { ...sample, request };
 }
 
 /** The offline summarizer, but `during` runs while the first summary is being made (the user acts meanwhile). */
@@ -47,7 +37,7 @@ function meanwhile(during: () => Promise<void>): Summarizer {
 
 describe('a run commits only if its conversation still exists', () => {
   it('deleting the conversation while it is being compacted stores no run: the job says the conversation was deleted', async () => {
-    const { counts, request, outcome } = await setup();
+    const { db, counts, request, outcome } = await setup();
     const jobs = new CompactionJobs(db, counts, { deleting: () => meanwhile(() => deleteConversation(db, outcome.conversation.id)) });
     const error = await jobs.compact(request('deleting'), new AbortController().signal, () => undefined).then(() => undefined, (e: unknown) => e);
     expect(error).toBeInstanceOf(ConversationDeletedError);
@@ -57,8 +47,8 @@ describe('a run commits only if its conversation still exists', () => {
   });
 
   it('a re-import while compacting stores no run made on the old entries', async () => {
-    const { counts, request, outcome } = await setup();
-    const reimport = () => commitImport(db, importText(CLAUDE.toString('utf8')), { fileName: 'c.jsonl', size: CLAUDE.length, origin: 'file', replaceId: outcome.conversation.id }).then(() => undefined);
+    const { db, counts, request, outcome } = await setup();
+    const reimport = () => commitImport(db, importText(CLAUDE_SAMPLE.toString('utf8')), { fileName: 'c.jsonl', size: CLAUDE_SAMPLE.length, origin: 'file', replaceId: outcome.conversation.id }).then(() => undefined);
     const jobs = new CompactionJobs(db, counts, { reimporting: () => meanwhile(reimport) });
     await expect(jobs.compact(request('reimporting'), new AbortController().signal, () => undefined)).rejects.toThrow(/re-imported while it was being compacted/);
     expect(await db.compactions.count()).toBe(0);
@@ -67,7 +57,7 @@ describe('a run commits only if its conversation still exists', () => {
 
 describe('every run records its provenance', () => {
   it('one record per summary: summarizer, model, method, prompt version, range and the hash of exactly the entries it replaced', async () => {
-    const { counts, request, outcome } = await setup();
+    const { db, counts, request, outcome } = await setup();
     const jobs = new CompactionJobs(db, counts, { offline: () => createOfflineSummarizer() });
     const row = await jobs.compact(request('offline'), new AbortController().signal, () => undefined);
     const stored = (await db.compactions.get(row.id)) as typeof row & { provenance?: Provenance[] };

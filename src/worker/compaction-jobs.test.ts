@@ -1,35 +1,25 @@
 import 'fake-indexeddb/auto';
-import { readFileSync } from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { failingSummarizer, hangingSummarizer } from '../core/compaction/testing.ts';
 import { createOfflineSummarizer } from '../core/summarize/offline.ts';
-import { FoldlabDatabase } from '../db/schema.ts';
 import { loadEntries } from '../db/conversations.ts';
 import { CompactionJobs } from './compaction-jobs.ts';
-import { Engine } from './engine.ts';
 import type { CompactRequest } from './protocol.ts';
+import { importedSamples } from './test-fixtures.ts';
 
-const CLAUDE = readFileSync('public/samples/claude-code/37f83ec9-f2ea-42a9-925e-0d5c105cb6e8.jsonl');
-
-let db: FoldlabDatabase;
-afterEach(async () => {
-  await db.delete();
-});
+const openSample = importedSamples();
 
 async function setup() {
-  db = new FoldlabDatabase(`t-${Math.random()}`);
-  const engine = new Engine(db);
-  const outcome = await engine.importBlob(new Blob([CLAUDE]), { jobId: 'i', fileName: 'c.jsonl', origin: 'file' }, () => undefined);
-  const counts = async (id: string, counter: CompactRequest['counter']) => (await engine.countTokens('c', id, counter, () => undefined)).totals;
+  const sample = await openSample();
   const request = (strategy: CompactRequest['strategy'], summarizer = 'offline'): CompactRequest => ({
-    jobId: 'j', conversationId: outcome.conversation.id, strategy, options: {}, counter: 'chars4', contextWindow: 200_000, summarizer, now: 1_800_000_000_000,
+    jobId: 'j', conversationId: sample.outcome.conversation.id, strategy, options: {}, counter: 'chars4', contextWindow: 200_000, summarizer, now: 1_800_000_000_000,
   });
-  return { engine, outcome, counts, request };
+  return { ...sample, request };
 }
 
 describe('compaction in the worker', () => {
   it('the layered trigger follows the window the user chose (L7)', async () => {
-    const { counts, request } = await setup();
+    const { db, counts, request } = await setup();
     const jobs = new CompactionJobs(db, counts);
     const preview = await jobs.plan({ ...request('layered'), contextWindow: 50_000 });
     expect(preview.plan.trigger.numbers.threshold).toBe(40_000);
@@ -38,7 +28,7 @@ describe('compaction in the worker', () => {
   });
 
   it('plans, runs and stores a run that points at journal entries by id; a second run continues from it', async () => {
-    const { counts, request, outcome } = await setup();
+    const { db, counts, request, outcome } = await setup();
     const jobs = new CompactionJobs(db, counts);
     const preview = await jobs.plan(request('pi'));
     expect(preview.plan.cut?.index).toBeGreaterThan(0);
@@ -55,7 +45,7 @@ describe('compaction in the worker', () => {
   });
 
   it('a summarizer failure, a timeout or a cancel stores nothing', async () => {
-    const { counts, request } = await setup();
+    const { db, counts, request } = await setup();
     const jobs = new CompactionJobs(db, counts, { failing: () => failingSummarizer(new Error('model down')), hanging: () => hangingSummarizer() });
     await expect(jobs.compact(request('pi', 'failing'), new AbortController().signal, () => undefined)).rejects.toThrow('model down');
     await expect(jobs.compact({ ...request('pi', 'hanging'), timeoutMs: 30 }, new AbortController().signal, () => undefined)).rejects.toThrow(/timed out/);
@@ -67,14 +57,14 @@ describe('compaction in the worker', () => {
   });
 
   it('a conversation too short to compact says so and stores nothing', async () => {
-    const { counts, request } = await setup();
+    const { db, counts, request } = await setup();
     const jobs = new CompactionJobs(db, counts, { offline: () => createOfflineSummarizer() });
     await expect(jobs.compact(request('layered'), new AbortController().signal, () => undefined)).rejects.toThrow(/nothing older to archive/);
     expect(await db.compactions.count()).toBe(0);
   });
 
   it('an option out of range is refused with its name and range', async () => {
-    const { counts, request } = await setup();
+    const { db, counts, request } = await setup();
     const jobs = new CompactionJobs(db, counts);
     await expect(jobs.plan({ ...request('pi'), options: { keepRecentTokens: -1 } })).rejects.toThrow(/keepRecentTokens must be a whole number from 0/);
   });

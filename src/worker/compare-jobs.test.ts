@@ -1,37 +1,27 @@
 import 'fake-indexeddb/auto';
-import { readFileSync } from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { failingSummarizer, hangingSummarizer } from '../core/compaction/testing.ts';
 import { SummarizerError } from '../core/compaction/summarizer.ts';
 import { createOfflineSummarizer } from '../core/summarize/offline.ts';
-import { FoldlabDatabase } from '../db/schema.ts';
 import { loadEntries } from '../db/conversations.ts';
 import { CompareJobs } from './compare-jobs.ts';
 import type { CompareProgress, CompareRequest } from './compare-protocol.ts';
-import { Engine } from './engine.ts';
+import { importedSamples } from './test-fixtures.ts';
 
-const CLAUDE = readFileSync('public/samples/claude-code/37f83ec9-f2ea-42a9-925e-0d5c105cb6e8.jsonl');
-
-let db: FoldlabDatabase;
-afterEach(async () => {
-  await db.delete();
-});
+const openSample = importedSamples();
 
 async function setup() {
-  db = new FoldlabDatabase(`t-${Math.random()}`);
-  const engine = new Engine(db);
-  const outcome = await engine.importBlob(new Blob([CLAUDE]), { jobId: 'i', fileName: 'c.jsonl', origin: 'file' }, () => undefined);
-  const counts = async (id: string, counter: CompareRequest['counter']) => (await engine.countTokens('c', id, counter, () => undefined)).totals;
+  const sample = await openSample();
   const request: CompareRequest = {
-    jobId: 'cmp', conversationId: outcome.conversation.id, counter: 'chars4', contextWindow: 50_000, summarizer: 'offline', priceModel: 'claude-sonnet-4-5',
+    jobId: 'cmp', conversationId: sample.outcome.conversation.id, counter: 'chars4', contextWindow: 50_000, summarizer: 'offline', priceModel: 'claude-sonnet-4-5',
     configs: [{ strategy: 'pi', options: {} }, { strategy: 'sliding-window', options: { windowSize: 20 } }, { strategy: 'observation-masking', options: {} }],
   };
-  return { engine, outcome, counts, request };
+  return { ...sample, request };
 }
 
 describe('compare in the worker', () => {
   it('replays every configuration over the stored journal, reports progress, and changes nothing stored', async () => {
-    const { counts, request, outcome } = await setup();
+    const { db, counts, request, outcome } = await setup();
     const before = await loadEntries(db, outcome.conversation.id);
     const progress: CompareProgress[] = [];
     const result = await new CompareJobs(db, counts).compare(request, new AbortController().signal, (p) => progress.push(p));
@@ -50,7 +40,7 @@ describe('compare in the worker', () => {
   });
 
   it('compareAndSave saves the result in the worker without the API key and returns its id', async () => {
-    const { counts, request } = await setup();
+    const { db, counts, request } = await setup();
     const jobs = new CompareJobs(db, counts, { remote: () => createOfflineSummarizer() });
     const remote = { presetId: 'openai', api: 'openai' as const, baseUrl: 'https://api.openai.com/v1', model: 'gpt-4o-mini', apiKey: 'sk-secret-never-stored' };
     const { id } = await jobs.compareAndSave({ ...request, summarizer: 'remote', remote, configs: [{ strategy: 'pi', options: {} }] }, { importId: 'imp-1', name: 'pi on the sample' }, new AbortController().signal, () => undefined);
@@ -61,7 +51,7 @@ describe('compare in the worker', () => {
   });
 
   it('a failing summarizer stops the configurations that need a summary and leaves the others', async () => {
-    const { counts, request } = await setup();
+    const { db, counts, request } = await setup();
     const jobs = new CompareJobs(db, counts, { offline: () => failingSummarizer(new SummarizerError('Rate limited (429); try again in 20 s.')) });
     const result = await jobs.compare(request, new AbortController().signal, () => undefined);
     expect(result.results[0]!.error).toMatch(/Rate limited \(429\)/);
@@ -71,7 +61,7 @@ describe('compare in the worker', () => {
   });
 
   it('is cancelled through the engine’s job id', async () => {
-    const { engine, request } = await setup();
+    const { db, engine, request } = await setup();
     (engine as unknown as { comparisons: CompareJobs }).comparisons = new CompareJobs(db, async (id, counter) => (await engine.countTokens('c', id, counter, () => undefined)).totals, { offline: () => hangingSummarizer() });
     const running = engine.compare(request, () => undefined);
     setTimeout(() => engine.cancel('cmp'), 50);
@@ -79,7 +69,7 @@ describe('compare in the worker', () => {
   });
 
   it('refuses an empty or oversized compare and an unknown conversation', async () => {
-    const { counts, request } = await setup();
+    const { db, counts, request } = await setup();
     const jobs = new CompareJobs(db, counts, { offline: () => createOfflineSummarizer() });
     const signal = new AbortController().signal;
     await expect(jobs.compare({ ...request, configs: [] }, signal, () => undefined)).rejects.toThrow(/at least one/);

@@ -16,6 +16,20 @@ export type Spec =
   | { tool: string; callId: string; error?: boolean; name?: string }
   | { system: string };
 
+/**
+ * A coding turn: the user asks, the assistant calls `tool` on `path` (call id `c<n>`), the result,
+ * a final answer. The result is `size` chars/4 tokens, the question and the answer a quarter of it each.
+ */
+export function codingTurn(n: number, tool: string, path: string, size = 1000): Spec[] {
+  const tok = (tokens: number) => 'x'.repeat(4 * tokens);
+  return [
+    { user: `task ${n} ${tok(size / 4)}` },
+    { assistant: `working on ${n}`, calls: [{ id: `c${n}`, name: tool, input: { path } }] },
+    { tool: tok(size), callId: `c${n}` },
+    { assistant: `done ${n} ${tok(size / 4)}` },
+  ];
+}
+
 /** Entries from specs, chained linearly, ids e0, e1, ... */
 export function makeEntries(specs: readonly Spec[]): Entry[] {
   return specs.map((spec, index) => {

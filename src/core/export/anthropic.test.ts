@@ -1,47 +1,14 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { linkEntries, makeEntries, type Spec } from '../compaction/testing.ts';
-import type { ContextEntry } from '../compaction/types.ts';
-import type { Block, Entry, Role } from '../journal/entry.ts';
+import type { Entry } from '../journal/entry.ts';
 import { linkReport } from '../journal/link.ts';
 import { importText } from '../import/run.ts';
 import { toAnthropicMessages } from './anthropic.ts';
-
-function journal(specs: Spec[]): ContextEntry[] {
-  return linkEntries(makeEntries(specs)).map((entry) => ({ role: entry.role, entry, origin: 'journal' }));
-}
-
-function summary(text: string, count: number): ContextEntry {
-  const entry: Entry = { id: 'sum-1', index: 0, parentId: null, role: 'summary', kind: 'message', blocks: [{ type: 'text', text }], sourceType: 'summary', line: 0 };
-  return { role: 'summary', entry, origin: 'summary', replaces: { fromId: 'x0', toId: `x${count - 1}`, count } };
-}
-
-function entry(id: string, role: Role, blocks: Block[]): ContextEntry {
-  return { role, entry: { id, index: 0, parentId: null, role, kind: 'message', blocks, sourceType: 'test', line: 1 }, origin: 'journal' };
-}
-
-interface Shape {
-  role: string;
-  texts: string[];
-  calls: Array<{ id: string; name: string; input: unknown }>;
-  results: Array<{ id: string; text: string; error: boolean }>;
-}
-
-function shapeOf(entry: Entry): Shape {
-  return {
-    role: entry.role === 'summary' ? 'user' : entry.role,
-    texts: entry.blocks.flatMap((block) => (block.type === 'text' ? [block.text] : [])),
-    calls: entry.blocks.flatMap((block) => (block.type === 'tool_call' ? [{ id: block.callId, name: block.name, input: block.input }] : [])),
-    results: entry.blocks.flatMap((block) =>
-      block.type === 'tool_result' ? [{ id: block.callId, text: block.content.map((part) => (part.type === 'text' ? part.text : '')).join('\n'), error: block.isError }] : [],
-    ),
-  };
-}
+import { claudeSampleContext, codingSession, entry, journal, shapeOf, type EntryShape } from './test-fixtures.ts';
 
 /** Anthropic merges same-role neighbours, so the expected shape merges them too. */
-function merged(entries: readonly Entry[]): Shape[] {
-  const out: Shape[] = [];
-  for (const shape of entries.map(shapeOf)) {
+function merged(entries: readonly Entry[]): EntryShape[] {
+  const out: EntryShape[] = [];
+  for (const shape of entries.map((entry) => shapeOf(entry, { errors: true }))) {
     const last = out[out.length - 1];
     if (last && last.role === shape.role) {
       last.texts.push(...shape.texts);
@@ -54,24 +21,9 @@ function merged(entries: readonly Entry[]): Shape[] {
   return out;
 }
 
-function sampleContext(): ContextEntry[] {
-  const body = journal([
-    { system: 'You are a coding agent.' },
-    { user: 'placeholder' },
-    { assistant: 'Reading the config.', calls: [{ id: 'toolu_1', name: 'Read', input: { path: 'src/config.ts' } }] },
-    { tool: 'export const port = 8080;', callId: 'toolu_1' },
-    { assistant: '', calls: [{ id: 'toolu_2', name: 'Bash', input: { command: 'npm test' } }, { id: 'toolu_3', name: 'Grep', input: { pattern: 'port' } }] },
-    { tool: '12 passed', callId: 'toolu_2' },
-    { tool: 'no matches', callId: 'toolu_3', error: true },
-    { assistant: 'The port is 8080 and the tests pass.' },
-    { user: 'Thanks, now add a health check.' },
-    { assistant: 'Adding it.', calls: [{ id: 'toolu_4', name: 'Edit', input: { path: 'src/server.ts', nested: { list: [1, 'two', null] } } }] },
-    { tool: 'ok', callId: 'toolu_4' },
-    { assistant: 'Done.' },
-  ]);
-  body[1] = summary('The user asked to inspect the server config.', 12);
-  return body;
-}
+const sampleContext = () => codingSession('toolu_', {
+  bash: { command: 'npm test' }, grep: { pattern: 'port' }, edit: { path: 'src/server.ts', nested: { list: [1, 'two', null] } },
+});
 
 describe('toAnthropicMessages', () => {
   it('joins system entries, answers each tool_use in the next user message, results first', () => {
@@ -237,10 +189,7 @@ describe('toAnthropicMessages', () => {
   });
 
   it('round-trips the real Claude Code sample with its 101 tool calls linked', () => {
-    const text = readFileSync('public/samples/claude-code/37f83ec9-f2ea-42a9-925e-0d5c105cb6e8.jsonl', 'utf8');
-    const context: ContextEntry[] = importText(text)
-      .entries.filter((item) => item.kind === 'message')
-      .map((item) => ({ role: item.role, entry: item, origin: 'journal' }));
+    const context = claudeSampleContext();
     const doc = toAnthropicMessages(context);
     expect(doc.notes.filter((note) => note.startsWith('Dropped'))).toEqual([]);
     const back = importText(JSON.stringify(doc), { format: 'anthropic' });

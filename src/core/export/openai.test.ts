@@ -1,54 +1,16 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { linkEntries, makeEntries, type Spec } from '../compaction/testing.ts';
-import type { ContextEntry } from '../compaction/types.ts';
-import type { Block, Entry, Role } from '../journal/entry.ts';
+import type { Entry } from '../journal/entry.ts';
 import { linkReport } from '../journal/link.ts';
 import { importText } from '../import/run.ts';
 import { exportOpenAI, toOpenAIMessages } from './openai.ts';
+import { claudeSampleContext, codingSession, entry, journal, shapeOf } from './test-fixtures.ts';
 
-function journal(specs: Spec[]): ContextEntry[] {
-  return linkEntries(makeEntries(specs)).map((entry) => ({ role: entry.role, entry, origin: 'journal' }));
-}
+/** What a round trip must keep: role, texts, calls and results of each entry (OpenAI's tool messages carry no error flag). */
+const shape = (entries: readonly Entry[]) => entries.map((entry) => shapeOf(entry));
 
-function summary(text: string, count: number): ContextEntry {
-  const entry: Entry = { id: 'sum-1', index: 0, parentId: null, role: 'summary', kind: 'message', blocks: [{ type: 'text', text }], sourceType: 'summary', line: 0 };
-  return { role: 'summary', entry, origin: 'summary', replaces: { fromId: 'x0', toId: `x${count - 1}`, count } };
-}
-
-function entry(id: string, role: Role, blocks: Block[]): ContextEntry {
-  return { role, entry: { id, index: 0, parentId: null, role, kind: 'message', blocks, sourceType: 'test', line: 1 }, origin: 'journal' };
-}
-
-/** What a round trip must keep: role, texts, calls and results of each entry. */
-function shape(entries: readonly Entry[], roleOf: (entry: Entry) => Role = (entry) => entry.role) {
-  return entries.map((entry) => ({
-    role: roleOf(entry) === 'summary' ? 'user' : roleOf(entry),
-    texts: entry.blocks.flatMap((block) => (block.type === 'text' ? [block.text] : [])),
-    calls: entry.blocks.flatMap((block) => (block.type === 'tool_call' ? [{ id: block.callId, name: block.name, input: block.input }] : [])),
-    results: entry.blocks.flatMap((block) => (block.type === 'tool_result' ? [{ id: block.callId, text: block.content.map((part) => (part.type === 'text' ? part.text : '')).join('\n') }] : [])),
-  }));
-}
-
-function sampleContext(): ContextEntry[] {
-  const body = journal([
-    { system: 'You are a coding agent.' },
-    { user: 'placeholder' },
-    { assistant: 'Reading the config.', calls: [{ id: 'call_1', name: 'Read', input: { path: 'src/config.ts' } }] },
-    { tool: 'export const port = 8080;', callId: 'call_1' },
-    { assistant: '', calls: [{ id: 'call_2', name: 'Bash', input: { command: 'npm test', timeout: 60 } }, { id: 'call_3', name: 'Grep', input: { pattern: 'port', glob: '**/*.ts' } }] },
-    { tool: '12 passed', callId: 'call_2' },
-    { tool: 'no matches', callId: 'call_3', error: true },
-    { assistant: 'The port is 8080 and the tests pass.' },
-    { user: 'Thanks, now add a health check.' },
-    { assistant: 'Adding it.', calls: [{ id: 'call_4', name: 'Edit', input: { path: 'src/server.ts', old: 'a', new: 'b', nested: { list: [1, 'two', null] } } }] },
-    { tool: 'ok', callId: 'call_4' },
-    { assistant: 'Done.' },
-  ]);
-  // The summary stands where the compacted head was (in place of the first user entry).
-  body[1] = summary('The user asked to inspect the server config.', 12);
-  return body;
-}
+const sampleContext = () => codingSession('call_', {
+  bash: { command: 'npm test', timeout: 60 }, grep: { pattern: 'port', glob: '**/*.ts' }, edit: { path: 'src/server.ts', old: 'a', new: 'b', nested: { list: [1, 'two', null] } },
+});
 
 describe('toOpenAIMessages', () => {
   it('writes system, user, assistant tool_calls with JSON-string arguments, and tool messages after them', () => {
@@ -173,10 +135,7 @@ describe('toOpenAIMessages', () => {
   });
 
   it('round-trips the real Claude Code sample with its 101 tool calls linked', () => {
-    const text = readFileSync('public/samples/claude-code/37f83ec9-f2ea-42a9-925e-0d5c105cb6e8.jsonl', 'utf8');
-    const context: ContextEntry[] = importText(text)
-      .entries.filter((item) => item.kind === 'message')
-      .map((item) => ({ role: item.role, entry: item, origin: 'journal' }));
+    const context = claudeSampleContext();
     const { messages, notes } = exportOpenAI(context);
     expect(notes.filter((note) => note.startsWith('Dropped'))).toEqual([]);
     const back = importText(JSON.stringify(messages));

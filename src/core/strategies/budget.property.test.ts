@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { linkEntries, makeEntries, makeInput, type Spec } from '../compaction/testing.ts';
+import { makeInput } from '../compaction/testing.ts';
 import type { CompactedContext, CompactionInput, Plan } from '../compaction/types.ts';
 import type { Entry } from '../journal/entry.ts';
 import { importText } from '../import/run.ts';
@@ -9,54 +9,15 @@ import { getEstimator, type EstimatorId } from '../tokens/counters.ts';
 import { countEntry } from '../tokens/entry-tokens.ts';
 import { budgetStrategy, MEMORY_TASK_ID, type BudgetOptions } from './budget.ts';
 import { MEMORY_MARKER } from './budget/memory-block.ts';
+import { generatedTranscripts } from './transcript-arbitraries.ts';
+import { planAndAssemble } from './test-fixtures.ts';
 
 const SAMPLE = readFileSync('public/samples/claude-code/37f83ec9-f2ea-42a9-925e-0d5c105cb6e8.jsonl', 'utf8');
 
-const text = fc.tuple(fc.nat({ max: 1500 }), fc.constantFrom('x', '字', 'ab c', '😀')).map(([n, c]) => c.repeat(n));
-
-const step = fc.record({
-  say: text,
-  results: fc.array(text, { minLength: 1, maxLength: 3 }),
-  /** Leave one result out: a call without a result already in the input. */
-  orphanCall: fc.boolean(),
-  /** A result whose call is not in the input. */
-  orphanResult: fc.boolean(),
-});
-
-const turn = fc.record({
-  user: text,
-  injected: fc.boolean(),
-  steps: fc.array(step, { maxLength: 4 }),
-  answer: fc.option(text, { nil: undefined }),
-});
-
-const transcriptArb = fc.record({
-  system: fc.option(text, { nil: undefined }),
-  midSystem: fc.boolean(),
-  turns: fc.array(turn, { minLength: 0, maxLength: 8 }),
-}).map(({ system, midSystem, turns }) => {
-  const specs: Spec[] = [];
-  const injected: number[] = [];
-  let call = 0;
-  if (system !== undefined) specs.push({ system });
-  turns.forEach((t, ti) => {
-    if (t.injected && ti % 3 === 1) injected.push(specs.length);
-    specs.push({ user: t.user });
-    if (midSystem && ti === 1) specs.push({ system: 'mid-session system note' });
-    for (const s of t.steps) {
-      const ids = s.results.map(() => `c${call++}`);
-      specs.push({ assistant: s.say, calls: ids.map((id, k) => ({ id, name: k % 2 ? 'bash' : 'read', input: { path: id } })) });
-      ids.forEach((id, k) => {
-        if (!(s.orphanCall && k === ids.length - 1 && ids.length > 1)) specs.push({ tool: s.results[k]!, callId: id });
-      });
-      if (s.orphanResult) specs.push({ tool: 'stale', callId: `ghost${call++}` });
-    }
-    if (t.answer !== undefined) specs.push({ assistant: t.answer });
-  });
-  const entries = linkEntries(makeEntries(specs));
-  for (const i of injected) entries[i]!.flags = { injected: true };
-  return entries;
-});
+const transcriptArb = generatedTranscripts({
+  maxText: 1500, maxTurns: 8, minResults: 1, injected: true,
+  call: (id, k) => ({ name: k % 2 ? 'bash' : 'read', input: { path: id } }),
+}).map(({ entries }) => entries);
 
 const memoryText = fc.array(fc.tuple(fc.nat({ max: 120 }), fc.constantFrom('m', '记', '😀 ')).map(([n, c]) => `- ${c.repeat(n)}`), { maxLength: 30 })
   .chain((lines) => fc.boolean().map((marker) => (marker ? [MEMORY_MARKER, ...lines] : lines).join('\n')));
@@ -99,16 +60,9 @@ function blockText(entry: Entry): string {
 }
 
 function check(input: CompactionInput, options: BudgetOptions, memory: string): { plan: Plan; context: CompactedContext } {
-  const before = structuredClone(input.entries);
-  const plan = budgetStrategy.plan(input, options);
-  const summaries = new Map(plan.summaries.map((t) => [t.id, memory]));
-  const context = budgetStrategy.assemble(input, plan, summaries, options);
-  const budget = input.contextWindow - options.reservedOutputTokens;
-
   // Deterministic, and the journal untouched.
-  expect(budgetStrategy.plan(input, options)).toEqual(plan);
-  expect(budgetStrategy.assemble(input, plan, summaries, options)).toEqual(context);
-  expect(input.entries).toEqual(before);
+  const { plan, context } = planAndAssemble(budgetStrategy, input, options, memory);
+  const budget = input.contextWindow - options.reservedOutputTokens;
 
   // tokensAfter is the counter over the context; it fits, or the plan says why not.
   const counted = context.entries.reduce((n, e) => n + countEntry(e.entry, input.counter).total, 0);

@@ -11,16 +11,14 @@ import { loadPrompts } from '../../cli/load.ts';
 import { runCompaction } from '../compaction/run.ts';
 import type { Options, Strategy } from '../compaction/strategy.ts';
 import { echoSummarizer } from '../compaction/testing.ts';
-import type { CompactionInput, PreviousCompaction } from '../compaction/types.ts';
 import type { Block, Entry, Role } from '../journal/entry.ts';
 import { getEstimator } from '../tokens/counters.ts';
-import { countEntry } from '../tokens/entry-tokens.ts';
-import { TokenIndex } from '../tokens/prefix-sums.ts';
 import { augmentStrategy } from './augment.ts';
 import { historyView, historyViewFromScratch } from './augment/history.ts';
 import { parseAugmentOptions } from './augment/params.ts';
 import { layeredStrategy } from './layered.ts';
 import { piStrategy } from './pi.ts';
+import { fresh, growBranch } from './test-fixtures.ts';
 
 const prompts = loadPrompts();
 const counter = getEstimator('chars4');
@@ -68,14 +66,6 @@ function build(steps: readonly Step[]): Entry[] {
   return out;
 }
 
-/** A copy of the branch made of new objects: nothing of the growing branch's facts applies to it. */
-const fresh = (entries: readonly Entry[]): Entry[] => structuredClone([...entries]);
-
-const inputOf = (entries: readonly Entry[], counts: number[], previous: PreviousCompaction | undefined, contextWindow: number): CompactionInput => ({
-  entries, tokens: new TokenIndex(counts.slice(0, entries.length)), counter, contextWindow, now: entries.at(-1)?.timestamp ?? 0,
-  ...(previous ? { previous } : {}),
-});
-
 const STRATEGIES: Array<{ strategy: Strategy; raw: Record<string, unknown> }> = [
   { strategy: augmentStrategy as unknown as Strategy, raw: { triggerOnHistorySizeChars: 12_000, historyTailSizeCharsToExclude: 4_000, triggerOnHistorySizeCharsWhenCacheExpiring: 6_000 } },
   { strategy: augmentStrategy as unknown as Strategy, raw: { triggerOnHistorySizeChars: 12_000, historyTailSizeCharsToExclude: 4_000, exchangeUnit: 'turn', sizeUnit: 'counter' } },
@@ -88,21 +78,16 @@ describe('incremental triggers of the threshold strategies', () => {
     await fc.assert(fc.asyncProperty(fc.array(stepArb, { minLength: 5, maxLength: 70 }), fc.nat(STRATEGIES.length - 1), async (steps, which) => {
       const { strategy, raw } = STRATEGIES[which]!;
       const options = strategy.parse(raw) as Options;
-      const all = build(steps);
-      const counts = all.map((entry) => countEntry(entry, counter).total);
-      const live: Entry[] = [];
-      let previous: PreviousCompaction | undefined;
-      for (const entry of all) {
-        live.push(entry);
-        const decision = strategy.trigger(inputOf(live, counts, previous, 10_000), options);
-        expect(decision).toEqual(strategy.trigger(inputOf(fresh(live), counts, previous, 10_000), options));
-        if (!decision.fire) continue;
-        const copy = live.slice();
-        const plan = strategy.plan(inputOf(copy, counts, previous, 10_000), options);
-        expect(plan).toEqual(strategy.plan(inputOf(fresh(copy), counts, previous, 10_000), options));
-        const outcome = await runCompaction({ strategy, input: inputOf(copy, counts, previous, 10_000), rawOptions: raw, summarizer: echoSummarizer(), prompts });
-        previous = outcome.context.previous;
-      }
+      await growBranch(build(steps), counter, 10_000, async (branch) => {
+        const decision = strategy.trigger(branch.input(), options);
+        expect(decision).toEqual(strategy.trigger(branch.input(fresh(branch.live)), options));
+        if (!decision.fire) return;
+        const copy = branch.live.slice();
+        const plan = strategy.plan(branch.input(copy), options);
+        expect(plan).toEqual(strategy.plan(branch.input(fresh(copy)), options));
+        const outcome = await runCompaction({ strategy, input: branch.input(copy), rawOptions: raw, summarizer: echoSummarizer(), prompts });
+        branch.previous = outcome.context.previous;
+      });
     }), { numRuns: 60 });
   });
 
@@ -110,21 +95,16 @@ describe('incremental triggers of the threshold strategies', () => {
     await fc.assert(fc.asyncProperty(fc.array(stepArb, { minLength: 5, maxLength: 70 }), fc.constantFrom('iteration', 'turn'), async (steps, exchangeUnit) => {
       const raw = { triggerOnHistorySizeChars: 9_000, historyTailSizeCharsToExclude: 3_000, exchangeUnit };
       const options = parseAugmentOptions(raw);
-      const all = build(steps);
-      const counts = all.map((entry) => countEntry(entry, counter).total);
-      const live: Entry[] = [];
-      let previous: PreviousCompaction | undefined;
-      for (const entry of all) {
-        live.push(entry);
-        const input = inputOf(live, counts, previous, 10_000);
+      await growBranch(build(steps), counter, 10_000, async (branch) => {
+        const input = branch.input();
         const view = historyView(input, options);
         const scratch = historyViewFromScratch(input, options);
         const shape = (v: typeof view) => ({ items: v.items, totalSize: v.totalSize, previous: v.previous, notes: v.notes, unit: v.unit, byCounter: v.byCounter });
         expect(shape(view)).toEqual(shape(scratch));
-        if (!augmentStrategy.trigger(input, options).fire) continue;
-        const outcome = await runCompaction({ strategy: augmentStrategy as unknown as Strategy, input: inputOf(live.slice(), counts, previous, 10_000), rawOptions: raw, summarizer: echoSummarizer(), prompts });
-        previous = outcome.context.previous;
-      }
+        if (!augmentStrategy.trigger(input, options).fire) return;
+        const outcome = await runCompaction({ strategy: augmentStrategy as unknown as Strategy, input: branch.input(branch.live.slice()), rawOptions: raw, summarizer: echoSummarizer(), prompts });
+        branch.previous = outcome.context.previous;
+      });
     }), { numRuns: 80 });
   });
 });

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { linkEntries, makeEntries, makeInput, type Spec } from '../compaction/testing.ts';
+import { makeInput } from '../compaction/testing.ts';
 import type { Options, Strategy } from '../compaction/strategy.ts';
 import type { CompactedContext, CompactionInput, PreviousCompaction } from '../compaction/types.ts';
 import { importText } from '../import/run.ts';
@@ -11,47 +11,14 @@ import { countEntries, countEntry } from '../tokens/entry-tokens.ts';
 import { maskingThenSummaryStrategy } from './masking-then-summary.ts';
 import { observationMaskingStrategy } from './observation-masking.ts';
 import { toolResultClearingStrategy } from './tool-result-clearing.ts';
+import { generatedTranscripts, textArb } from './transcript-arbitraries.ts';
+import { planAndAssemble } from './test-fixtures.ts';
 
-const text = fc.tuple(fc.nat({ max: 300 }), fc.constantFrom('x', '字', 'ab c', '😀')).map(([n, c]) => c.repeat(n));
+const text = textArb(300);
 
-const step = fc.record({
-  say: text,
-  results: fc.array(text, { maxLength: 3 }),
-  /** One assistant entry per call (Claude Code splits a response that way). */
-  split: fc.boolean(),
-  orphanCall: fc.boolean(),
-  orphanResult: fc.boolean(),
-});
-
-const turn = fc.record({ user: text, steps: fc.array(step, { maxLength: 4 }), answer: fc.option(text, { nil: undefined }) });
-
-const transcriptArb = fc.record({
-  system: fc.option(text, { nil: undefined }),
-  midSystem: fc.boolean(),
-  turns: fc.array(turn, { maxLength: 8 }),
-  pin: fc.option(fc.nat(), { nil: undefined }),
-}).map(({ system, midSystem, turns, pin }) => {
-  const specs: Spec[] = [];
-  let call = 0;
-  if (system !== undefined) specs.push({ system });
-  turns.forEach((t, ti) => {
-    specs.push({ user: t.user });
-    if (midSystem && ti === 1) specs.push({ system: 'mid-session system note' });
-    for (const s of t.steps) {
-      const ids = s.results.map(() => `c${call++}`);
-      const calls = ids.map((id, k) => ({ id, name: ['read', 'bash', 'grep'][k % 3]!, input: { path: `f/${id}`, body: s.say } }));
-      if (s.split && calls.length > 1) calls.forEach((c, k) => specs.push({ assistant: k === 0 ? s.say : '', calls: [c] }));
-      else specs.push({ assistant: s.say, calls });
-      ids.forEach((id, k) => {
-        if (!(s.orphanCall && k === ids.length - 1 && ids.length > 1)) specs.push({ tool: s.results[k]!, callId: id });
-      });
-      if (s.orphanResult) specs.push({ tool: 'stale', callId: `ghost${call++}` });
-    }
-    if (t.answer !== undefined) specs.push({ assistant: t.answer });
-  });
-  const entries = linkEntries(makeEntries(specs));
-  const pinned = pin === undefined || entries.length === 0 ? undefined : entries[pin % entries.length]!.id;
-  return { entries, pinned };
+const transcriptArb = generatedTranscripts({
+  maxText: 300, maxTurns: 8, split: true, pin: true,
+  call: (id, k, say) => ({ name: ['read', 'bash', 'grep'][k % 3]!, input: { path: `f/${id}`, body: say } }),
 });
 
 const settings = fc.record({
@@ -110,16 +77,11 @@ function pairedIds(entries: readonly Entry[]): Set<string> {
 function check(strategy: Strategy, input: CompactionInput, options: Options, summary: string): CompactedContext {
   const before = structuredClone(input.entries);
   const trigger = strategy.trigger(input, options);
-  const plan = strategy.plan(input, options);
-  const summaries = new Map(plan.summaries.map((t) => [t.id, summary]));
-  const context = strategy.assemble(input, plan, summaries, options);
-
-  // Deterministic; the trigger is the plan's; a trigger that fires leads to a plan that changes something.
-  expect(strategy.plan(input, options)).toEqual(plan);
-  expect(strategy.assemble(input, plan, summaries, options)).toEqual(context);
+  expect(input.entries).toEqual(before); // the trigger leaves the entries as they were too
+  // Deterministic, the entries untouched; the trigger is the plan's; a trigger that fires leads to a plan that changes something.
+  const { plan, context } = planAndAssemble(strategy, input, options, summary);
   expect(plan.trigger).toEqual(trigger);
   expect(trigger.fire).toBe(plan.nothingToDo === undefined);
-  expect(input.entries).toEqual(before);
   expect(plan.fates).toHaveLength(input.entries.length);
 
   // System prompts stay, verbatim.

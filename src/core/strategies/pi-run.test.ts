@@ -3,7 +3,7 @@ import { OptionError } from '../compaction/options.ts';
 import { placeholders } from '../compaction/prompts.ts';
 import { runCompaction } from '../compaction/run.ts';
 import { CompactionCancelledError, SummarizerError, SummaryTimeoutError, type Summarizer, type SummaryRequest } from '../compaction/summarizer.ts';
-import { echoSummarizer, failingSummarizer, hangingSummarizer, linkEntries, makeEntries, makeInput, type Spec } from '../compaction/testing.ts';
+import { codingTurn as turn, echoSummarizer, failingSummarizer, hangingSummarizer, linkEntries, makeEntries, makeInput } from '../compaction/testing.ts';
 import type { Strategy } from '../compaction/strategy.ts';
 import type { CompactionInput } from '../compaction/types.ts';
 import { compactionEntry, piHooks, piStrategy, type PiCompactionEntry } from './pi.ts';
@@ -14,15 +14,6 @@ import { loadPrompts } from '../../cli/load.ts';
 const prompts = loadPrompts();
 const strategy = piStrategy as unknown as Strategy;
 const tok = (n: number) => 'x'.repeat(4 * n);
-
-function turn(n: number, tool: string, path: string, size = 1000): Spec[] {
-  return [
-    { user: `task ${n} ${tok(size / 4)}` },
-    { assistant: `working on ${n}`, calls: [{ id: `c${n}`, name: tool, input: { path } }] },
-    { tool: tok(size), callId: `c${n}` },
-    { assistant: `done ${n} ${tok(size / 4)}` },
-  ];
-}
 
 /** Three turns of 1,513 tokens; keepRecentTokens 1,400 keeps the last one. */
 const plain = () => makeInput(linkEntries(makeEntries([...turn(1, 'read', 'a.ts'), ...turn(2, 'edit', 'b.ts'), ...turn(3, 'read', 'c.ts')])));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { OptionError } from '../compaction/options.ts';
-import { linkEntries, makeEntries, makeInput, type Spec } from '../compaction/testing.ts';
+import { codingTurn as turn, linkEntries, makeEntries, makeInput, type Spec } from '../compaction/testing.ts';
 import type { CompactionInput, Plan } from '../compaction/types.ts';
 import type { Entry } from '../journal/entry.ts';
 import { countEntry } from '../tokens/entry-tokens.ts';
@@ -17,16 +17,6 @@ function run(input: CompactionInput, raw: Record<string, unknown> = {}, texts: R
   const plan = piStrategy.plan(input, options);
   const summaries = new Map(plan.summaries.map((task) => [task.id, texts[task.id] ?? `S(${task.id})`]));
   return { plan, context: piStrategy.assemble(input, plan, summaries, options), options };
-}
-
-/** A coding turn: user asks, assistant calls a tool on `path`, the result, a final answer. */
-function turn(n: number, tool: string, path: string, size = 1000): Spec[] {
-  return [
-    { user: `task ${n} ${tok(size / 4)}` },
-    { assistant: `working on ${n}`, calls: [{ id: `c${n}`, name: tool, input: { path } }] },
-    { tool: tok(size), callId: `c${n}` },
-    { assistant: `done ${n} ${tok(size / 4)}` },
-  ];
 }
 
 describe('options', () => {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { linkEntries, makeEntries, makeInput, type Spec } from '../compaction/testing.ts';
+import { makeInput } from '../compaction/testing.ts';
 import type { Options, Strategy } from '../compaction/strategy.ts';
 import type { CompactedContext, CompactionInput, PreviousCompaction } from '../compaction/types.ts';
 import { importText } from '../import/run.ts';
@@ -12,52 +12,16 @@ import { checkpointsStrategy } from './checkpoints.ts';
 import { queryOnDemandStrategy } from './query-on-demand.ts';
 import { slidingWindowStrategy } from './sliding-window.ts';
 import { twoLayerStrategy } from './two-layer.ts';
+import { generatedTranscripts, textArb } from './transcript-arbitraries.ts';
+import { planAndAssemble } from './test-fixtures.ts';
 
 const SAMPLE = readFileSync('public/samples/claude-code/37f83ec9-f2ea-42a9-925e-0d5c105cb6e8.jsonl', 'utf8');
 
-const text = fc.tuple(fc.nat({ max: 200 }), fc.constantFrom('x', '字', 'ab c', '😀')).map(([n, c]) => c.repeat(n));
+const text = textArb(200);
 
-const step = fc.record({
-  say: text,
-  results: fc.array(text, { maxLength: 3 }),
-  /** One assistant entry per call (Claude Code splits a response that way). */
-  split: fc.boolean(),
-  orphanCall: fc.boolean(),
-  orphanResult: fc.boolean(),
-});
-
-const turn = fc.record({ user: text, injected: fc.boolean(), steps: fc.array(step, { maxLength: 4 }), answer: fc.option(text, { nil: undefined }) });
-
-const transcriptArb = fc.record({
-  system: fc.option(text, { nil: undefined }),
-  midSystem: fc.boolean(),
-  turns: fc.array(turn, { maxLength: 10 }),
-  pin: fc.option(fc.nat(), { nil: undefined }),
-}).map(({ system, midSystem, turns, pin }) => {
-  const specs: Spec[] = [];
-  const injected: number[] = [];
-  let call = 0;
-  if (system !== undefined) specs.push({ system });
-  turns.forEach((t, ti) => {
-    if (t.injected && ti % 3 === 1) injected.push(specs.length);
-    specs.push({ user: t.user });
-    if (midSystem && ti === 1) specs.push({ system: 'mid-session system note' });
-    for (const s of t.steps) {
-      const ids = s.results.map(() => `c${call++}`);
-      const calls = ids.map((id, k) => ({ id, name: k % 2 ? 'bash' : 'read', input: { path: `f/${id}` } }));
-      if (s.split && calls.length > 1) calls.forEach((c, k) => specs.push({ assistant: k === 0 ? s.say : '', calls: [c] }));
-      else specs.push({ assistant: s.say, calls });
-      ids.forEach((id, k) => {
-        if (!(s.orphanCall && k === ids.length - 1 && ids.length > 1)) specs.push({ tool: s.results[k]!, callId: id });
-      });
-      if (s.orphanResult) specs.push({ tool: 'stale', callId: `ghost${call++}` });
-    }
-    if (t.answer !== undefined) specs.push({ assistant: t.answer });
-  });
-  const entries = linkEntries(makeEntries(specs));
-  for (const i of injected) entries[i]!.flags = { injected: true };
-  const pinned = pin === undefined || entries.length === 0 ? undefined : entries[pin % entries.length]!.id;
-  return { entries, pinned };
+const transcriptArb = generatedTranscripts({
+  maxText: 200, maxTurns: 10, split: true, injected: true, pin: true,
+  call: (id, k) => ({ name: k % 2 ? 'bash' : 'read', input: { path: `f/${id}` } }),
 });
 
 const settings = fc.record({
@@ -96,15 +60,8 @@ function taskOf(entries: readonly Entry[]): Entry | undefined {
 }
 
 function check(strategy: Strategy, input: CompactionInput, options: Options, window: number, summary: string): CompactedContext {
-  const before = structuredClone(input.entries);
-  const plan = strategy.plan(input, options);
-  const summaries = new Map(plan.summaries.map((t) => [t.id, summary]));
-  const context = strategy.assemble(input, plan, summaries, options);
-
   // Deterministic, and the journal untouched.
-  expect(strategy.plan(input, options)).toEqual(plan);
-  expect(strategy.assemble(input, plan, summaries, options)).toEqual(context);
-  expect(input.entries).toEqual(before);
+  const { plan, context } = planAndAssemble(strategy, input, options, summary);
 
   // One fate per entry; the journal entries of the context are exactly those kept, in order.
   expect(plan.fates).toHaveLength(input.entries.length);

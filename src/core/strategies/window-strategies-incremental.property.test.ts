@@ -11,12 +11,10 @@ import { loadPrompts } from '../../cli/load.ts';
 import { runCompaction } from '../compaction/run.ts';
 import type { Options, Strategy } from '../compaction/strategy.ts';
 import { echoSummarizer } from '../compaction/testing.ts';
-import type { CompactionInput, PreviousCompaction } from '../compaction/types.ts';
 import type { Block, Entry, Role } from '../journal/entry.ts';
 import { getEstimator } from '../tokens/counters.ts';
-import { countEntry } from '../tokens/entry-tokens.ts';
-import { TokenIndex } from '../tokens/prefix-sums.ts';
 import { getStrategy } from './index.ts';
+import { fresh, growBranch } from './test-fixtures.ts';
 
 const prompts = loadPrompts();
 const counter = getEstimator('chars4');
@@ -67,14 +65,7 @@ function build(steps: readonly Step[]): Entry[] {
   return out;
 }
 
-/** A copy of the branch made of new objects: nothing kept for the growing branch applies to it. */
-const fresh = (entries: readonly Entry[]): Entry[] => structuredClone([...entries]);
-
 const WINDOW = 12_000;
-const inputOf = (entries: readonly Entry[], counts: number[], previous: PreviousCompaction | undefined): CompactionInput => ({
-  entries, tokens: new TokenIndex(counts.slice(0, entries.length)), counter, contextWindow: WINDOW, now: entries.at(-1)?.timestamp ?? 0,
-  ...(previous ? { previous } : {}),
-});
 
 const CONFIGS: Array<{ id: string; raw: Record<string, unknown> }> = [
   { id: 'sliding-window', raw: { windowSize: 3 } },
@@ -102,24 +93,19 @@ describe('incremental triggers and plans of the window and masking strategies', 
       const { id, raw } = CONFIGS[which]!;
       const strategy = getStrategy(id as Parameters<typeof getStrategy>[0]) as Strategy;
       const options = strategy.parse(raw) as Options;
-      const all = build(steps);
-      const counts = all.map((entry) => countEntry(entry, counter).total);
-      const live: Entry[] = [];
-      let previous: PreviousCompaction | undefined;
-      for (const entry of all) {
-        live.push(entry);
-        const decision = strategy.trigger(inputOf(live, counts, previous), options);
-        expect(decision).toEqual(strategy.trigger(inputOf(fresh(live), counts, previous), options));
-        if (!decision.fire) continue;
+      await growBranch(build(steps), counter, WINDOW, async (branch) => {
+        const decision = strategy.trigger(branch.input(), options);
+        expect(decision).toEqual(strategy.trigger(branch.input(fresh(branch.live)), options));
+        if (!decision.fire) return;
         // The replay hands the compaction its growing branch itself; a copy must plan the same.
-        const copy = live.length % 2 === 0 ? live : live.slice();
-        const plan = strategy.plan(inputOf(copy, counts, previous), options);
-        expect(plan).toEqual(strategy.plan(inputOf(fresh(copy), counts, previous), options));
-        const run = (entries: Entry[]) => runCompaction({ strategy, input: inputOf(entries, counts, previous), rawOptions: raw, summarizer: echoSummarizer(), prompts });
+        const copy = branch.live.length % 2 === 0 ? branch.live : branch.live.slice();
+        const plan = strategy.plan(branch.input(copy), options);
+        expect(plan).toEqual(strategy.plan(branch.input(fresh(copy)), options));
+        const run = (entries: Entry[]) => runCompaction({ strategy, input: branch.input(entries), rawOptions: raw, summarizer: echoSummarizer(), prompts });
         const outcome = await run(copy);
         expect(contextOf(outcome)).toEqual(contextOf(await run(fresh(copy))));
-        previous = outcome.context.previous;
-      }
+        branch.previous = outcome.context.previous;
+      });
     }), { numRuns: 120 });
   }, 120_000);
 });
