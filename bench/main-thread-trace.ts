@@ -5,6 +5,7 @@
  * how much work the page itself did, so the two together tell a slow page from a busy machine.
  */
 import type { Browser, Page } from 'playwright-core';
+import { fmt } from './report.ts';
 
 export interface TracedTask {
   /** Start, on the trace's clock. Unit: ms. */
@@ -93,4 +94,12 @@ function labelTasks(tasks: TracedTask[], work: readonly TraceEvent[]): void {
     const url = e.args?.data?.url;
     task.what = url ? `${e.name} ${url.split('/').pop()}` : e.name;
   }
+}
+
+/** The three traced tasks with the most CPU time, each with what it ran and when (ms after the window's first traced task). */
+export function cpuHeaviest(traced: readonly TracedTask[]): string {
+  const first = Math.min(...traced.map((t) => t.at));
+  const top = [...traced].sort((a, b) => b.cpu - a.cpu).slice(0, 3);
+  if (top.length === 0) return 'no task over the floor';
+  return top.map((t) => `${fmt(t.cpu)} ms CPU / ${fmt(t.wall)} ms wall (${t.what ?? 'unlabelled'}, at +${fmt(t.at - first)} ms)`).join('; ');
 }

@@ -11,7 +11,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { traceMainThread, type TracedTask } from './main-thread-trace.ts';
+import { cpuHeaviest, traceMainThread, type TracedTask } from './main-thread-trace.ts';
 import { buildSite, chromiumMissing, drainLongTasks, installLongTaskProbe, type LongTask, withProbedPage } from './page-probe.ts';
 import { duration, fmt, printPairs, printTable } from './report.ts';
 import { OUT_DIR, releaseSession, sessionFile } from './session.ts';
@@ -128,7 +128,12 @@ async function measure(browser: Browser, page: Page, file: string): Promise<void
   );
   console.log(`  (tasks: wall time from the long-task API; CPU: the same tasks' own thread time from a Chromium trace, which a loaded machine does not inflate)`);
   const worst = [...comparing, ...opening, ...context].sort((a, b) => b.duration - a.duration).slice(0, 5);
-  printPairs([['longest tasks', worst.length === 0 ? 'none' : worst.map((t) => `${fmt(t.duration)} ms at ${fmt(t.start)} ms`).join(', ')]]);
+  printPairs([
+    ['longest tasks', worst.length === 0 ? 'none' : worst.map((t) => `${fmt(t.duration)} ms at ${fmt(t.start)} ms`).join(', ')],
+    ['compare, most CPU', cpuHeaviest(comparingTrace)],
+    ['marker, most CPU', cpuHeaviest(openingTrace)],
+    ['context, most CPU', cpuHeaviest(contextTrace)],
+  ]);
 }
 
 export async function compareSection(): Promise<void> {

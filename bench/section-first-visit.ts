@@ -7,7 +7,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { traceMainThread, type TracedTask } from './main-thread-trace.ts';
+import { cpuHeaviest, traceMainThread, type TracedTask } from './main-thread-trace.ts';
 import { buildSite, type LongTask } from './page-probe.ts';
 import { CHROMIUM, withoutBasePath, withServedSite } from './processes.ts';
 import { duration, fmt, printPairs, printTable } from './report.ts';
@@ -59,14 +59,6 @@ function summarize(label: string, tasks: readonly LongTask[], traced: readonly T
   const cpuOver = traced.filter((t) => t.cpu > BLOCKED_MS);
   const cpuLongest = traced.reduce((max, t) => Math.max(max, t.cpu), 0);
   return [label, tasks.length, over.length, longest === 0 ? '-' : `${fmt(longest)} ms`, cpuOver.length, cpuLongest === 0 ? '-' : `${fmt(cpuLongest)} ms`, over.length === 0 ? 'met' : 'MISSED'];
-}
-
-/** The three traced tasks with the most CPU time, each with what it ran and when (ms after the window's first traced task). */
-function cpuHeaviest(traced: readonly TracedTask[]): string {
-  const first = Math.min(...traced.map((t) => t.at));
-  const top = [...traced].sort((a, b) => b.cpu - a.cpu).slice(0, 3);
-  if (top.length === 0) return 'no task over the floor';
-  return top.map((t) => `${fmt(t.cpu)} ms CPU / ${fmt(t.wall)} ms wall (${t.what ?? 'unlabelled'}, at +${fmt(t.at - first)} ms)`).join('; ');
 }
 
 /** Takes the long tasks recorded so far, and when the import outcomes arrived. */
