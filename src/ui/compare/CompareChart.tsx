@@ -11,6 +11,7 @@ import 'uplot/dist/uPlot.min.css';
 import type { ReplayResultView } from '../../worker/compare-view.ts';
 import { drawOverlay, drawSelection, nearestCompaction, type ChartSelection } from './chart-overlay.ts';
 import { colorOf, SERIES_DASH } from './model.ts';
+import { afterNextFrame } from '../common/after-next-frame.ts';
 import { formatNumber } from '../common/format.ts';
 
 export type { ChartSelection } from './chart-overlay.ts';
@@ -81,14 +82,18 @@ export default function CompareChart({ results, contextWindow, counterLabel, sel
         hooks: {
           draw: [
             (u) => {
+              if ((u.data[0]?.length ?? 0) === 0) return; // built empty: the data comes next
               drawOverlay(u, results, contextWindow);
               drawSelection(u, results, selected.current);
             },
           ],
         },
       };
-      const chart = new uPlot(options, [xs, ...ys], element);
+      // Built empty (the frame, axes and legend), drawn with its data after the next frame: two
+      // shorter tasks instead of one that lays out the chart and draws thousands of points.
+      const chart = new uPlot(options, [[], ...ys.map(() => [])], element);
       plot.current = chart;
+      const cancelData = afterNextFrame(() => chart.setData([xs, ...ys]));
 
       const onClick = (event: MouseEvent) => {
         // From the event, not uPlot's cursor: the cursor position is updated on the next frame.
@@ -123,6 +128,7 @@ export default function CompareChart({ results, contextWindow, counterLabel, sel
       });
       observer.observe(element);
       return () => {
+        cancelData();
         observer.disconnect();
         chart.over.removeEventListener('click', onClick);
         chart.destroy();

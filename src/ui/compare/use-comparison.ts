@@ -7,6 +7,7 @@ import { useLiveQuery } from 'dexie-react-hooks';
 import { startTransition, useEffect, useState } from 'react';
 import { db } from '../../db/db.ts';
 import { engine } from '../../worker/client.ts';
+import { afterNextFrame } from '../common/after-next-frame.ts';
 import type { ComparisonSummary, ComparisonView } from '../../worker/compare-view.ts';
 
 /** Saved comparisons of a conversation, newest first, without results; undefined while loading. */
@@ -50,15 +51,16 @@ export function useComparisonView(id: string | undefined): { view: ComparisonVie
 }
 
 /**
- * Counts from 1 up to `count`, one step per task after each commit, so a large view mounts in
- * parts (chart and totals first, the long lists after), each part a short task of its own.
+ * Counts from 1 up to `count`, one step after each commit has been drawn, so a large view mounts in
+ * parts (chart and totals first, the long lists after), each part a short task of its own: the
+ * browser lays out and paints a part before the next one mounts, so a list that measures its rows
+ * lays out only its own rows, not every part mounted before it.
  */
 export function useStages(count: number): number {
   const [stage, setStage] = useState(1);
   useEffect(() => {
     if (stage >= count) return;
-    const timer = setTimeout(() => startTransition(() => setStage((s) => s + 1)), 0);
-    return () => clearTimeout(timer);
+    return afterNextFrame(() => startTransition(() => setStage((s) => s + 1)));
   }, [stage, count]);
   return stage;
 }
