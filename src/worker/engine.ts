@@ -38,6 +38,8 @@ import {
 
 /** Progress is reported at most this often (ms), so the page is not flooded with messages. */
 const PROGRESS_INTERVAL_MS = 50;
+/** Reading gives the event loop a turn at least this often, so a Cancel is seen. Default 25. Unit: ms. */
+const READ_TURN_MS = 25;
 
 export interface EngineOptions {
   /** Counts large journals on several cores (count-pool.ts); without it, or below its threshold, counting stays in this worker. */
@@ -182,12 +184,19 @@ export class Engine implements EngineApi {
       const reader = blob.stream().getReader();
       const report = throttle(onProgress);
       try {
+        let turn = performance.now();
         for (;;) {
           const { done, value } = await reader.read();
           if (done) break;
           if (signal.aborted) throw new JobCancelledError();
           session.push(value);
           report({ jobId: request.jobId, phase: 'reading', done: session.bytes, total: blob.size, unit: 'bytes' });
+          // Chunks already read resolve without leaving the microtask queue: give the event loop a
+          // turn now and then, or a Cancel (a message, a task of its own) waits for the whole file.
+          if (performance.now() - turn >= READ_TURN_MS) {
+            await yieldToEventLoop();
+            turn = performance.now();
+          }
         }
       } finally {
         reader.releaseLock();
