@@ -152,12 +152,14 @@ async function importWhileClicking(page: Page, file: string, label: string): Pro
     if (outcomeAt === undefined) {
       const state = await page.evaluate((before) => {
         const w = window as unknown as ProbeWindow;
-        const notice = w.__foldlab?.state().notice as { error?: string } | undefined;
-        return { done: (w.__foldlab?.imports.length ?? 0) > before, error: notice?.error };
+        const notice = w.__foldlab?.state().notice as { error?: string; issues?: Array<{ line: number; message: string }> } | undefined;
+        return { done: (w.__foldlab?.imports.length ?? 0) > before, error: notice?.error, issues: (notice?.issues ?? []).slice(0, 2) };
       }, outcomesBefore);
       if (state.done || state.error) {
         outcomeAt = performance.now();
-        outcome = state.error ? `failed: ${state.error}` : 'imported';
+        // A line refused by the per-line cap is reported with its number: shown with the outcome.
+        const issues = state.issues.map((issue) => `line ${issue.line}: ${issue.message.slice(0, 100)}`).join('; ');
+        outcome = state.error ? `failed: ${state.error}` : `imported${issues ? ` (${issues})` : ''}`;
       }
     } else if (performance.now() - outcomeAt > AFTER_OUTCOME_MS) {
       break;
@@ -177,7 +179,7 @@ async function importWhileClicking(page: Page, file: string, label: string): Pro
 function report(run: FileRun): void {
   printPairs([
     ['file', run.label],
-    ['outcome', `${run.outcome.slice(0, 160)} after ${duration(run.importMs)}`],
+    ['outcome', `${run.outcome.slice(0, 260)} after ${duration(run.importMs)}`],
   ]);
   const byPhase = new Map<string, ClickProbe[]>();
   for (const click of run.clicks) byPhase.set(click.phase, [...(byPhase.get(click.phase) ?? []), click]);
