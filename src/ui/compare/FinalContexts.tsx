@@ -2,6 +2,8 @@
  * The final contexts side by side, one column per configuration (virtualized: a long session's
  * context has thousands of entries), each entry with its origin; under each column what that
  * configuration lost: the probes its final context no longer carries, with their source entry.
+ * The columns' lists mount one per frame: each list measures its rows as it mounts, and four at
+ * once made one long task.
  */
 import { memo } from 'react';
 import type { Entry } from '../../core/journal/entry.ts';
@@ -10,8 +12,10 @@ import { VirtualList } from '../common/VirtualList.tsx';
 import { colorOf, entryOfRef, preview } from './model.ts';
 import { ProbeOutcomeList } from './ProbeOutcomeList.tsx';
 import { formatNumber } from '../common/format.ts';
+import { useStages } from './use-comparison.ts';
 
 export const FinalContexts = memo(function FinalContexts({ results, byId, dismissed }: { results: readonly ReplayResultView[]; byId: ReadonlyMap<string, Entry>; dismissed: ReadonlySet<string> }) {
+  const shown = useStages(results.length);
   return (
     <div className="final-contexts" style={{ gridTemplateColumns: `repeat(${results.length}, minmax(240px, 1fr))` }} data-testid="compare.final">
       {results.map((result, i) => {
@@ -23,25 +27,27 @@ export const FinalContexts = memo(function FinalContexts({ results, byId, dismis
             <p className="muted small">
               {formatNumber(result.finalContext.length)} entries · {made} made by the strategy
             </p>
-            <div className="final-list">
-              <VirtualList
-                count={result.finalContext.length}
-                estimate={() => 44}
-                label={`Final context of ${result.label}, ${result.finalContext.length} entries`}
-                testId={`compare.final.${i}.context`}
-                render={(n) => {
-                  const ref = result.finalContext[n];
-                  if (!ref) return null;
-                  const entry = entryOfRef(ref, byId);
-                  return (
-                    <div className={`ctx-item origin-${ref.origin}`} data-testid="compare.final.entry" data-origin={ref.origin}>
-                      <span className={`role role-${entry?.role ?? 'system'}`}>{entry?.role ?? '?'}</span>
-                      <span className={ref.origin === 'summary' ? 'badge summary' : 'badge'}>{ref.origin}</span>
-                      <span className="ctx-text">{entry ? preview(entry, 140) : `${ref.origin === 'journal' ? ref.entryId : ''} (not in the journal any more)`}</span>
-                    </div>
-                  );
-                }}
-              />
+            <div className="final-list" aria-busy={i >= shown}>
+              {i < shown && (
+                <VirtualList
+                  count={result.finalContext.length}
+                  estimate={() => 44}
+                  label={`Final context of ${result.label}, ${result.finalContext.length} entries`}
+                  testId={`compare.final.${i}.context`}
+                  render={(n) => {
+                    const ref = result.finalContext[n];
+                    if (!ref) return null;
+                    const entry = entryOfRef(ref, byId);
+                    return (
+                      <div className={`ctx-item origin-${ref.origin}`} data-testid="compare.final.entry" data-origin={ref.origin}>
+                        <span className={`role role-${entry?.role ?? 'system'}`}>{entry?.role ?? '?'}</span>
+                        <span className={ref.origin === 'summary' ? 'badge summary' : 'badge'}>{ref.origin}</span>
+                        <span className="ctx-text">{entry ? preview(entry, 140) : `${ref.origin === 'journal' ? ref.entryId : ''} (not in the journal any more)`}</span>
+                      </div>
+                    );
+                  }}
+                />
+              )}
             </div>
             <h6>Lost ({lost.length})</h6>
             <ProbeOutcomeList outcomes={lost} byId={byId} testId={`compare.final.${i}.lost`} onlyLost />
