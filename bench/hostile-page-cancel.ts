@@ -5,6 +5,7 @@
  * before and after, so a rolled-back import is seen to leave nothing behind.
  */
 import type { Browser, Page } from 'playwright-core';
+import { storedRows } from '../e2e/fixtures/stored-rows.ts';
 import { duration, fmt, printPairs, printTable } from './report.ts';
 
 /** The import's phases as the worker reports them (src/worker/protocol.ts JobPhase), in order. */
@@ -14,30 +15,6 @@ export const PHASE_TIMEOUT_MS = 900_000;
 
 /** One change of what the import's progress bar shows: [performance.now(), phase, text shown]. */
 export type ShownProgress = [number, string, string];
-
-/** Rows per object store of the app's IndexedDB (`foldlab`, all but `settings`), read in the page. */
-export function storedRows(page: Page): Promise<Record<string, number>> {
-  return page.evaluate(async () => {
-    const db = await new Promise<IDBDatabase>((resolve, reject) => {
-      const open = indexedDB.open('foldlab');
-      open.onsuccess = () => resolve(open.result);
-      open.onerror = () => reject(open.error);
-    });
-    try {
-      // `settings` is left out: the first import of a file asks once for persistent storage and notes the answer there.
-      const names = [...db.objectStoreNames].filter((name) => name !== 'settings');
-      const tx = db.transaction(names, 'readonly');
-      const counts = await Promise.all(names.map((name) => new Promise<[string, number]>((resolve, reject) => {
-        const request = tx.objectStore(name).count();
-        request.onsuccess = () => resolve([name, request.result]);
-        request.onerror = () => reject(request.error);
-      })));
-      return Object.fromEntries(counts);
-    } finally {
-      db.close();
-    }
-  });
-}
 
 /** Rows the second count has beyond the first, per store ("entries +120"); empty when none. */
 export function rowsAdded(before: Record<string, number>, after: Record<string, number>): string[] {

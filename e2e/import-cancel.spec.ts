@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, sample, test, type AppPage } from './fixtures/app.ts';
+import { storedRows } from './fixtures/stored-rows.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'foldlab-e2e-cancel-'));
 test.afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -22,30 +23,6 @@ function chainFile(name: string, count: number): string {
   const path = join(dir, name);
   writeFileSync(path, `${lines.join('\n')}\n`);
   return path;
-}
-
-/** Rows per object store of the app's IndexedDB (all but `settings`), counted by the page. */
-function storedRows(page: Page): Promise<Record<string, number>> {
-  return page.evaluate(async () => {
-    const db = await new Promise<IDBDatabase>((resolve, reject) => {
-      const open = indexedDB.open('foldlab');
-      open.onsuccess = () => resolve(open.result);
-      open.onerror = () => reject(open.error);
-    });
-    try {
-      // `settings` is left out: the first import of a file asks once for persistent storage and notes the answer there.
-      const names = [...db.objectStoreNames].filter((name) => name !== 'settings');
-      const tx = db.transaction(names, 'readonly');
-      const counts = await Promise.all(names.map((name) => new Promise<[string, number]>((resolve, reject) => {
-        const request = tx.objectStore(name).count();
-        request.onsuccess = () => resolve([name, request.result]);
-        request.onerror = () => reject(request.error);
-      })));
-      return Object.fromEntries(counts);
-    } finally {
-      db.close();
-    }
-  });
 }
 
 /** Waits until no job runs (the first visit's demo and its counts are stored). */

@@ -10,6 +10,7 @@ import type { CompactionInput, Fate } from '../compaction/types.ts';
 import type { Entry } from '../journal/entry.ts';
 import { BranchScans } from './branch-scan.ts';
 import type { IterationGroup } from './iteration-index.ts';
+import { countBelow } from './num-list.ts';
 
 class PinnedGroups {
   /** The groups read, in order, and the positions of those holding a pinned entry. */
@@ -85,7 +86,7 @@ export function dropOld(
   let dropped = cut - from;
   let droppedTokens = input.tokens.range(from, cut - 1);
   const system = systemIndices(input.entries);
-  for (let k = firstAtLeast(system, from); k < system.length && system[k]! < cut; k++) {
+  for (let k = countBelow(system, from); k < system.length && system[k]! < cut; k++) {
     fates[system[k]!] = 'keep';
     dropped--;
     droppedTokens -= input.tokens.countAt(system[k]!);
@@ -97,17 +98,6 @@ export function dropOld(
     droppedTokens -= input.tokens.countAt(i);
   }
   return { dropped, droppedTokens };
-}
-
-function firstAtLeast(sorted: readonly number[], value: number): number {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (sorted[mid]! < value) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 /**
@@ -123,7 +113,7 @@ export function oldRange(
   let count = cut - from;
   let tokens = input.tokens.range(from, cut - 1);
   const system = systemIndices(input.entries);
-  for (let k = firstAtLeast(system, from); k < system.length && system[k]! < cut; k++) {
+  for (let k = countBelow(system, from); k < system.length && system[k]! < cut; k++) {
     count--;
     tokens -= input.tokens.countAt(system[k]!);
   }

@@ -23,6 +23,19 @@ export interface IterationGroup {
   first: number;
 }
 
+/** Number of groups that end before input index `at` (groups are consecutive runs in input order). */
+export function groupsEndingBefore(groups: readonly IterationGroup[], at: number): number {
+  let lo = 0;
+  let hi = groups.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    const g = groups[mid]!;
+    if (g.indices[g.indices.length - 1]! < at) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 type State = 'none' | 'lead' | 'assistant' | 'results';
 
 /** Iterations in all groups of a snapshot, so a trigger asked at every call does not sum them again. */

@@ -17,6 +17,7 @@ import {
   unchangedContext, windowNote, buildEntries, type Insert, type IterationGroup, type SimpleOptions,
 } from './sliding-window.ts';
 import { capTokens } from './two-layer.ts';
+import { groupsEndingBefore } from './iteration-index.ts';
 import { layoutOnce } from './layout-memo.ts';
 import { allKeep, fatesDerived } from './context-builder.ts';
 import type { Entry } from '../journal/entry.ts';
@@ -64,14 +65,7 @@ const straddlers = new WeakMap<IterationGroup, { start: number; lo: IterationGro
 function splitGroups(groups: readonly IterationGroup[], start: number): { before: IterationGroup[]; after: IterationGroup[] } {
   // Groups are consecutive runs in input order: those wholly before `start` are a prefix (found by
   // bisection, copied at once), and at most one group straddles it.
-  let lo = 0;
-  let hi = groups.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    const g = groups[mid]!;
-    if (g.indices[g.indices.length - 1]! < start) lo = mid + 1;
-    else hi = mid;
-  }
+  const lo = groupsEndingBefore(groups, start);
   const before: IterationGroup[] = groups.slice(0, lo);
   const after: IterationGroup[] = [];
   for (let k = lo; k < groups.length; k++) {

@@ -4,6 +4,18 @@
  * removal of one value or a range.
  */
 
+/** Number of values < x among the first `length` of an ascending list (a binary search). */
+export function countBelow(sorted: ArrayLike<number>, x: number, length = sorted.length): number {
+  let lo = 0;
+  let hi = length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid]! < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 /** A growable typed list: amortized O(1) push. */
 export class NumList<T extends Int32Array | Float64Array> {
   length = 0;
@@ -24,14 +36,7 @@ export class NumList<T extends Int32Array | Float64Array> {
 
   /** Number of values < x in the ascending list. */
   countBelow(x: number): number {
-    let lo = 0;
-    let hi = this.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (this.values[mid]! < x) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
+    return countBelow(this.values, x, this.length);
   }
 
   /** Removes the value x from the ascending list when present (O(n): rare). */

@@ -13,6 +13,7 @@ import {
   anchor, basePlan, buildEntries, countContext, fmt, iterationGroups, KEEP_TASK_OPTION, keptTokens, madeEntry, needSummary,
   oldHistory, totalIterations, unchangedContext, windowNote, windowStart, type IterationGroup, type SimpleOptions,
 } from './sliding-window.ts';
+import { groupsEndingBefore } from './iteration-index.ts';
 import { layoutOnce } from './layout-memo.ts';
 
 // StrategyId is a closed union the lead widens when registering this strategy: until then, a cast.
@@ -105,14 +106,7 @@ function iterationsBefore(groups: readonly IterationGroup[], k: number): number 
 
 /** Position of the group whose last entry is input index `at`, or -1 (groups are in input order). */
 function groupEndingAt(groups: readonly IterationGroup[], at: number): number {
-  let lo = 0;
-  let hi = groups.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    const g = groups[mid]!;
-    if (g.indices[g.indices.length - 1]! < at) lo = mid + 1;
-    else hi = mid;
-  }
+  const lo = groupsEndingBefore(groups, at);
   const g = groups[lo];
   return g && g.indices[g.indices.length - 1] === at ? lo : -1;
 }

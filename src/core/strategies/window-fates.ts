@@ -9,6 +9,7 @@ import type { CompactionInput, Fate } from '../compaction/types.ts';
 import { allKeep, fatesDerived } from './context-builder.ts';
 import { dropOld, systemIndices } from './group-facts.ts';
 import type { IterationGroup } from './iteration-index.ts';
+import { countBelow } from './num-list.ts';
 
 export interface WindowFates {
   fates: Fate[];
@@ -37,17 +38,6 @@ function sameSet(a: ReadonlySet<number>, b: ReadonlySet<number>): boolean {
   return true;
 }
 
-function firstAtLeast(sorted: readonly number[], value: number): number {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (sorted[mid]! < value) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
 function isSystem(input: CompactionInput, i: number): boolean {
   const entry = input.entries[i]!;
   return entry.role === 'system' && entry.kind === 'message';
@@ -74,7 +64,7 @@ export function windowFates(input: CompactionInput, groups: readonly IterationGr
   const system = systemIndices(input.entries);
   if (cut > l.cut) {
     fates.fill('drop', l.cut, cut);
-    for (let k = firstAtLeast(system, l.cut); k < system.length && system[k]! < cut; k++) fates[system[k]!] = 'keep';
+    for (let k = countBelow(system, l.cut); k < system.length && system[k]! < cut; k++) fates[system[k]!] = 'keep';
     for (const i of kept) if (i >= l.cut && i < cut) fates[i] = 'keep';
   }
   fatesDerived(fates, l.fates, l.cut);
@@ -83,7 +73,7 @@ export function windowFates(input: CompactionInput, groups: readonly IterationGr
   if (from >= cut) return { fates, dropped: 0, droppedTokens: 0 };
   let dropped = cut - from;
   let droppedTokens = input.tokens.range(from, cut - 1);
-  for (let k = firstAtLeast(system, from); k < system.length && system[k]! < cut; k++) {
+  for (let k = countBelow(system, from); k < system.length && system[k]! < cut; k++) {
     dropped--;
     droppedTokens -= input.tokens.countAt(system[k]!);
   }

@@ -6,6 +6,7 @@
  * search over a tier's sums (less the protected units before each place) finds the same unit.
  */
 import type { Fate } from '../../compaction/types.ts';
+import { countBelow } from '../num-list.ts';
 import type { TierOrder, UnitView } from './unit-view.ts';
 
 /** Where the drop order stops. */
@@ -41,18 +42,6 @@ function protectedByTier(view: UnitView, order: TierOrder): [Protected, Protecte
   }) as [Protected, Protected, Protected];
 }
 
-/** Protected units at places < p. */
-function protectedBelow(places: readonly number[], p: number): number {
-  let lo = 0;
-  let hi = places.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (places[mid]! < p) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
 /**
  * The cut that dropping droppable units in order, while the kept tokens exceed `target`, reaches
  * from `total` kept; undefined when even dropping them all leaves too many.
@@ -74,7 +63,7 @@ export function tierCut(view: UnitView, order: TierOrder, total: number, target:
       continue;
     }
     // The fewest places whose droppable tokens bring `kept` to the target (dropped sums only grow with the place).
-    const dropped = (place: number) => sums[place]! - p.tokensBefore[protectedBelow(p.places, place)]!;
+    const dropped = (place: number) => sums[place]! - p.tokensBefore[countBelow(p.places, place)]!;
     let lo = 1;
     let hi = len;
     while (lo < hi) {
@@ -82,7 +71,7 @@ export function tierCut(view: UnitView, order: TierOrder, total: number, target:
       if (kept - dropped(mid) <= target) hi = mid;
       else lo = mid + 1;
     }
-    droppedSize[t] = sizes[lo]! - p.sizeBefore[protectedBelow(p.places, lo)]!;
+    droppedSize[t] = sizes[lo]! - p.sizeBefore[countBelow(p.places, lo)]!;
     return { kept: kept - dropped(lo), tier: t, at: lo, droppedSize };
   }
   return undefined;
