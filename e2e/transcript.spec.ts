@@ -47,3 +47,45 @@ test('a large session stays responsive while it is imported and counted', async 
   const longest = await page.evaluate(() => (window as unknown as { __longest: number }).__longest);
   console.log(`longest main-thread task during a 4 MB import: ${longest.toFixed(0)} ms`);
 });
+
+test('rows are drawn at their measured places while the transcript scrolls, never overlapping at their estimates', async ({ app, page }) => {
+  await app.importFile(sample('claude-code/37f83ec9-f2ea-42a9-925e-0d5c105cb6e8.jsonl'));
+  const list = page.getByTestId('transcript.list');
+  await expect(page.getByTestId('transcript.entry').first()).toBeVisible();
+  // An observer created after the list's own: called in the same step, after the list has applied
+  // the sizes of the rows just laid out, and before the frame is painted.
+  await page.evaluate(() => {
+    const w = window as unknown as { __overlaps: string[]; __checks: number };
+    w.__overlaps = [];
+    w.__checks = 0;
+    const viewport = document.querySelector<HTMLElement>('[data-testid="transcript.list"]')!;
+    const check = () => {
+      w.__checks += 1;
+      const top = viewport.scrollTop;
+      const rows = [...viewport.querySelectorAll<HTMLElement>('.transcript-row')]
+        .map((row) => ({ index: row.dataset.index, start: new DOMMatrix(getComputedStyle(row).transform).m42, size: row.offsetHeight }))
+        .filter((row) => row.start < top + viewport.clientHeight && row.start + row.size > top)
+        .sort((a, b) => a.start - b.start);
+      for (let i = 1; i < rows.length; i++) {
+        const [before, after] = [rows[i - 1]!, rows[i]!];
+        if (before.start + before.size > after.start + 1) w.__overlaps.push(`row ${before.index} (${before.start}+${before.size}) over row ${after.index} (${after.start})`);
+      }
+    };
+    const observer = new ResizeObserver(check);
+    const watch = () => viewport.querySelectorAll('.transcript-row').forEach((row) => observer.observe(row));
+    new MutationObserver(watch).observe(viewport, { childList: true, subtree: true });
+    watch();
+  });
+  await list.hover();
+  for (let step = 0; step < 12; step++) {
+    await page.mouse.wheel(0, 900);
+    await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+  }
+  const { overlaps, checks } = await page.evaluate(() => {
+    const w = window as unknown as { __overlaps: string[]; __checks: number };
+    return { overlaps: w.__overlaps, checks: w.__checks };
+  });
+  expect(checks).toBeGreaterThan(5);
+  expect(overlaps).toEqual([]);
+  expect(await list.evaluate((element) => element.scrollTop)).toBeGreaterThan(5_000);
+});
