@@ -6,7 +6,8 @@
  * page gets a fake WebGPU adapter. The session's worker reaches the engine worker's one model
  * through a port: the reply streams, a tool call runs, WebLLM's context-window error is answered
  * by a compaction (summarized by the same model) and one retry, Stop ends a streaming reply, and
- * the model was loaded once for all of it and for a compaction run from the Compact tab.
+ * the model was loaded once for all of it and for a compaction run from the Compact tab. When
+ * the engine worker or the session's own worker dies, the session is offered again and goes on.
  */
 import AxeBuilder from '@axe-core/playwright';
 import { readFileSync } from 'node:fs';
@@ -161,4 +162,41 @@ test('without WebGPU the option says so and cannot be chosen', async ({ app: _ap
   await page.getByTestId('live.new').click();
   await expect(page.getByTestId('live.setup.model.local-status')).toContainText('WebGPU is missing, so the local model cannot run in this browser');
   await expect(page.getByTestId('live.setup.model.local')).toBeDisabled();
+});
+
+test("when the session's worker dies mid-reply, the engine stops that reply, and the session opens again on the loaded model", async ({ app: _app, page }) => {
+  await fakeWebLLM(page);
+  await chooseLocalModel(page);
+  await startLocalSession(page);
+  const input = page.getByTestId('live.input');
+  await input.fill('Hello');
+  await input.press('Enter');
+  await idle(page);
+  await expect(page.getByTestId('live.chat')).toContainText('OK.');
+
+  await input.fill('Tell me a long story');
+  await input.press('Enter');
+  await expect(page.getByTestId('live.streaming')).toContainText('Once upon a time');
+  await page.evaluate(() => (window as unknown as { __foldlab: { crashLiveWorker(): Promise<void> } }).__foldlab.crashLiveWorker());
+  await expect(page.getByTestId('live.reconnect.stopped')).toHaveText(
+    /^The live session's worker stopped: .*crash requested by the test API\. Its journal is kept .* Open the session again to continue\.$/,
+    { timeout: 30_000 },
+  );
+  // The dead worker's port was released in the engine worker: the reply it was generating was stopped (nobody pressed Stop).
+  await expect.poll(async () => (await requests(page)).filter((r) => r.kind === 'interrupt').length, { timeout: 30_000 }).toBe(1);
+
+  await page.getByTestId('live.reconnect.input').setInputFiles(fixture('live-folder'));
+  await expect(page.getByTestId('live.panel')).toBeVisible({ timeout: 45_000 });
+  await expect(page.getByTestId('live.error')).toHaveCount(0);
+  // The request for the story is in the journal (its reply is not), so the model, seeing it again, tells the story: Stop it.
+  await input.fill('Hello again');
+  await input.press('Enter');
+  await expect(page.getByTestId('live.streaming')).toContainText('Once upon a time', { timeout: 45_000 });
+  await page.getByTestId('live.stop').click();
+  await idle(page);
+  await expect.poll(async () => (await requests(page)).filter((r) => r.kind === 'interrupt').length).toBe(2);
+  await expect(page.getByTestId('live.chat').getByTestId('live.entry.user')).toHaveCount(3);
+  await expect(page.getByTestId('live.chat').getByTestId('live.entry.assistant')).toHaveCount(1);
+  // One copy of the model, loaded once: the fresh worker was given a new port to it.
+  expect((await requests(page)).filter((r) => r.kind === 'load')).toHaveLength(1);
 });

@@ -20,9 +20,14 @@ export interface WebLLMLibrary {
   deleteModelAllInfoInCache(modelId: string, appConfig?: AppConfig): Promise<void>;
 }
 
-/** Answer WebLLM requests arriving on `port` until the other end releases it (then `onRelease` runs). */
-export function serveWebLLM(port: WebLLMPort, library: WebLLMLibrary, onRelease?: () => void): void {
+/**
+ * Answer WebLLM requests arriving on `port` until the other end releases it (then `onRelease`
+ * runs). The function returned does the same from this end, for a port whose other end is gone
+ * (a MessagePort does not tell when the worker holding its other end dies).
+ */
+export function serveWebLLM(port: WebLLMPort, library: WebLLMLibrary, onRelease?: () => void): () => Promise<void> {
   let engine: HostedEngine | undefined;
+  let released = false;
   const send = (response: WebLLMResponse) => port.postMessage(response);
   const fail = (id: number, error: unknown) => send({ id, kind: 'error', ...errorFields(error) });
 
@@ -64,19 +69,24 @@ export function serveWebLLM(port: WebLLMPort, library: WebLLMLibrary, onRelease?
         await library.deleteModelAllInfoInCache(request.modelId, request.appConfig);
         send({ id: request.id, kind: 'done' });
         return;
-      case 'release': {
-        // Nobody reads this port any more: a generation still running for it is stopped.
-        port.removeEventListener('message', listener);
-        const current = engine;
-        engine = undefined;
-        if (current) {
-          current.interruptGenerate();
-          await current.unload().catch(() => undefined);
-        }
-        onRelease?.();
+      case 'release':
+        await release();
         return;
-      }
     }
+  }
+
+  /** Nobody reads this port any more: a generation still running for it is stopped. */
+  async function release(): Promise<void> {
+    if (released) return;
+    released = true;
+    port.removeEventListener('message', listener);
+    const current = engine;
+    engine = undefined;
+    if (current) {
+      current.interruptGenerate();
+      await current.unload().catch(() => undefined);
+    }
+    onRelease?.();
   }
 
   const listener = (event: MessageEvent) => {
@@ -85,4 +95,5 @@ export function serveWebLLM(port: WebLLMPort, library: WebLLMLibrary, onRelease?
   };
   port.addEventListener('message', listener);
   port.start?.();
+  return release;
 }

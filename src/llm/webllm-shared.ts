@@ -113,11 +113,12 @@ function sharedView(model: SharedLocalModel): HostedEngine {
 
 /**
  * The engine worker's end: answers load and chat on `port` with the shared model (never a second
- * copy), until the other end releases the port (`onRelease` then forgets and closes it).
+ * copy), until the other end releases the port (`onRelease` then forgets and closes it). The
+ * function returned releases it from this end (the worker holding the other end died).
  */
-export function serveSharedModel(port: WebLLMPort, source: SharedModelSource, onRelease?: () => void): void {
+export function serveSharedModel(port: WebLLMPort, source: SharedModelSource, onRelease?: () => void): () => Promise<void> {
   const refuse = () => Promise.reject(new SharedModelRequestError('A shared local model answers chats only; the model cache is managed in Settings > Models.'));
-  serveWebLLM(port, {
+  return serveWebLLM(port, {
     createEngine: async (modelId, { appConfig, onProgress }) => {
       const model = source(modelId, appConfig, onProgress);
       await model.load();

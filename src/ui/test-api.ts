@@ -16,6 +16,8 @@ export interface FoldlabTestApi {
   state: () => ReturnType<typeof useAppStore.getState>;
   /** Makes the engine worker throw an uncaught error (the crash-recovery test). */
   crashEngine: () => void;
+  /** Makes the live sessions' worker throw an uncaught error (its crash-recovery test). */
+  crashLiveWorker: () => Promise<void>;
   /** Runs `source` instead of WebLLM's worker, in the page and in the engine worker (local-model tests on a machine without a GPU). */
   fakeWebLLMWorker: (source: string) => Promise<void>;
 }
@@ -27,7 +29,7 @@ declare global {
 }
 
 export function installTestApi(): void {
-  const api: FoldlabTestApi = { imports: [], runs: [], state: () => useAppStore.getState(), crashEngine: crashEngineForTest, fakeWebLLMWorker };
+  const api: FoldlabTestApi = { imports: [], runs: [], state: () => useAppStore.getState(), crashEngine: crashEngineForTest, crashLiveWorker, fakeWebLLMWorker };
   importListeners.add((outcome) => api.imports.push(outcome));
   runListeners.add((row) => api.runs.push(row));
   window.__foldlab = api;
@@ -38,6 +40,10 @@ async function fakeWebLLMWorker(source: string): Promise<void> {
   (await import('../llm/webllm-client.ts')).setWebLLMWorkerForTest(url);
   engine();
   engineClient.post({ foldlabTest: 'webllm-worker', url });
+}
+
+async function crashLiveWorker(): Promise<void> {
+  (await import('./live/live-actions.ts')).crashLiveWorkerForTest();
 }
 
 /** Lets tests read the plan the timeline was drawn from. */

@@ -164,8 +164,12 @@ export class Engine implements EngineApi {
     this.jobs.get(jobId)?.abort();
   }
 
-  serveLocalModel(port: MessagePort): void {
-    this.localModelPorts.serve(port);
+  serveLocalModel(port: MessagePort, key?: string): void {
+    this.localModelPorts.serve(port, key);
+  }
+
+  releaseLocalModelPorts(keys: string[]): Promise<void> {
+    return this.localModelPorts.releaseKeys(keys);
   }
 
   async localModel(): Promise<{ modelId: string; state: 'idle' | 'loading' | 'ready' } | undefined> {

@@ -146,8 +146,10 @@ export interface EngineApi {
   /** The context one configuration sent at one call of a saved comparison. */
   comparisonCallContext(id: string, config: number, call: number): Promise<ContextRef[]>;
   cancel(jobId: string): void;
-  /** Answers WebLLM chats on `port` with this worker's local model, the one its summaries use (webllm-shared.ts): a live session's model. */
-  serveLocalModel(port: MessagePort): void;
+  /** Answers WebLLM chats on `port` with this worker's local model, the one its summaries use (webllm-shared.ts): a live session's model. `key` names the port for releaseLocalModelPorts. */
+  serveLocalModel(port: MessagePort, key?: string): void;
+  /** Stops serving the ports given these keys (their live worker died and cannot release them): their generations stop, the model stays loaded. */
+  releaseLocalModelPorts(keys: string[]): Promise<void>;
   /** The local model this worker holds, if any, and whether it is on the GPU. */
   localModel(): Promise<{ modelId: string; state: 'idle' | 'loading' | 'ready' } | undefined>;
   /** The page's navigator.onLine, sent on its online/offline events: no model request is retried while offline. */

@@ -6,12 +6,15 @@
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useEffect, useState } from 'react';
 import { db } from '../../db/db.ts';
+import { useLiveStore } from '../../store/live-store.ts';
 import { resumeLiveSession } from './live-actions.ts';
 import { canPickLiveFolder, folderPermission, pickLiveFolder, reopenHandle, snapshotFolder, type PickedFolder } from './folder-pick.ts';
 
 export function LiveReconnect({ conversationId }: { conversationId: string }) {
   const row = useLiveQuery(() => db.liveSessions.get(conversationId), [conversationId]);
   const [error, setError] = useState<string>();
+  /** Why the session stopped in this tab (its worker, or the engine holding its local model, stopped). */
+  const stopped = useLiveStore((s) => s.runtimes[conversationId]?.error);
   const [busy, setBusy] = useState(false);
   /** A session on the local model loads it again (from the browser's cache) before it continues. */
   const [loading, setLoading] = useState<string>();
@@ -46,6 +49,7 @@ export function LiveReconnect({ conversationId }: { conversationId: string }) {
   return (
     <section className="live-reconnect" aria-labelledby="live-reconnect-title" data-testid="live.reconnect">
       <h3 id="live-reconnect-title">Continue this live session</h3>
+      {stopped && <p className="error" role="alert" data-testid="live.reconnect.stopped">{stopped}</p>}
       <p className="small">
         Its journal is stored; the agent needs its folder <strong>{row.folder.name}</strong> again.
         {row.folder.snapshot && !handle && ' It was read as a snapshot (a copy taken when it was picked), which cannot be kept across a reload: pick the same folder again.'}

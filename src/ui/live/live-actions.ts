@@ -21,8 +21,9 @@ import { IDLE_RUNTIME, useLiveStore } from '../../store/live-store.ts';
 import { useAppStore } from '../../store/store.ts';
 import type { PickedFolder } from './folder-pick.ts';
 import type { LiveFolderSource, LiveHostApi, LiveStart } from './live-host.ts';
-import { connectLiveModel, onEngineLost, releaseLiveModel, transferables, type LocalModelProgress } from './live-local-model.ts';
+import { connectLiveModel, onEngineLost, releaseEnginePorts, releaseLiveModel, transferables, type ConnectedModel, type LocalModelProgress } from './live-local-model.ts';
 import { createLiveStream, nextFrame, type LiveStream } from './live-stream.ts';
+import { createLiveWorkerClient, type LiveWorkerLostError } from './live-worker-client.ts';
 
 interface Attached {
   config: LiveSessionConfig;
@@ -35,6 +36,8 @@ interface Attached {
   writeError?: string;
   /** A session on the local model stops listening for the engine worker's loss. */
   dropOnEngineLoss?: () => void;
+  /** The engine worker's key for the local model's port the live worker holds. */
+  portKey?: string;
   /** Its events into the store: streamed pieces at most once per frame. */
   stream: LiveStream;
 }
@@ -43,11 +46,14 @@ const attached = new Map<string, Attached>();
 const live = () => useLiveStore.getState();
 const app = () => useAppStore.getState();
 
-let host: Comlink.Remote<LiveHostApi> | undefined;
-/** The worker is made at the first live session of the tab and kept for the next ones. */
-function liveHost(): Comlink.Remote<LiveHostApi> {
-  host ??= Comlink.wrap<LiveHostApi>(new Worker(new URL('./live.worker.ts', import.meta.url), { type: 'module', name: 'foldlab-live' }));
-  return host;
+/** The worker is made at the first live session of the tab and kept for the next ones; made again after it died. */
+const liveWorkers = createLiveWorkerClient(() => new Worker(new URL('./live.worker.ts', import.meta.url), { type: 'module', name: 'foldlab-live' }), releaseEnginePorts);
+const liveHost = (): Comlink.Remote<LiveHostApi> => liveWorkers.host();
+liveWorkers.onLost(workerLost);
+
+/** Test-only (the test API's crashLiveWorker): makes the live worker throw an uncaught error, as a real crash would. */
+export function crashLiveWorkerForTest(): void {
+  liveWorkers.post({ foldlabTest: 'crash' });
 }
 
 export function isAttached(conversationId: string): boolean {
@@ -104,22 +110,39 @@ export function liveSessionRow(conversationId: string): Promise<LiveSessionRow |
   return liveSession(db, conversationId);
 }
 
-async function attach(id: string, picked: PickedFolder, config: LiveSessionConfig, journal: Entry[], model: LiveModelSpec, modelCalls?: number): Promise<void> {
+async function attach(id: string, picked: PickedFolder, config: LiveSessionConfig, journal: Entry[], model: ConnectedModel, modelCalls?: number): Promise<void> {
   const stream = createLiveStream((change) => live().patch(id, change), nextFrame);
-  const session: Attached = { config, leaf: journal.at(-1)?.id ?? null, busy: false, writes: Promise.resolve(), stream };
+  const { portKey, ...spec } = model;
+  const session: Attached = { config, leaf: journal.at(-1)?.id ?? null, busy: false, writes: Promise.resolve(), stream, ...(portKey ? { portKey } : {}) };
   // Opened again: the worker replaces its earlier copy (and releases that one's model port).
-  attached.get(id)?.dropOnEngineLoss?.();
+  const earlier = attached.get(id);
+  earlier?.dropOnEngineLoss?.();
   attached.set(id, session);
   if (model.kind === 'webllm') session.dropOnEngineLoss = onEngineLost(() => engineLost(id));
   try {
-    const start: LiveStart = { id, folder: folderSource(picked), config, model, journal, ...(modelCalls !== undefined ? { modelCalls } : {}) };
+    const start: LiveStart = { id, folder: folderSource(picked), config, model: spec as LiveModelSpec, journal, ...(modelCalls !== undefined ? { modelCalls } : {}) };
+    // Kept by the page until the worker lets go of the port: if the worker dies, the page releases it.
+    if (portKey) liveWorkers.hold(portKey);
     const started = await liveHost().start(Comlink.transfer(start, transferables(model)), Comlink.proxy((event: AgentEvent) => onEvent(id, event)));
+    if (earlier?.portKey) liveWorkers.forget(earlier.portKey);
     session.leaf = await liveHost().leaf(id);
-    live().patch(id, { ...IDLE_RUNTIME, model: started.model });
+    live().patch(id, { ...IDLE_RUNTIME, error: undefined, model: started.model });
   } catch (error) {
+    // The worker released the port it was given (or died, and the page released it).
+    if (portKey) liveWorkers.forget(portKey);
     session.dropOnEngineLoss?.();
-    attached.delete(id);
+    if (attached.get(id) === session) attached.delete(id);
     throw error;
+  }
+}
+
+/** The live worker died: every session it ran is stopped with the reason, and offered to open again (on a fresh worker). */
+function workerLost(error: LiveWorkerLostError): void {
+  for (const [id, session] of attached) {
+    session.dropOnEngineLoss?.();
+    session.stream.flush();
+    attached.delete(id);
+    live().patch(id, { busy: false, phase: 'idle', streaming: '', thinking: '', progress: undefined, error: error.message });
   }
 }
 
@@ -129,6 +152,8 @@ function engineLost(id: string): void {
   if (!session) return;
   session.dropOnEngineLoss?.();
   session.stream.flush();
+  // The engine worker that served the port is gone, and its keys with it.
+  if (session.portKey) liveWorkers.forget(session.portKey);
   void liveHost().close(id);
   attached.delete(id);
   live().patch(id, { busy: false, phase: 'idle', streaming: '', thinking: '', error: 'The engine holding the local model stopped: open the session again to reload the model.' });
@@ -145,6 +170,7 @@ export async function closeLiveSession(id: string): Promise<void> {
   session.stream.flush();
   attached.delete(id);
   await liveHost().close(id);
+  if (session.portKey) liveWorkers.forget(session.portKey);
   await session.writes;
   live().detach(id);
 }
@@ -200,7 +226,8 @@ async function turn(id: string, run: (remote: Comlink.Remote<LiveHostApi>) => Pr
     live().patch(id, { error: errorMessage(error) });
   } finally {
     session.stream.flush();
-    session.leaf = await liveHost().leaf(id);
+    // A session stopped meanwhile (its worker died, or it was closed) has no leaf in the worker.
+    if (attached.get(id) === session) session.leaf = await liveHost().leaf(id).catch(() => session.leaf);
     session.busy = false;
     live().patch(id, { busy: false, phase: 'idle', streaming: '', thinking: '', progress: undefined });
     if (session.leaf) app().setBranchLeaf(id, session.leaf);

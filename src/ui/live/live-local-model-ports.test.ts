@@ -12,10 +12,9 @@ import type { LiveSessionConfig } from '../../db/live-session-row.ts';
 import { FoldlabDatabase } from '../../db/schema.ts';
 import type { SharedLocalModel, SharedModelSource } from '../../llm/webllm-shared.ts';
 import type { WebLLMEngine } from '../../llm/webllm.ts';
-import type { LiveModelSpec } from '../../store/live-model.ts';
 import { Engine } from '../../worker/engine.ts';
 import { LiveHost, type LiveFolderSource } from './live-host.ts';
-import { connectLiveModel } from './live-local-model.ts';
+import { connectLiveModel, type ConnectedModel } from './live-local-model.ts';
 
 const MODEL = 'Qwen2.5-1.5B-Instruct-q4f16_1-MLC';
 const config: LiveSessionConfig = { model: { kind: 'webllm', modelId: MODEL }, strategy: 'pi', options: {}, contextWindow: 200_000, counter: 'chars4', gitignore: true };
@@ -61,12 +60,12 @@ function setup() {
   const engine = new Engine(db, { localModel: fakeModel(state) });
   /** Both ends of every channel the page opened, closed once either end lets go (Node's 'close' event). */
   const closed: boolean[] = [];
-  const serve = async (port: MessagePort) => {
+  const serve = async (port: MessagePort, key: string) => {
     const index = closed.push(false) - 1;
     port.addEventListener('close', () => { closed[index] = true; });
-    engine.serveLocalModel(port);
+    engine.serveLocalModel(port, key);
   };
-  const connect = (): Promise<LiveModelSpec> => connectLiveModel({ kind: 'webllm', modelId: MODEL }, undefined, serve);
+  const connect = (): Promise<ConnectedModel> => connectLiveModel({ kind: 'webllm', modelId: MODEL }, undefined, serve);
   return { engine, state, closed, connect, host: new LiveHost() };
 }
 
@@ -108,6 +107,23 @@ describe('ports to the local model', () => {
     await expect.poll(() => engine.localModelPorts.size).toBe(0);
     await expect.poll(() => closed.every(Boolean)).toBe(true);
     expect(closed).toHaveLength(3);
+  });
+
+  it('the page releases by key the ports of a session worker that died; the others still answer', async () => {
+    const { engine, closed, connect, host } = setup();
+    const lost = await connect();
+    const kept = await connect();
+    // The worker holding `lost` died: its LiveHost never releases it, so the page does, by key.
+    await new LiveHost().start({ id: 'lost', folder, config, model: lost, journal: [] }, () => undefined);
+    await host.start({ id: 'kept', folder, config, model: kept, journal: [] }, () => undefined);
+    expect(engine.localModelPorts.size).toBe(2);
+    await engine.releaseLocalModelPorts([lost.portKey!, 'port-of-another-engine']);
+    expect(engine.localModelPorts.size).toBe(1);
+    await expect.poll(() => closed.filter(Boolean).length).toBe(1);
+    // Released twice (the worker died after its session had let go): nothing more happens.
+    await engine.releaseLocalModelPorts([lost.portKey!]);
+    expect((await host.send('kept', 'Still there?')).status).toBe('done');
+    expect(engine.localModelPorts.size).toBe(1);
   });
 
   it('a session that cannot start releases the port it was given', async () => {

@@ -14,20 +14,24 @@ import * as Comlink from 'comlink';
 /** Load progress of the local model: 0..1 and WebLLM's text ("Loading model from cache[3/24]..."). */
 export type LocalModelProgress = (report: InitProgressReport) => void;
 
-/** Hands the engine worker its end of the channel (the page passes the engine worker's serveLocalModel). */
-export type ServeLocalModel = (port: MessagePort) => Promise<void>;
+/** Hands the engine worker its end of the channel and the page's key for it (the page passes the engine worker's serveLocalModel). */
+export type ServeLocalModel = (port: MessagePort, key: string) => Promise<void>;
 
-const serveInEngine: ServeLocalModel = (port) => engine().serveLocalModel(Comlink.transfer(port, [port]));
+const serveInEngine: ServeLocalModel = (port, key) => engine().serveLocalModel(Comlink.transfer(port, [port]), key);
+
+/** A connected spec; a local model's carries the key under which the engine worker serves its port. */
+export type ConnectedModel = LiveModelSpec & { portKey?: string };
 
 /**
  * The spec with a port to the engine worker's model, loaded; other specs as they are. A failed
  * load releases both ends, so the engine worker keeps no port for a session that never started.
  */
-export async function connectLiveModel(spec: LiveModelSpec, onProgress?: LocalModelProgress, serve: ServeLocalModel = serveInEngine): Promise<LiveModelSpec> {
+export async function connectLiveModel(spec: LiveModelSpec, onProgress?: LocalModelProgress, serve: ServeLocalModel = serveInEngine): Promise<ConnectedModel> {
   if (spec.kind !== 'webllm') return spec;
   const channel = new MessageChannel();
+  const portKey = `port-${crypto.randomUUID()}`;
   try {
-    await serve(channel.port2);
+    await serve(channel.port2, portKey);
   } catch (error) {
     channel.port1.close();
     throw error;
@@ -38,7 +42,15 @@ export async function connectLiveModel(spec: LiveModelSpec, onProgress?: LocalMo
     releaseSharedModel(channel.port1);
     throw mapWebLLMError(error, spec.modelId);
   }
-  return { ...spec, port: channel.port1 };
+  return { ...spec, port: channel.port1, portKey };
+}
+
+/**
+ * The session's worker died holding these ports: the engine worker stops serving them (a
+ * generation running for one stops; the model stays loaded for the summaries and the next session).
+ */
+export async function releaseEnginePorts(keys: string[]): Promise<void> {
+  if (keys.length > 0) await engine().releaseLocalModelPorts(keys);
 }
 
 /** A connected spec that was never handed to the session's worker (its session could not be stored): both ends let go. */

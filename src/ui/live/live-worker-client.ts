@@ -1,0 +1,110 @@
+/**
+ * The page's handle on the live sessions' worker (live.worker.ts): started at the first live
+ * session of the tab and kept for the next ones, and started again after it died. A worker that
+ * dies (an uncaught error, a message it cannot read) would leave every call waiting on it pending
+ * for ever and the engine worker serving the ports to the local model it held, with the model's
+ * memory. Instead the dead worker is terminated, each waiting call fails with LiveWorkerLostError,
+ * the ports it was given are released in the engine worker by their keys (a MessagePort cannot
+ * tell that its other end is gone, so the page keeps the list per worker), and the listeners are
+ * told (live-actions.ts stops the sessions it ran).
+ */
+import * as Comlink from 'comlink';
+import type { LiveHostApi } from './live-host.ts';
+
+/** The live sessions' worker stopped: the sessions it ran are stopped; their stored journals are kept. */
+export class LiveWorkerLostError extends Error {
+  override name = 'LiveWorkerLostError';
+}
+
+/** What the client needs of a worker: a Comlink endpoint that can be terminated (a real Worker in the page, a fake in tests). */
+export interface LiveWorkerLike extends Comlink.Endpoint {
+  terminate(): void;
+}
+
+export interface LiveWorkerClient {
+  /** The live worker's host, started on first use and after the worker died. */
+  host(): Comlink.Remote<LiveHostApi>;
+  /** The current worker is being given the engine's port `key`: released by the page if that worker dies. */
+  hold(key: string): void;
+  /** The worker let go of the port `key` itself (its session closed, was opened again, or could not start). */
+  forget(key: string): void;
+  /** Called when a worker died, after its ports were handed to `releasePorts`. */
+  onLost(listener: (error: LiveWorkerLostError) => void): () => void;
+  /** Posts a raw message to the current worker, if there is one (the test API's crash hook). */
+  post(message: unknown): void;
+  /** Workers started so far. */
+  readonly started: number;
+}
+
+interface Running {
+  worker: LiveWorkerLike;
+  remote: Comlink.Remote<LiveHostApi>;
+  /** Keys of the engine worker's ports this worker holds the other end of. */
+  ports: Set<string>;
+}
+
+/** `releasePorts` asks the engine worker to stop serving the dead worker's ports (its failure is ignored: an engine that died holds none). */
+export function createLiveWorkerClient(spawn: () => LiveWorkerLike, releasePorts: (keys: string[]) => Promise<void>): LiveWorkerClient {
+  let running: Running | undefined;
+  let started = 0;
+  const listeners = new Set<(error: LiveWorkerLostError) => void>();
+
+  function start(): Running {
+    const worker = spawn();
+    started++;
+    let fail: (error: LiveWorkerLostError) => void = () => undefined;
+    const lost = new Promise<never>((_, reject) => {
+      fail = reject;
+    });
+    lost.catch(() => undefined);
+    const state: Running = { worker, remote: guard(Comlink.wrap<LiveHostApi>(worker), lost), ports: new Set() };
+    const onLost = (event: Event) => {
+      if (running !== state) return;
+      running = undefined;
+      worker.terminate();
+      const keys = [...state.ports];
+      state.ports.clear();
+      if (keys.length > 0) releasePorts(keys).catch(() => undefined);
+      const error = new LiveWorkerLostError(lostMessage(event));
+      fail(error);
+      for (const listener of listeners) listener(error);
+    };
+    worker.addEventListener('error', onLost);
+    worker.addEventListener('messageerror', onLost);
+    running = state;
+    return state;
+  }
+
+  return {
+    host: () => (running ?? start()).remote,
+    hold: (key) => void (running ?? start()).ports.add(key),
+    forget: (key) => void running?.ports.delete(key),
+    onLost: (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    post: (message) => running?.worker.postMessage(message),
+    get started() {
+      return started;
+    },
+  };
+}
+
+/** Every method call of `remote` settles: with the worker's answer, or with its loss. */
+function guard(remote: Comlink.Remote<LiveHostApi>, lost: Promise<never>): Comlink.Remote<LiveHostApi> {
+  return new Proxy(remote, {
+    get(target, prop) {
+      // Not a thenable: `await host()` must not call into the worker.
+      if (prop === 'then' || typeof prop !== 'string') return undefined;
+      const method = (target as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>)[prop]!;
+      return (...args: unknown[]) => Promise.race([method(...args), lost]);
+    },
+  });
+}
+
+function lostMessage(event: Event): string {
+  const reason = event.type === 'messageerror'
+    ? 'a message between the page and the worker could not be read'
+    : (event as ErrorEvent).message || 'an uncaught error';
+  return `The live session's worker stopped: ${reason}. Its journal is kept (a reply still being written when it stopped is not). Open the session again to continue.`;
+}
