@@ -7,15 +7,13 @@
  */
 import * as Comlink from 'comlink';
 import type { EngineApi } from './protocol.ts';
+import { lossSignal, settleOnLoss, workerLossReason, type WorkerLike } from './worker-loss.ts';
+
+export type { WorkerLike } from './worker-loss.ts';
 
 /** The engine worker stopped while jobs were waiting on it. */
 export class WorkerCrashedError extends Error {
   override name = 'WorkerCrashedError';
-}
-
-/** What the client needs of a worker: a Comlink endpoint that can be terminated (a real Worker in the page, a fake in tests). */
-export interface WorkerLike extends Comlink.Endpoint {
-  terminate(): void;
 }
 
 export interface EngineClient {
@@ -42,12 +40,8 @@ export function createEngineClient(spawn: () => WorkerLike): EngineClient {
   function start(): Live {
     const worker = spawn();
     started++;
-    let fail: (error: WorkerCrashedError) => void = () => undefined;
-    const crashed = new Promise<never>((_, reject) => {
-      fail = reject;
-    });
-    crashed.catch(() => undefined);
-    const state: Live = { worker, remote: guard(Comlink.wrap<EngineApi>(worker), crashed) };
+    const { lost: crashed, lose: fail } = lossSignal<WorkerCrashedError>();
+    const state: Live = { worker, remote: settleOnLoss(Comlink.wrap<EngineApi>(worker), crashed) };
     const onCrash = (event: Event) => {
       if (live !== state) return;
       live = undefined;
@@ -75,22 +69,8 @@ export function createEngineClient(spawn: () => WorkerLike): EngineClient {
   };
 }
 
-/** Every method call of `remote` settles: with the worker's answer, or with the crash. */
-function guard(remote: Comlink.Remote<EngineApi>, crashed: Promise<never>): Comlink.Remote<EngineApi> {
-  return new Proxy(remote, {
-    get(target, prop) {
-      // Not a thenable: `await engine()` must not call into the worker.
-      if (prop === 'then' || typeof prop !== 'string') return undefined;
-      const method = (target as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>)[prop]!;
-      return (...args: unknown[]) => Promise.race([method(...args), crashed]);
-    },
-  });
-}
-
 function crashMessage(event: Event): string {
-  const reason = event.type === 'messageerror'
-    ? 'a message between the page and the worker could not be read'
-    : (event as ErrorEvent).message || 'an uncaught error';
+  const reason = workerLossReason(event);
   return `The Foldlab engine (the background worker that imports, counts and compacts) stopped unexpectedly: ${reason}. The jobs it was running were stopped and nothing half-done was stored. It has been restarted: run the job again.`;
 }
 

@@ -9,6 +9,7 @@
  * told (live-actions.ts stops the sessions it ran).
  */
 import * as Comlink from 'comlink';
+import { lossSignal, settleOnLoss, workerLossReason, type WorkerLike } from '../../worker/worker-loss.ts';
 import type { LiveHostApi } from './live-host.ts';
 
 /** The live sessions' worker stopped: the sessions it ran are stopped; their stored journals are kept. */
@@ -17,9 +18,7 @@ export class LiveWorkerLostError extends Error {
 }
 
 /** What the client needs of a worker: a Comlink endpoint that can be terminated (a real Worker in the page, a fake in tests). */
-export interface LiveWorkerLike extends Comlink.Endpoint {
-  terminate(): void;
-}
+export type LiveWorkerLike = WorkerLike;
 
 export interface LiveWorkerClient {
   /** The live worker's host, started on first use and after the worker died. */
@@ -52,12 +51,8 @@ export function createLiveWorkerClient(spawn: () => LiveWorkerLike, releasePorts
   function start(): Running {
     const worker = spawn();
     started++;
-    let fail: (error: LiveWorkerLostError) => void = () => undefined;
-    const lost = new Promise<never>((_, reject) => {
-      fail = reject;
-    });
-    lost.catch(() => undefined);
-    const state: Running = { worker, remote: guard(Comlink.wrap<LiveHostApi>(worker), lost), ports: new Set() };
+    const { lost, lose: fail } = lossSignal<LiveWorkerLostError>();
+    const state: Running = { worker, remote: settleOnLoss(Comlink.wrap<LiveHostApi>(worker), lost), ports: new Set() };
     const onLost = (event: Event) => {
       if (running !== state) return;
       running = undefined;
@@ -90,21 +85,7 @@ export function createLiveWorkerClient(spawn: () => LiveWorkerLike, releasePorts
   };
 }
 
-/** Every method call of `remote` settles: with the worker's answer, or with its loss. */
-function guard(remote: Comlink.Remote<LiveHostApi>, lost: Promise<never>): Comlink.Remote<LiveHostApi> {
-  return new Proxy(remote, {
-    get(target, prop) {
-      // Not a thenable: `await host()` must not call into the worker.
-      if (prop === 'then' || typeof prop !== 'string') return undefined;
-      const method = (target as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>)[prop]!;
-      return (...args: unknown[]) => Promise.race([method(...args), lost]);
-    },
-  });
-}
-
 function lostMessage(event: Event): string {
-  const reason = event.type === 'messageerror'
-    ? 'a message between the page and the worker could not be read'
-    : (event as ErrorEvent).message || 'an uncaught error';
+  const reason = workerLossReason(event);
   return `The live session's worker stopped: ${reason}. Its journal is kept (a reply still being written when it stopped is not). Open the session again to continue.`;
 }
