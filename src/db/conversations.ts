@@ -4,6 +4,7 @@
  */
 import type { ImportResult } from '../core/import/types.ts';
 import type { FoldlabDatabase, CompactionRow, ConversationRow, EntryRow } from './schema.ts';
+import { saveBatchEnds, type SaveBatchLimits } from './save-batches.ts';
 import { asStorageError } from './storage-errors.ts';
 
 export interface CommitImport {
@@ -17,10 +18,9 @@ export interface CommitImport {
   signal?: AbortSignal;
   /** Called after each batch with the entries written so far (in the transaction, not yet committed). */
   onSaved?: (saved: number) => void;
+  /** How the entries are cut into batches (rows and estimated size). Defaults in save-batches.ts. */
+  batches?: SaveBatchLimits;
 }
-
-/** Rows per bulkPut call: big enough to be fast, small enough for a Cancel and the progress bar to be seen often. */
-const BATCH = 1000;
 
 /** A Cancel reached the import's transaction before it committed: it was rolled back. */
 export class ImportAbortedError extends Error {
@@ -51,6 +51,9 @@ export async function commitImport(db: FoldlabDatabase, result: ImportResult, op
     ignoredLines: result.ignoredLines,
     origin: options.origin,
   };
+  // Batches cut by size as well as by rows: each takes about as long to write, so the progress bar
+  // moves and a Cancel is seen at an even pace even where a few entries hold megabytes.
+  const ends = saveBatchEnds(result.entries, options.batches);
   // One IndexedDB transaction: a failure (storage full, a closed tab, a crashed renderer) rolls
   // every row back, so no partial conversation is ever stored.
   await db.transaction('rw', [db.conversations, db.entries, db.tokenCounts, db.compactions, db.pins], async () => {
@@ -64,11 +67,13 @@ export async function commitImport(db: FoldlabDatabase, result: ImportResult, op
       await db.pins.where('conversationId').equals(id).delete();
     }
     await db.conversations.put(row);
-    for (let start = 0; start < result.entries.length; start += BATCH) {
+    let start = 0;
+    for (const end of ends) {
       if (options.signal?.aborted) throw new ImportAbortedError('The import was cancelled before it was saved: nothing was written.');
-      const rows: EntryRow[] = result.entries.slice(start, start + BATCH).map((entry) => ({ ...entry, conversationId: id }));
+      const rows: EntryRow[] = result.entries.slice(start, end).map((entry) => ({ ...entry, conversationId: id }));
       await db.entries.bulkPut(rows);
-      options.onSaved?.(start + rows.length);
+      start = end;
+      options.onSaved?.(end);
     }
     if (options.signal?.aborted) throw new ImportAbortedError('The import was cancelled before it was saved: nothing was written.');
   }).catch((error: unknown) => {
