@@ -1,8 +1,7 @@
 /**
  * Context tokens per call, one uPlot series per configuration, overlaid, with the window as a
  * dashed line and every compaction drawn on its series (a drop from the tokens before to the
- * tokens after, a diamond where the compacted call starts; on a layer of their own, drawn in a few
- * short tasks after the curves). Click a diamond to open that
+ * tokens after, a diamond where the compacted call starts). Click a diamond to open that
  * compaction, anywhere else to see the context of the nearest curve's call; drag to zoom,
  * double-click to reset. Loaded on its own (uPlot is a chunk of its own).
  */
@@ -50,18 +49,11 @@ export default function CompareChart({ results, contextWindow, counterLabel, sel
     const element = host.current;
     if (!element) return;
     const build = (): (() => void) => {
-      let cancelOverlay: () => void = () => undefined;
       const length = Math.max(1, ...results.map((result) => result.calls.length));
-      const xs = new Float64Array(length);
-      for (let i = 0; i < length; i++) xs[i] = i + 1;
-      // The worker's columns are drawn as they came; only a configuration that stopped early is padded with gaps.
-      const ys = results.map((result): Float64Array | Array<number | null> => {
-        const tokens = result.calls.contextTokens;
-        if (tokens.length === length) return tokens;
-        const column = new Array<number | null>(length).fill(null);
-        tokens.forEach((value, k) => {
-          column[k] = value;
-        });
+      const xs = Array.from({ length }, (_, i) => i + 1);
+      const ys = results.map((result) => {
+        const column: Array<number | null> = new Array<number | null>(length).fill(null);
+        for (const call of result.calls) column[call.call] = call.contextTokens;
         return column;
       });
       const options: uPlot.Options = {
@@ -91,9 +83,7 @@ export default function CompareChart({ results, contextWindow, counterLabel, sel
           draw: [
             (u) => {
               if ((u.data[0]?.length ?? 0) === 0) return; // built empty: the data comes next
-              // The compactions follow in tasks of their own: the curves' draw stays short.
-              cancelOverlay();
-              cancelOverlay = drawOverlay(u, results, contextWindow);
+              drawOverlay(u, results, contextWindow);
               drawSelection(u, results, selected.current);
             },
           ],
@@ -139,7 +129,6 @@ export default function CompareChart({ results, contextWindow, counterLabel, sel
       observer.observe(element);
       return () => {
         cancelData();
-        cancelOverlay();
         observer.disconnect();
         chart.over.removeEventListener('click', onClick);
         chart.destroy();
