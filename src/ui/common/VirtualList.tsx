@@ -27,6 +27,8 @@ export interface VirtualListProps {
   label: string;
   testId: string;
   handle?: Ref<VirtualListHandle>;
+  /** A fixed height for the viewport, in px. Without it the list fills its flex container and counts as the window's height until it is observed. */
+  height?: number;
 }
 
 /** Rows rendered beyond each end of the view, once the list has been drawn. Default 6. */
@@ -81,9 +83,10 @@ export function scrollViewport(offset: number, options: { adjustments?: number; 
   elementScroll(offset, options, instance);
 }
 
-/** Before the viewport is observed: the window, which the list never exceeds (so enough rows are rendered). */
-function windowRect(): Rect {
-  return typeof window === 'undefined' ? { width: 0, height: 0 } : { width: window.innerWidth, height: window.innerHeight };
+/** Before the viewport is observed: its fixed height, else the window's, which the list never exceeds (so enough rows are rendered). */
+function initialRect(height: number | undefined): Rect {
+  if (typeof window === 'undefined') return { width: 0, height: height ?? 0 };
+  return { width: window.innerWidth, height: height ?? window.innerHeight };
 }
 
 /** A row's content, rendered again only when its index or the list's render changes (not when rows move). */
@@ -91,7 +94,7 @@ const RowContent = memo(function RowContent({ index, render }: { index: number; 
   return render(index);
 });
 
-export function VirtualList({ count, estimate, render, label, testId, handle }: VirtualListProps) {
+export function VirtualList({ count, estimate, render, label, testId, handle, height }: VirtualListProps) {
   const parent = useRef<HTMLDivElement>(null);
   const [, redraw] = useReducer((n: number) => n + 1, 0);
   // The rows below the view join once the first ones are drawn: the first layout is that of the view.
@@ -105,7 +108,7 @@ export function VirtualList({ count, estimate, render, label, testId, handle }: 
     measureElement: rowSize,
     observeElementRect: observeViewport,
     scrollToFn: scrollViewport,
-    initialRect: windowRect(),
+    initialRect: initialRect(height),
     // Sizes observed after layout change the rows' places: drawn in this frame, not the next.
     onChange: (_instance, sync) => {
       if (observing && !sync) flushSync(redraw);
@@ -113,7 +116,7 @@ export function VirtualList({ count, estimate, render, label, testId, handle }: 
   });
   useImperativeHandle(handle, () => ({ scrollToIndex: (index) => virtualizer.scrollToIndex(index, { align: 'start' }) }), [virtualizer]);
   return (
-    <div ref={parent} className="transcript" data-testid={testId} tabIndex={0} aria-label={label}>
+    <div ref={parent} className="transcript" data-testid={testId} tabIndex={0} aria-label={label} style={height === undefined ? undefined : { height }}>
       <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
         {virtualizer.getVirtualItems().map((item) => (
           <div key={item.key} data-index={item.index} ref={virtualizer.measureElement} className="transcript-row" style={{ position: 'absolute', top: 0, left: 0, width: '100%', transform: `translateY(${item.start}px)` }}>

@@ -7,7 +7,7 @@ import type { Entry } from '../../core/journal/entry.ts';
 import { engine } from '../../worker/client.ts';
 import type { ReplayResultView } from '../../worker/compare-view.ts';
 import { VirtualList } from '../common/VirtualList.tsx';
-import { colorOf, compactionBefore, entryOfRef, preview } from './model.ts';
+import { colorOf, compactionBefore, CONTEXT_LIST_HEIGHT, entryOfRef, preview } from './model.ts';
 import { useWorkerValue } from './use-comparison.ts';
 import { formatNumber } from '../common/format.ts';
 
@@ -75,6 +75,7 @@ export function CallContext({ comparisonId, results, byId, tokensOf, config, cal
             estimate={() => 64}
             label={`Context of call ${call + 1}, ${refs.length} entries`}
             testId="compare.call.context"
+            height={CONTEXT_LIST_HEIGHT}
             render={(i) => {
               const ref = refs[i];
               if (!ref) return null;

@@ -9,7 +9,7 @@ import { memo } from 'react';
 import type { Entry } from '../../core/journal/entry.ts';
 import type { ReplayResultView } from '../../worker/compare-view.ts';
 import { VirtualList } from '../common/VirtualList.tsx';
-import { colorOf, entryOfRef, preview } from './model.ts';
+import { colorOf, CONTEXT_LIST_HEIGHT, entryOfRef, preview } from './model.ts';
 import { ProbeOutcomeList } from './ProbeOutcomeList.tsx';
 import { formatNumber } from '../common/format.ts';
 import { useStages } from './use-comparison.ts';
@@ -34,6 +34,7 @@ export const FinalContexts = memo(function FinalContexts({ results, byId, dismis
                   estimate={() => 44}
                   label={`Final context of ${result.label}, ${result.finalContext.length} entries`}
                   testId={`compare.final.${i}.context`}
+                  height={CONTEXT_LIST_HEIGHT}
                   render={(n) => {
                     const ref = result.finalContext[n];
                     if (!ref) return null;

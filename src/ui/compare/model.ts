@@ -12,6 +12,9 @@ import type { ContextRef, ProbeScores, ReplayCompaction, ReplayResult } from '..
 import type { ComparisonRow } from '../../db/schema.ts';
 
 /** One colour per configuration (up to 8), distinguishable for the common colour-vision deficiencies. */
+/** Height of the context lists (a call's context, the final contexts), in px. Default 320. */
+export const CONTEXT_LIST_HEIGHT = 320;
+
 export const SERIES_COLORS = ['#2563eb', '#d97706', '#059669', '#dc2626', '#7c3aed', '#0891b2', '#be185d', '#4b5563'] as const;
 
 /** A dash pattern per configuration too, so the curves differ without colour. */
