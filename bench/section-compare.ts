@@ -3,7 +3,8 @@
  * ~13 MB Claude Code session (2,320 calls) imported through the page, the Compare tab with four configurations (pi, augment, observation-masking,
  * layered; chars/4, a 50,000-token window), and the main-thread long tasks (> 50 ms) from the click
  * on Compare until the totals table is shown, then while a compaction marker is opened and while
- * the context of its call is shown. Skipped when no Chromium is found.
+ * the context of its call is shown. Skipped when no Chromium is found. Also timed: decoding each
+ * message the page reads from a worker (the opened comparison is the largest), on the main thread.
  *
  * Environment: BENCH_COMPARE_FILE replaces the session (e.g. the real Claude Code sample in
  * public/samples/claude-code, 105 calls); BENCH_COMPARE_PORT the preview server's port.
@@ -11,8 +12,8 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { cpuHeaviest, traceMainThread, type TracedTask } from './main-thread-trace.ts';
-import { buildSite, chromiumMissing, drainLongTasks, installLongTaskProbe, type LongTask, withProbedPage } from './page-probe.ts';
+import { cpuHeaviest, traceMainThread, type MainThreadTrace, type TracedTask } from './main-thread-trace.ts';
+import { buildSite, chromiumMissing, drainLongTasks, type LongTask, type LongTaskWindow, withProbedPage } from './page-probe.ts';
 import { duration, fmt, printPairs, printTable } from './report.ts';
 import { OUT_DIR, releaseSession, sessionFile } from './session.ts';
 
@@ -34,6 +35,72 @@ const SITE_DIR = resolve(OUT_DIR, 'compare-site');
 
 interface ProbeWindow {
   __foldlab?: { imports: Array<{ conversation: { fileName: string } }> };
+}
+
+/** What `installProbes` keeps on `window` besides the long tasks: how long each message's data took to decode (ms), in order. */
+interface DecodeWindow {
+  __decodes: number[];
+  __decodesSeen: number;
+}
+
+/** Tasks traced while the compare runs and shows: down to this wall time, so the message and chart tasks are seen even on a quiet machine. Default 16. Unit: ms. */
+const TRACE_FLOOR_MS = 16;
+
+/**
+ * Runs in the page before its scripts (self-contained, as it is serialized into the page): records
+ * every long task, and times the first read of each message's data, which is when the browser
+ * decodes (structured-clones) what a worker posted.
+ */
+function installProbes(): void {
+  const w = window as unknown as LongTaskWindow & DecodeWindow;
+  w.__longTasks = [];
+  w.__decodes = [];
+  w.__decodesSeen = 0;
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) w.__longTasks.push({ start: entry.startTime, duration: entry.duration });
+  }).observe({ type: 'longtask', buffered: true });
+  const data = Object.getOwnPropertyDescriptor(MessageEvent.prototype, 'data');
+  const read = data?.get;
+  if (!read) return;
+  const decoded = new WeakSet<MessageEvent>();
+  Object.defineProperty(MessageEvent.prototype, 'data', {
+    configurable: true,
+    enumerable: data.enumerable ?? true,
+    get(this: MessageEvent): unknown {
+      if (decoded.has(this)) return read.call(this) as unknown;
+      decoded.add(this);
+      const started = performance.now();
+      const value = read.call(this) as unknown;
+      const took = performance.now() - started;
+      const n = w.__decodesSeen++;
+      w.__decodes.push(took);
+      // Marked in the trace (n counts every message) to find the task it ran in; not the many tiny ones.
+      if (took >= 1) performance.mark(`decode.${n}`);
+      return value;
+    },
+  });
+}
+
+/** The message decodes recorded since the last call: each one's number (as in its mark) and time (ms). */
+async function drainDecodes(page: Page): Promise<Array<{ n: number; ms: number }>> {
+  return page.evaluate(() => {
+    const w = window as unknown as DecodeWindow;
+    const first = w.__decodesSeen - w.__decodes.length;
+    const taken = w.__decodes.map((ms, i) => ({ n: first + i, ms }));
+    w.__decodes = [];
+    return taken;
+  });
+}
+
+/** The longest decodes, and the traced task the longest one ran in (its CPU says what reading the message cost the page). */
+function decodeReport(decodes: ReadonlyArray<{ n: number; ms: number }>, trace: MainThreadTrace): string {
+  const sorted = [...decodes].sort((a, b) => b.ms - a.ms);
+  const longest = sorted[0];
+  if (!longest) return 'none';
+  const at = trace.marks.get(`decode.${longest.n}`)?.[0];
+  const task = at === undefined ? undefined : trace.tasks.find((t) => t.at <= at && at <= t.at + t.wall);
+  const where = task ? `in a task of ${fmt(task.cpu)} ms CPU / ${fmt(task.wall)} ms wall` : `in a task under ${TRACE_FLOOR_MS} ms`;
+  return `${decodes.length} messages; longest ${sorted.slice(0, 3).map((d) => `${d.ms.toFixed(1)} ms`).join(', ')} (wall), the longest ${where}`;
 }
 
 const ms = (value: number) => (value === 0 ? '-' : `${fmt(value)} ms`);
@@ -78,16 +145,19 @@ async function measure(browser: Browser, page: Page, file: string): Promise<void
   await openCompare(page);
   await page.waitForTimeout(SETTLE_MS);
   await drainLongTasks(page);
+  await drainDecodes(page);
 
   const started = performance.now();
   let compareMs = 0;
-  const { tasks: comparingTrace } = await traceMainThread(browser, page, async () => {
+  const comparingTraced = await traceMainThread(browser, page, async () => {
     await page.getByTestId('compare.run').click();
     await page.getByTestId(`compare.totals.${STRATEGIES.length - 1}`).waitFor({ timeout: TIMEOUT_MS });
     compareMs = performance.now() - started;
     await page.waitForTimeout(SETTLE_MS);
-  }, BLOCKED_MS);
+  }, TRACE_FLOOR_MS);
+  const comparingTrace = comparingTraced.tasks;
   const comparing = await drainLongTasks(page);
+  const decodes = await drainDecodes(page);
   const calls = await page.getByTestId('compare.totals.0.calls').getAttribute('data-value');
   const markers = await page.getByTestId('compare.marker').count();
   const compactions = await Promise.all(STRATEGIES.map((_, i) => page.getByTestId(`compare.totals.${i}.compactions`).getAttribute('data-value')));
@@ -130,7 +200,8 @@ async function measure(browser: Browser, page: Page, file: string): Promise<void
   const worst = [...comparing, ...opening, ...context].sort((a, b) => b.duration - a.duration).slice(0, 5);
   printPairs([
     ['longest tasks', worst.length === 0 ? 'none' : worst.map((t) => `${fmt(t.duration)} ms at ${fmt(t.start)} ms`).join(', ')],
-    ['compare, most CPU', cpuHeaviest(comparingTrace)],
+    ['message decodes', decodeReport(decodes, comparingTraced)],
+    ['compare, most CPU', `${cpuHeaviest(comparingTrace)} (tasks over ${TRACE_FLOOR_MS} ms wall)`],
     ['marker, most CPU', cpuHeaviest(openingTrace)],
     ['context, most CPU', cpuHeaviest(contextTrace)],
   ]);
@@ -144,5 +215,5 @@ export async function compareSection(): Promise<void> {
   mkdirSync(OUT_DIR, { recursive: true });
   const buildMs = await buildSite(SITE_DIR);
   printPairs([['vite build', `${duration(buildMs)} -> bench/out/compare-site`]]);
-  await withProbedPage(SITE_DIR, PORT, installLongTaskProbe, (browser, page) => measure(browser, page, file));
+  await withProbedPage(SITE_DIR, PORT, installProbes, (browser, page) => measure(browser, page, file));
 }

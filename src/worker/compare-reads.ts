@@ -3,11 +3,12 @@
  * result slimmed (compare-view.ts), and on demand one compaction in full or the context of one
  * call, rebuilt here from the stored result. The page never decodes a whole stored result.
  */
+import * as Comlink from 'comlink';
 import { compactionContext } from '../core/replay/compaction-context.ts';
 import type { ContextRef } from '../core/replay/types.ts';
 import { getComparison, listComparisons } from '../db/comparisons.ts';
 import type { ComparisonRow, FoldlabDatabase } from '../db/schema.ts';
-import { comparisonSummary, comparisonView, type CompactionDetailView, type ComparisonSummary, type ComparisonView } from './compare-view.ts';
+import { comparisonSummary, comparisonView, viewBuffers, type CompactionDetailView, type ComparisonSummary, type ComparisonView } from './compare-view.ts';
 
 export class ComparisonReads {
   /** The comparison opened last: its compactions and calls are asked for one by one. Saved results never change. */
@@ -24,8 +25,11 @@ export class ComparisonReads {
   async open(id: string): Promise<ComparisonView | undefined> {
     // Read afresh (a rename changes the row), then kept for the details asked next.
     const row = await getComparison(this.db, id);
-    if (row) this.last = row;
-    return row && comparisonView(row);
+    if (!row) return undefined;
+    this.last = row;
+    // The series' buffers are moved to the page (each view is built afresh, nothing here keeps them).
+    const view = comparisonView(row);
+    return Comlink.transfer(view, viewBuffers(view));
   }
 
   /** Compaction `index` of configuration `config`, with the context right after it. */

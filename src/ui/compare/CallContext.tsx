@@ -5,7 +5,7 @@
  */
 import type { Entry } from '../../core/journal/entry.ts';
 import { engine } from '../../worker/client.ts';
-import type { ReplayResultView } from '../../worker/compare-view.ts';
+import { callAt, type ReplayResultView } from '../../worker/compare-view.ts';
 import { VirtualList } from '../common/VirtualList.tsx';
 import { colorOf, compactionBefore, CONTEXT_LIST_HEIGHT, entryOfRef, preview } from './model.ts';
 import { useWorkerValue } from './use-comparison.ts';
@@ -28,7 +28,7 @@ export function CallContext({ comparisonId, results, byId, tokensOf, config, cal
   const context = useWorkerValue(`${comparisonId}|${config}|${call}`, () => engine().comparisonCallContext(comparisonId, config, call));
   const refs = context.value ?? [];
   if (!result) return null;
-  const info = result.calls[call];
+  const info = callAt(result.calls, call);
   const last = compactionBefore(result, call);
   const calls = result.calls.length;
 

@@ -50,10 +50,16 @@ export default function CompareChart({ results, contextWindow, counterLabel, sel
     if (!element) return;
     const build = (): (() => void) => {
       const length = Math.max(1, ...results.map((result) => result.calls.length));
-      const xs = Array.from({ length }, (_, i) => i + 1);
-      const ys = results.map((result) => {
-        const column: Array<number | null> = new Array<number | null>(length).fill(null);
-        for (const call of result.calls) column[call.call] = call.contextTokens;
+      const xs = new Float64Array(length);
+      for (let i = 0; i < length; i++) xs[i] = i + 1;
+      // The worker's columns are drawn as they came; only a configuration that stopped early is padded with gaps.
+      const ys = results.map((result): Float64Array | Array<number | null> => {
+        const tokens = result.calls.contextTokens;
+        if (tokens.length === length) return tokens;
+        const column = new Array<number | null>(length).fill(null);
+        tokens.forEach((value, k) => {
+          column[k] = value;
+        });
         return column;
       });
       const options: uPlot.Options = {

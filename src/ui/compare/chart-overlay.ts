@@ -4,7 +4,7 @@
  * the compacted call starts), and the picked compaction or call on a layer of its own.
  */
 import uPlot from 'uplot';
-import type { ReplayResultView } from '../../worker/compare-view.ts';
+import { contextTokensAt, type ReplayResultView } from '../../worker/compare-view.ts';
 import { formatNumber } from '../common/format.ts';
 import { colorOf } from './model.ts';
 
@@ -51,7 +51,7 @@ export function drawOverlay(u: uPlot, results: readonly ReplayResultView[], cont
     const drops = new Path2D();
     const points: number[] = [];
     result.compactions.forEach((compaction) => {
-      const after = result.calls[compaction.call]?.contextTokens ?? compaction.tokensAfter;
+      const after = contextTokensAt(result.calls, compaction.call) ?? compaction.tokensAfter;
       const x = u.valToPos(compaction.call + 1, 'x', true);
       const yAfter = u.valToPos(after, 'y', true);
       drops.moveTo(x, u.valToPos(compaction.tokensBefore, 'y', true));
@@ -99,7 +99,7 @@ export function drawSelection(u: uPlot, results: readonly ReplayResultView[], se
   const color = colorOf(selection.config);
   const compaction = selection.compaction !== undefined ? result.compactions[selection.compaction] : undefined;
   if (compaction) {
-    const after = result.calls[compaction.call]?.contextTokens ?? compaction.tokensAfter;
+    const after = contextTokensAt(result.calls, compaction.call) ?? compaction.tokensAfter;
     const path = new Path2D();
     diamondPath(path, u.valToPos(compaction.call + 1, 'x') * px, u.valToPos(after, 'y') * px, 7 * px);
     ctx.fillStyle = '#0f172a';
@@ -108,7 +108,7 @@ export function drawSelection(u: uPlot, results: readonly ReplayResultView[], se
     ctx.lineWidth = px;
     ctx.stroke(path);
   }
-  const value = selection.call !== undefined ? result.calls[selection.call]?.contextTokens : undefined;
+  const value = selection.call !== undefined ? contextTokensAt(result.calls, selection.call) : undefined;
   if (selection.call !== undefined && value !== undefined) {
     ctx.strokeStyle = color;
     ctx.lineWidth = 2 * px;
@@ -149,7 +149,7 @@ export function nearestCompaction(u: uPlot, results: readonly ReplayResultView[]
   results.forEach((result, i) => {
     if (u.series[i + 1]?.show === false) return;
     result.compactions.forEach((compaction, c) => {
-      const after = result.calls[compaction.call]?.contextTokens ?? compaction.tokensAfter;
+      const after = contextTokensAt(result.calls, compaction.call) ?? compaction.tokensAfter;
       const distance = Math.hypot(u.valToPos(compaction.call + 1, 'x') - left, u.valToPos(after, 'y') - top);
       if (distance <= HIT_RADIUS && (!best || distance < best.distance)) best = { config: i, compaction: c, distance };
     });
