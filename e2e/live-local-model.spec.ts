@@ -70,6 +70,18 @@ async function startLocalSession(page: Page): Promise<void> {
 
 const idle = (page: Page) => expect(page.getByTestId('live.phase')).toHaveText('ready', { timeout: 45_000 });
 
+/** A session on the (fake) local model that has answered a first "Hello". */
+async function startGreetedSession(page: Page): Promise<void> {
+  await fakeWebLLM(page);
+  await chooseLocalModel(page);
+  await startLocalSession(page);
+  const input = page.getByTestId('live.input');
+  await input.fill('Hello');
+  await input.press('Enter');
+  await idle(page);
+  await expect(page.getByTestId('live.chat')).toContainText('OK.');
+}
+
 test('a live session on the local model: streaming, a tool call, an overflow compacted and retried, Stop', async ({ app, page }) => {
   await fakeWebLLM(page);
   await chooseLocalModel(page);
@@ -121,14 +133,8 @@ test('a live session on the local model: streaming, a tool call, an overflow com
 });
 
 test('when the engine holding the model stops, the session is offered again and reloads the model', async ({ app: _app, page }) => {
-  await fakeWebLLM(page);
-  await chooseLocalModel(page);
-  await startLocalSession(page);
+  await startGreetedSession(page);
   const input = page.getByTestId('live.input');
-  await input.fill('Hello');
-  await input.press('Enter');
-  await idle(page);
-  await expect(page.getByTestId('live.chat')).toContainText('OK.');
 
   await page.evaluate(() => (window as unknown as { __foldlab: { crashEngine(): void } }).__foldlab.crashEngine());
   await expect(page.getByTestId('live.reconnect')).toBeVisible({ timeout: 30_000 });
@@ -165,14 +171,8 @@ test('without WebGPU the option says so and cannot be chosen', async ({ app: _ap
 });
 
 test("when the session's worker dies mid-reply, the engine stops that reply, and the session opens again on the loaded model", async ({ app: _app, page }) => {
-  await fakeWebLLM(page);
-  await chooseLocalModel(page);
-  await startLocalSession(page);
+  await startGreetedSession(page);
   const input = page.getByTestId('live.input');
-  await input.fill('Hello');
-  await input.press('Enter');
-  await idle(page);
-  await expect(page.getByTestId('live.chat')).toContainText('OK.');
 
   await input.fill('Tell me a long story');
   await input.press('Enter');

@@ -1,43 +1,8 @@
 import * as Comlink from 'comlink';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createEngineClient, WorkerCrashedError, type WorkerLike } from './client.ts';
+import { createEngineClient, WorkerCrashedError } from './client.ts';
 import type { EngineApi } from './protocol.ts';
-
-/** A worker over a MessageChannel: the engine side serves `api`; `throwUncaught` does what a browser does when the worker throws. */
-class FakeWorker extends EventTarget implements WorkerLike {
-  terminated = false;
-  private readonly channel = new MessageChannel();
-
-  constructor(api: Record<string, unknown>) {
-    super();
-    Comlink.expose(api, this.channel.port2);
-    this.channel.port1.start();
-  }
-
-  postMessage(message: unknown, transfer: Transferable[] = []): void {
-    if (!this.terminated) this.channel.port1.postMessage(message, transfer);
-  }
-
-  override addEventListener(type: string, listener: EventListenerOrEventListenerObject | null): void {
-    if (type === 'message') this.channel.port1.addEventListener(type, listener as EventListener);
-    else super.addEventListener(type, listener);
-  }
-
-  override removeEventListener(type: string, listener: EventListenerOrEventListenerObject | null): void {
-    if (type === 'message') this.channel.port1.removeEventListener(type, listener as EventListener);
-    else super.removeEventListener(type, listener);
-  }
-
-  terminate(): void {
-    this.terminated = true;
-    this.channel.port1.close();
-    this.channel.port2.close();
-  }
-
-  throwUncaught(message: string): void {
-    this.dispatchEvent(Object.assign(new Event('error'), { message }));
-  }
-}
+import { FakeWorker } from './test-fake-worker.ts';
 
 const workers: FakeWorker[] = [];
 afterEach(() => {

@@ -7,7 +7,7 @@
  */
 import * as Comlink from 'comlink';
 import type { EngineApi } from './protocol.ts';
-import { lossSignal, settleOnLoss, workerLossReason, type WorkerLike } from './worker-loss.ts';
+import { restartingWorker, workerLossReason, type WorkerLike } from './worker-loss.ts';
 
 export type { WorkerLike } from './worker-loss.ts';
 
@@ -27,44 +27,14 @@ export interface EngineClient {
   readonly started: number;
 }
 
-interface Live {
-  worker: WorkerLike;
-  remote: Comlink.Remote<EngineApi>;
-}
-
 export function createEngineClient(spawn: () => WorkerLike): EngineClient {
-  let live: Live | undefined;
-  let started = 0;
-  const listeners = new Set<(error: WorkerCrashedError) => void>();
-
-  function start(): Live {
-    const worker = spawn();
-    started++;
-    const { lost: crashed, lose: fail } = lossSignal<WorkerCrashedError>();
-    const state: Live = { worker, remote: settleOnLoss(Comlink.wrap<EngineApi>(worker), crashed) };
-    const onCrash = (event: Event) => {
-      if (live !== state) return;
-      live = undefined;
-      worker.terminate();
-      const error = new WorkerCrashedError(crashMessage(event));
-      fail(error);
-      for (const listener of listeners) listener(error);
-    };
-    worker.addEventListener('error', onCrash);
-    worker.addEventListener('messageerror', onCrash);
-    live = state;
-    return state;
-  }
-
+  const workers = restartingWorker<EngineApi, WorkerCrashedError>(spawn, (event) => new WorkerCrashedError(crashMessage(event)));
   return {
-    engine: () => (live ?? start()).remote,
-    post: (message) => live?.worker.postMessage(message),
-    onCrash: (listener) => {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
+    engine: () => workers.remote(),
+    post: (message) => workers.post(message),
+    onCrash: (listener) => workers.onLost((error) => listener(error)),
     get started() {
-      return started;
+      return workers.started;
     },
   };
 }

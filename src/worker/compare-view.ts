@@ -63,7 +63,7 @@ export function compactionMarker(compaction: ReplayCompaction): CompactionMarker
   return { call: compaction.call, trigger: compaction.trigger, tokensBefore: compaction.tokensBefore, tokensAfter: compaction.tokensAfter };
 }
 
-export function callSeries(calls: readonly ReplayCall[]): CallSeries {
+function callSeries(calls: readonly ReplayCall[]): CallSeries {
   const length = calls.length;
   const series: CallSeries = {
     length,

@@ -48,7 +48,7 @@ function markObserving(): void {
 }
 
 /** A row's size: observed when the observer reports it, else the last size known or the estimate (no layout read). */
-export function rowSize(element: Element, entry: ResizeObserverEntry | undefined, instance: ListVirtualizer): number {
+function rowSize(element: Element, entry: ResizeObserverEntry | undefined, instance: ListVirtualizer): number {
   if (entry) markObserving();
   const box = entry?.borderBoxSize?.[0];
   if (box) return Math.round(box.blockSize);
@@ -59,7 +59,7 @@ export function rowSize(element: Element, entry: ResizeObserverEntry | undefined
 }
 
 /** The viewport's size, reported by a ResizeObserver after layout (the library reads it when it mounts). */
-export function observeViewport(instance: ListVirtualizer, report: (rect: Rect) => void): (() => void) | undefined {
+function observeViewport(instance: ListVirtualizer, report: (rect: Rect) => void): (() => void) | undefined {
   const element = instance.scrollElement;
   if (!element || typeof ResizeObserver === 'undefined') return observeElementRect(instance, report);
   const observer = new ResizeObserver(() => {
@@ -74,7 +74,7 @@ export function observeViewport(instance: ListVirtualizer, report: (rect: Rect) 
 const placed = new WeakSet<Element>();
 
 /** Scrolls the viewport, except the library's first write of 0 to a new one: it is at 0 already. */
-export function scrollViewport(offset: number, options: { adjustments?: number; behavior?: ScrollBehavior }, instance: ListVirtualizer): void {
+function scrollViewport(offset: number, options: { adjustments?: number; behavior?: ScrollBehavior }, instance: ListVirtualizer): void {
   const element = instance.scrollElement;
   if (element && !placed.has(element)) {
     placed.add(element);

@@ -8,8 +8,8 @@
  * tell that its other end is gone, so the page keeps the list per worker), and the listeners are
  * told (live-actions.ts stops the sessions it ran).
  */
-import * as Comlink from 'comlink';
-import { lossSignal, settleOnLoss, workerLossReason, type WorkerLike } from '../../worker/worker-loss.ts';
+import type * as Comlink from 'comlink';
+import { restartingWorker, workerLossReason, type WorkerLike } from '../../worker/worker-loss.ts';
 import type { LiveHostApi } from './live-host.ts';
 
 /** The live sessions' worker stopped: the sessions it ran are stopped; their stored journals are kept. */
@@ -35,52 +35,33 @@ export interface LiveWorkerClient {
   readonly started: number;
 }
 
-interface Running {
-  worker: LiveWorkerLike;
-  remote: Comlink.Remote<LiveHostApi>;
-  /** Keys of the engine worker's ports this worker holds the other end of. */
-  ports: Set<string>;
-}
-
 /** `releasePorts` asks the engine worker to stop serving the dead worker's ports (its failure is ignored: an engine that died holds none). */
 export function createLiveWorkerClient(spawn: () => LiveWorkerLike, releasePorts: (keys: string[]) => Promise<void>): LiveWorkerClient {
-  let running: Running | undefined;
-  let started = 0;
-  const listeners = new Set<(error: LiveWorkerLostError) => void>();
-
-  function start(): Running {
-    const worker = spawn();
-    started++;
-    const { lost, lose: fail } = lossSignal<LiveWorkerLostError>();
-    const state: Running = { worker, remote: settleOnLoss(Comlink.wrap<LiveHostApi>(worker), lost), ports: new Set() };
-    const onLost = (event: Event) => {
-      if (running !== state) return;
-      running = undefined;
-      worker.terminate();
-      const keys = [...state.ports];
-      state.ports.clear();
-      if (keys.length > 0) releasePorts(keys).catch(() => undefined);
-      const error = new LiveWorkerLostError(lostMessage(event));
-      fail(error);
-      for (const listener of listeners) listener(error);
-    };
-    worker.addEventListener('error', onLost);
-    worker.addEventListener('messageerror', onLost);
-    running = state;
-    return state;
-  }
-
+  const workers = restartingWorker<LiveHostApi, LiveWorkerLostError>(spawn, (event) => new LiveWorkerLostError(lostMessage(event)));
+  /** Keys of the engine worker's ports each live worker holds the other end of. */
+  const ports = new WeakMap<WorkerLike, Set<string>>();
+  const portsOf = (worker: WorkerLike): Set<string> => {
+    let keys = ports.get(worker);
+    if (!keys) ports.set(worker, (keys = new Set()));
+    return keys;
+  };
+  // Registered first, so the ports are released before the other listeners hear of the loss.
+  workers.onLost((_error, worker) => {
+    const keys = [...(ports.get(worker) ?? [])];
+    ports.delete(worker);
+    if (keys.length > 0) releasePorts(keys).catch(() => undefined);
+  });
   return {
-    host: () => (running ?? start()).remote,
-    hold: (key) => void (running ?? start()).ports.add(key),
-    forget: (key) => void running?.ports.delete(key),
-    onLost: (listener) => {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
+    host: () => workers.remote(),
+    hold: (key) => void portsOf(workers.worker()).add(key),
+    forget: (key) => {
+      const worker = workers.current();
+      if (worker) ports.get(worker)?.delete(key);
     },
-    post: (message) => running?.worker.postMessage(message),
+    onLost: (listener) => workers.onLost((error) => listener(error)),
+    post: (message) => workers.post(message),
     get started() {
-      return started;
+      return workers.started;
     },
   };
 }

@@ -7,13 +7,13 @@
  */
 import 'fake-indexeddb/auto';
 import type { ChatCompletionChunk } from '@mlc-ai/web-llm';
-import * as Comlink from 'comlink';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { LiveSessionConfig } from '../../db/live-session-row.ts';
 import type { SharedModelSource } from '../../llm/webllm-shared.ts';
 import type { WebLLMEngine } from '../../llm/webllm.ts';
 import { useLiveStore } from '../../store/live-store.ts';
 import { Engine } from '../../worker/engine.ts';
+import { FakeWorker } from '../../worker/test-fake-worker.ts';
 import { createFileListFolder } from './folder-access.ts';
 import type { PickedFolder } from './folder-pick.ts';
 import { LiveHost } from './live-host.ts';
@@ -36,41 +36,13 @@ vi.mock('../../worker/client.ts', async (importOriginal) => ({
   engineClient: { onCrash: () => () => undefined, post: () => undefined, started: 1 },
 }));
 
-/** The live worker: a real LiveHost behind a MessageChannel; `throwUncaught` does what a browser does when it throws. */
-class FakeLiveWorker extends EventTarget {
+/** The live worker: a real LiveHost behind a MessageChannel; when it is ended, the dead worker's LiveHost and its port to the engine stay as they were. */
+class FakeLiveWorker extends FakeWorker {
   static made: FakeLiveWorker[] = [];
-  terminated = false;
-  private readonly channel = new MessageChannel();
 
   constructor() {
-    super();
-    Comlink.expose(new LiveHost(), this.channel.port2);
-    this.channel.port1.start();
+    super(new LiveHost(), { keepServedEnd: true });
     FakeLiveWorker.made.push(this);
-  }
-
-  postMessage(message: unknown, transfer: Transferable[] = []): void {
-    if (!this.terminated) this.channel.port1.postMessage(message, transfer as never);
-  }
-
-  override addEventListener(type: string, listener: EventListenerOrEventListenerObject | null): void {
-    if (type === 'message') this.channel.port1.addEventListener(type, listener as EventListener);
-    else super.addEventListener(type, listener);
-  }
-
-  override removeEventListener(type: string, listener: EventListenerOrEventListenerObject | null): void {
-    if (type === 'message') this.channel.port1.removeEventListener(type, listener as EventListener);
-    else super.removeEventListener(type, listener);
-  }
-
-  /** Only the page's end closes: the dead worker's LiveHost, and its port to the engine, stay as they were. */
-  terminate(): void {
-    this.terminated = true;
-    this.channel.port1.close();
-  }
-
-  throwUncaught(message: string): void {
-    this.dispatchEvent(Object.assign(new Event('error'), { message }));
   }
 }
 
