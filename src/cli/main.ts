@@ -4,6 +4,7 @@
  *   npm run cli -- compact <file> --strategy <id> [--option k=v ...] [--counter C] [--window N] [--upto I] [--hook M.mjs [--hook-timeout MS]] [--json]
  *   npm run cli -- fold <file> [--option k=v ...] [--counter C] [--window N] [--simulate a-b [--level 2|3|4] [--summarizer offline]] [--json]
  *   npm run cli -- eval <file|folder>... --strategies <id[:k=v,...]>,... [--window N] [--counter C] [--model M] [--jobs N] [--json|--csv|--md]
+ *   npm run cli -- probes <file> [--format F] [--json]
  *   npm run cli -- session --dir <folder> (--base-url <url> --model <name> [--api openai|anthropic] | --script <replies.json>) --prompt "<message>"... --out <file.jsonl> [--json]
  */
 import { parseKeyValues } from '../core/compaction/options.ts';
@@ -17,6 +18,7 @@ import { parseEvalArgs } from './eval-args.ts';
 import { formatEvalCsv, formatEvalMarkdown, formatEvalText } from './eval-format.ts';
 import { formatInspect, runInspect } from './inspect.ts';
 import { backupCheckMain } from './backup-check.ts';
+import { probesMain } from './probes.ts';
 import { sessionMain } from './session.ts';
 
 const USAGE = `usage:
@@ -26,6 +28,7 @@ const USAGE = `usage:
   npm run cli -- fold <file> [--option key=value ...] [--counter C] [--window TOKENS] [--simulate FROM-TO [--level 2|3|4] [--summarizer offline]] [--json]
   npm run cli -- eval <file|folder>... --strategies <id[:key=value,...]>,... [--window TOKENS] [--counter C]
                       [--model PRICE_MODEL] [--summarizer offline] [--jobs N] [--json|--csv|--md]
+  npm run cli -- probes <file> [--format ${FORMAT_IDS.join('|')}] [--json]
   npm run cli -- backup-check <file> [--json]
   npm run cli -- session --dir <folder> (--base-url <url> --model <name> [--api openai|anthropic] | --script <replies.json>)
                       [--strategy ID --option key=value ...] [--window TOKENS] [--counter C] [--gitignore] [--summarizer model|offline]
@@ -133,6 +136,7 @@ async function evalMain(argv: string[]): Promise<void> {
 async function main(): Promise<void> {
   if (process.argv[2] === 'eval') return evalMain(process.argv.slice(3));
   if (process.argv[2] === 'backup-check') return backupCheckMain(process.argv.slice(3), USAGE);
+  if (process.argv[2] === 'probes') return probesMain(process.argv.slice(3), USAGE);
   if (process.argv[2] === 'session') return sessionMain(process.argv.slice(3), USAGE);
   let args: Args;
   try {
