@@ -96,7 +96,7 @@ const optionsArb = fc.record({
   buffer_time_before_cache_expiration_ms: fc.constantFrom(0, 1000, 30_000),
   summary_mode: fc.constantFrom('replace', 'nested'),
   exchange_unit: fc.constantFrom('turn', 'iteration'),
-  size_unit: fc.constantFrom('auto', 'chars', 'counter'),
+  size_unit: fc.constantFrom('auto', 'chars', 'counter', 'tokens'),
   total_chars_limit: fc.constantFrom(0, 2000, 10_000),
 });
 
@@ -164,7 +164,7 @@ function checkContext(input: CompactionInput, plan: Plan, context: CompactedCont
   expect(context.tokensAfter).toBe(context.entries.reduce((sum, item) => sum + countEntry(item.entry, input.counter).total, 0));
 
   // The promise: the kept tail is under historyTailSizeCharsToExclude, or the notes say why not.
-  if (context.summaryApplied && plan.cut && plan.options.sizeUnit !== 'counter') {
+  if (context.summaryApplied && plan.cut && plan.options.sizeUnit !== 'tokens') {
     let tail = 0;
     for (let i = plan.cut.index; i < entries.length; i++) if (entries[i]!.role !== 'system') tail += countEntry(entries[i]!, chars).total;
     const limit = plan.options.historyTailSizeCharsToExclude as number;

@@ -104,7 +104,7 @@ describe('options (A2)', () => {
       summaryNodeResponseMessage: SUMMARY_NODE_RESPONSE, totalCharsLimit: 10_000, userMessageCharsLimit: 1000,
       agentResponseCharsLimit: 2000, actionCharsLimit: 200, numFilesModifiedLimit: 10, numFilesCreatedLimit: 10,
       numFilesDeletedLimit: 10, numFilesViewedLimit: 10, numTerminalCommandsLimit: 10, historySummaryVersion: 3,
-      summaryMode: 'replace', sizeUnit: 'auto', exchangeUnit: 'turn',
+      summaryMode: 'replace', sizeUnit: 'chars', exchangeUnit: 'turn',
     });
   });
 
@@ -181,19 +181,26 @@ describe('trigger and split (A1, A3)', () => {
     expect(plan.notes.some((n) => n.includes('is over historyTailSizeCharsToExclude'))).toBe(true);
   });
 
-  it('counts characters, not tokens; sizeUnit=counter uses the input counter and says so', () => {
+  it('counts characters, not tokens, whatever the counter; sizeUnit=tokens reads the thresholds in the input counter and says so', () => {
     const entries = sizedTurns([30_000, 30_000]);
     const input = makeInput(entries, { counter: getEstimator('chars4') });
     expect(augmentStrategy.trigger(input, opts()).numbers.historySize).toBe(60_000);
-    const byTokens = augmentStrategy.trigger(input, opts({ size_unit: 'counter' }));
+    const byTokens = augmentStrategy.trigger(input, opts({ size_unit: 'tokens' }));
     expect(byTokens.numbers.historySize).toBe(15_000);
-    expect(byTokens.detail).toMatch(/historySize 15,000 < 50,000 \(triggerOnHistorySizeChars; chars\/4 tokens, sizeUnit = counter/);
-    // auto: characters with an estimator, the counter once the user picks an exact tokenizer.
+    expect(byTokens.detail).toMatch(/historySize 15,000 < 50,000 \(triggerOnHistorySizeChars; chars\/4 tokens, sizeUnit = tokens: the thresholds are read in this unit/);
+    // An exact tokenizer (o200k) does not turn the *_chars thresholds into tokens (seed 000 §1.3: characters).
     const exact = { ...getEstimator('chars4'), id: 'o200k' as const, label: 'o200k_base', exact: true };
-    const auto = augmentStrategy.trigger(makeInput(entries, { counter: exact }), opts());
-    expect(auto.numbers.historySize).toBe(15_000);
-    expect(auto.detail).toMatch(/o200k_base tokens, sizeUnit = auto with an exact tokenizer: the thresholds are read in this unit/);
-    expect(augmentStrategy.trigger(makeInput(entries, { counter: exact }), opts({ size_unit: 'chars' })).numbers.historySize).toBe(60_000);
+    const byDefault = augmentStrategy.trigger(makeInput(entries, { counter: exact }), opts());
+    expect(byDefault.numbers.historySize).toBe(60_000);
+    expect(byDefault.fire).toBe(true);
+    expect(byDefault.detail).toMatch(/historyChars 60,000 >= 50,000 \(triggerOnHistorySizeChars; characters, Augment's unit\)/);
+    expect(augmentStrategy.trigger(makeInput(entries, { counter: exact }), opts({ size_unit: 'tokens' })).numbers.historySize).toBe(15_000);
+  });
+
+  it('reads the earlier unit names of stored configurations: counter is tokens, auto is characters', () => {
+    expect(opts({ size_unit: 'counter' }).sizeUnit).toBe('tokens');
+    expect(opts({ sizeUnit: 'auto' }).sizeUnit).toBe('chars');
+    expect(() => opts({ sizeUnit: 'words' })).toThrow(/sizeUnit must be one of chars, tokens/);
   });
 
   it('a turn is one exchange: tool results stay with their call, cuts land on user messages', () => {

@@ -52,7 +52,7 @@ function evaluate(input: CompactionInput, options: AugmentOptions, view: History
   const numbers: Record<string, number> = { historySize: size };
   const unitNote = !view.byCounter
     ? 'characters, Augment\'s unit'
-    : `${view.unit}, sizeUnit = ${options.sizeUnit}${options.sizeUnit === 'auto' ? ' with an exact tokenizer' : ''}: the thresholds are read in this unit`;
+    : `${view.unit}, sizeUnit = tokens: the thresholds are read in this unit`;
   const off = (rule: string, detail: string): Firing => ({ decision: { fire: false, rule, detail, numbers } });
   if (!options.enabled) return off('disabled', 'History summarization is disabled (enabled = false).');
   if (options.prompt === '') return off('disabled', 'The summarization prompt is empty: no summary is made (§1.2).');

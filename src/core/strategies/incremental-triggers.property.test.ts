@@ -68,7 +68,7 @@ function build(steps: readonly Step[]): Entry[] {
 
 const STRATEGIES: Array<{ strategy: Strategy; raw: Record<string, unknown> }> = [
   { strategy: augmentStrategy as unknown as Strategy, raw: { triggerOnHistorySizeChars: 12_000, historyTailSizeCharsToExclude: 4_000, triggerOnHistorySizeCharsWhenCacheExpiring: 6_000 } },
-  { strategy: augmentStrategy as unknown as Strategy, raw: { triggerOnHistorySizeChars: 12_000, historyTailSizeCharsToExclude: 4_000, exchangeUnit: 'turn', sizeUnit: 'counter' } },
+  { strategy: augmentStrategy as unknown as Strategy, raw: { triggerOnHistorySizeChars: 12_000, historyTailSizeCharsToExclude: 4_000, exchangeUnit: 'turn', sizeUnit: 'tokens' } },
   { strategy: piStrategy as unknown as Strategy, raw: { reserveTokens: 2_000, keepRecentTokens: 1_500 } },
   { strategy: layeredStrategy as unknown as Strategy, raw: { keepTurns: 2, contextWindow: 8_000 } },
 ];

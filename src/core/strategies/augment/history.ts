@@ -36,7 +36,7 @@ export interface HistoryView {
   charsOf: (index: number) => number;
   /** "chars" or "<counter> tokens", for notes. */
   unit: string;
-  /** Whether sizes are in the input's counter (sizeUnit counter, or auto with an exact tokenizer). */
+  /** Whether sizes are in the input's counter (sizeUnit tokens). */
   byCounter: boolean;
   previous?: PreviousNode;
   /** Oldest first: pinned exchanges before the previous node, the node, then later exchanges. */
@@ -127,7 +127,7 @@ function indexedView(input: CompactionInput, options: AugmentOptions, index: Aug
   const n = entries.length;
   const notes: string[] = [];
   const charsOf = (i: number) => index.charsAt(i);
-  const byCounter = options.sizeUnit === 'counter' || (options.sizeUnit === 'auto' && input.counter.exact);
+  const byCounter = options.sizeUnit === 'tokens';
   const sizeOf = byCounter ? (i: number) => input.tokens.countAt(i) : charsOf;
   const unit = byCounter ? `${input.counter.label} tokens` : 'chars';
   const isPinned = (entry: Entry) => Boolean(input.pinned?.has(entry.id) || entry.flags?.pinned);
@@ -180,7 +180,7 @@ export function historyViewFromScratch(input: CompactionInput, options: AugmentO
   const notes: string[] = [];
   const chars = entryChars(entries);
   const charsOf = (i: number) => chars[i]!;
-  const byCounter = options.sizeUnit === 'counter' || (options.sizeUnit === 'auto' && input.counter.exact);
+  const byCounter = options.sizeUnit === 'tokens';
   const sizeOf = byCounter ? (i: number) => input.tokens.countAt(i) : charsOf;
   const measure = byCounter ? (text: string) => input.counter.count(text) : (text: string) => CHARS.count(text);
   const unit = byCounter ? `${input.counter.label} tokens` : 'chars';

@@ -9,7 +9,7 @@ import { OptionError, parseOptions, type OptionSpec } from '../../compaction/opt
 import { MEMORIES_PROMPT_ID, SUMMARY_NODE_RESPONSE, SUMMARY_PROMPT_ID, SUPERVISOR_TEMPLATE } from './templates.ts';
 
 export type SummaryMode = 'replace' | 'nested';
-export type SizeUnit = 'auto' | 'chars' | 'counter';
+export type SizeUnit = 'chars' | 'tokens';
 export type ExchangeUnit = 'turn' | 'iteration';
 
 export interface AugmentOptions {
@@ -56,7 +56,7 @@ export interface AugmentOptions {
   historySummaryVersion: number;
   /** `replace`: the old summary is dropped (the original, §2.1); `nested`: it is input to the new one (§13.3). Default replace. */
   summaryMode: SummaryMode;
-  /** `chars`: sizes in characters of the entries (Augment's unit); `counter`: in the input's token counter; `auto`: characters unless the user picked an exact tokenizer. Default auto. */
+  /** `chars`: the `*_chars` sizes are characters of the entries, as in Augment (seed 000 §1.3); `tokens`: they are read as tokens of the selected counter. Default chars. */
   sizeUnit: SizeUnit;
   /** `turn`: an exchange is a user turn (cuts never split a tool call from its result); `iteration`: one model request, as Augment stores it (the summary node carries the cut-off tool calls). Default turn. */
   exchangeUnit: ExchangeUnit;
@@ -97,7 +97,7 @@ export const AUGMENT_OPTIONS: readonly OptionSpec[] = [
   { name: 'numTerminalCommandsLimit', alias: 'num_terminal_commands_limit', type: 'integer', default: 10, min: 0, max: 10_000, unit: 'commands', description: 'Abridged history: terminal commands listed per exchange.' },
   { name: 'historySummaryVersion', alias: 'history_summary_version', type: 'integer', default: 3, min: 1, max: 1_000_000, description: 'Version stamped on summary nodes; summaries of other versions are filtered out.' },
   { name: 'summaryMode', alias: 'summary_mode', type: 'enum', default: 'replace', values: ['replace', 'nested'], description: 'replace: the old summary is dropped (Augment); nested: it is input to the new summary.' },
-  { name: 'sizeUnit', alias: 'size_unit', type: 'enum', default: 'auto', values: ['auto', 'chars', 'counter'], description: 'Measure history sizes in characters (Augment), in the selected token counter, or auto: characters unless an exact tokenizer is selected.' },
+  { name: 'sizeUnit', alias: 'size_unit', type: 'enum', default: 'chars', values: ['chars', 'tokens'], description: 'Unit of the *_chars sizes: characters, as Augment counts them, or tokens of the selected counter.' },
   { name: 'exchangeUnit', alias: 'exchange_unit', type: 'enum', default: 'turn', values: ['turn', 'iteration'], description: 'An exchange is a whole user turn, or one model request as Augment stores it.' },
   { name: 'memories', alias: 'agent_memories', type: 'text', default: '', description: 'Long-term memories, one per line, oldest first; compressed when too long.' },
   { name: 'memoriesMaxLines', alias: 'max_lines', type: 'integer', default: 100, min: 1, max: 1_000_000, unit: 'lines', description: 'Memories longer than this are compressed.' },
@@ -157,9 +157,21 @@ export function parseParamsJson(json: string, name = 'history_summary_params'): 
 /** A prompt option names a file in prompts/, so it can be neither prompt text nor a path. */
 const PROMPT_ID = /^[a-z0-9][a-z0-9._-]*$/i;
 
+/**
+ * Earlier names of the size units, in stored comparisons and scripts: `counter` was the token unit,
+ * `auto` meant tokens whenever an exact tokenizer was selected; both are read by the seed's rule now
+ * (characters unless tokens are asked for), so `auto` is characters.
+ */
+const SIZE_UNIT_NAMES: Readonly<Record<string, SizeUnit>> = { counter: 'tokens', auto: 'chars' };
+
 /** Raw values (camelCase or the feature flag's snake_case, nested or as a JSON string) to typed options. */
 export function parseAugmentOptions(raw: Record<string, unknown> = {}): AugmentOptions {
-  const options = parseOptions(AUGMENT_OPTIONS, flatten(raw)) as AugmentOptions;
+  const flat = flatten(raw);
+  for (const key of ['sizeUnit', 'size_unit']) {
+    const value = flat[key];
+    if (typeof value === 'string' && SIZE_UNIT_NAMES[value] !== undefined) flat[key] = SIZE_UNIT_NAMES[value];
+  }
+  const options = parseOptions(AUGMENT_OPTIONS, flat) as AugmentOptions;
   for (const name of ['prompt', 'compressionPrompt'] as const) {
     const value = options[name].trim();
     if (value !== '' && !PROMPT_ID.test(value)) {
