@@ -7,6 +7,7 @@
 import type { Block, CompactionMarker, Entry, EntryFlags } from '../journal/entry.ts';
 import { EntryBuilder, describe, isRecord, num, str, toEpochMs, type EntryDraft } from './builder.ts';
 import { convertContent, normalizeUsage, systemText } from './claude-code-content.ts';
+import { splitSidechainThreads } from './claude-code-threads.ts';
 import type { ImportResult, LineImporter } from './types.ts';
 
 
@@ -74,6 +75,8 @@ class ClaudeCodeImporter implements LineImporter {
   private customTitle: string | undefined;
   private aiTitle: string | undefined;
   private sidechainModel: string | undefined;
+  /** The lines' `agentId` (a subagent's transcript, CLI 2.0 and later). */
+  private agentId: string | undefined;
 
   line(value: Json, lineNo: number): void {
     this.builder.lines++;
@@ -122,7 +125,7 @@ class ClaudeCodeImporter implements LineImporter {
     const title = this.customTitle ?? this.aiTitle ?? this.summaryTitle();
     if (title !== undefined) this.builder.meta.title = title;
     if (this.builder.meta.model === undefined && this.sidechainModel !== undefined) this.builder.meta.model = this.sidechainModel;
-    return this.builder.result();
+    return splitSidechainThreads(this.builder.result(), this.agentId);
   }
 
   /** The summary for the latest leaf of this file, else the first (they may all name other files' leaves). */
@@ -139,6 +142,7 @@ class ClaudeCodeImporter implements LineImporter {
     const meta = this.builder.meta;
     meta.sessionId ??= str(value.sessionId);
     meta.cwd ??= str(value.cwd);
+    this.agentId ??= str(value.agentId);
     // The CLI that wrote last is the one whose format the tail of the file follows.
     meta.version = str(value.version) ?? meta.version;
   }

@@ -117,6 +117,7 @@ export class ImportSession {
       );
     }
     linkToolCalls(result.entries);
+    for (const thread of result.threads ?? []) linkToolCalls(thread.entries);
     return result;
   }
 

@@ -37,6 +37,26 @@ export interface SessionMeta {
   /** Context window the source recorded (Codex `model_context_window`). */
   contextWindow?: number;
   version?: string;
+  /** Set when this conversation is a subagent's own thread: the session that started it. */
+  subagent?: SubagentLink;
+}
+
+/**
+ * How a subagent thread hangs under its parent session. Claude Code writes a subagent's traffic to
+ * `<session>/subagents/agent-<id>.jsonl` (2.1), to `agent-<id>.jsonl` beside the session (2.0), or
+ * inline in the session file as `isSidechain` lines (1.0); every line carries the parent's `sessionId`.
+ */
+export interface SubagentLink {
+  /** The parent session's id (its conversations carry it as `meta.sessionId`). */
+  parentSessionId?: string;
+  /** The lines' `agentId` (2.0 and later), or `sidechain-<n>` for the n-th inline thread of a file. */
+  agentId?: string;
+  /** From `agent-<id>.meta.json` `agentType`, or the parent's `Task` call `subagent_type`. */
+  agentType?: string;
+  /** From `agent-<id>.meta.json` `description`, or the parent's `Task` call `description`. */
+  description?: string;
+  /** The parent's tool call that started this subagent, when it could be matched. */
+  parentToolUseId?: string;
 }
 
 export interface ImportResult {
@@ -52,6 +72,11 @@ export interface ImportResult {
   issueCount?: number;
   /** Blank (empty or whitespace-only) lines of a JSONL file. Set by the driver. */
   blankLines?: number;
+  /**
+   * Subagent threads written inline in this file (Claude Code 1.0 `isSidechain` lines), each a
+   * conversation of its own with `meta.subagent` set; `entries` holds the main thread only.
+   */
+  threads?: ImportResult[];
 }
 
 /** A streaming JSONL importer: `line` for each non-empty line in order, then `finish` once. */
