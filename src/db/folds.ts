@@ -19,6 +19,8 @@ export interface FoldKeyParts {
   counter: string;
   contextWindow: number;
   leafId?: string;
+  /** Where the fold starts on the branch (default 'start'). */
+  from?: string;
   options: Record<string, unknown>;
   /** 'offline', or the summarizer and model that made the block indexes. */
   summarizer: string;
@@ -31,7 +33,7 @@ function sorted(value: Record<string, unknown>): Record<string, unknown> {
 
 /** The stored view's id: FNV-1a 64 of the parts (option order does not matter). */
 export function foldKey(conversationId: string, parts: FoldKeyParts): string {
-  return fnv1a64(JSON.stringify([FOLD_STORE_VERSION, conversationId, parts.importId, parts.counter, parts.contextWindow, parts.leafId ?? '', sorted(parts.options), parts.summarizer, parts.selfCheck]));
+  return fnv1a64(JSON.stringify([FOLD_STORE_VERSION, conversationId, parts.importId, parts.counter, parts.contextWindow, parts.leafId ?? '', parts.from ?? 'start', sorted(parts.options), parts.summarizer, parts.selfCheck]));
 }
 
 /** The stored view `id`, if it was made from the conversation's current import. */

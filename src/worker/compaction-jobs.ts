@@ -121,6 +121,7 @@ export class CompactionJobs {
     const built = buildInput(journal, totals, counter, {
       ...(request.leafId ? { leafId: request.leafId } : {}),
       ...(request.upTo !== undefined ? { upTo: request.upTo } : {}),
+      ...(request.from ? { from: request.from } : {}),
       contextWindow: request.contextWindow,
       ...(previous ? { previous } : {}),
       pinned: new Set(pins.map((pin) => pin.entryId)),
@@ -128,7 +129,7 @@ export class CompactionJobs {
       wallClock: Date.now(),
     });
     // The whole branch, when the run takes it up at an earlier point (a fork: before-fork is asked).
-    const whole = request.upTo !== undefined ? buildInput(journal, totals, counter, { ...(request.leafId ? { leafId: request.leafId } : {}), contextWindow: request.contextWindow, wallClock: 0 }) : undefined;
+    const whole = request.upTo !== undefined ? buildInput(journal, totals, counter, { ...(request.leafId ? { leafId: request.leafId } : {}), ...(request.from ? { from: request.from } : {}), contextWindow: request.contextWindow, wallClock: 0 }) : undefined;
     return { conversation, journal, built, whole, previousRow, options: await this.pluginOptions(request, built.input) };
   }
 
@@ -156,6 +157,7 @@ export class CompactionJobs {
       journalIndex: built.journalIndex,
       entryIds: built.input.entries.map((entry) => entry.id),
       ...(built.note ? { inputNote: built.note } : {}),
+      scope: built.scope,
       ...(previousRow ? { previousRunId: previousRow.id } : {}),
     };
   }

@@ -54,6 +54,7 @@ export class CompareJobs {
       journal, totals, counter, contextWindow: request.contextWindow, configs: request.configs,
       summarizer: makeSummarizer(request, () => undefined), prompts: PROMPTS,
       ...(request.leafId ? { leafId: request.leafId } : {}),
+      ...(request.from ? { from: request.from } : {}),
       ...(request.priceModel ? { priceModel: request.priceModel } : {}),
       ...(request.dismissedProbes ? { dismissed: new Set(request.dismissedProbes) } : {}),
       ...(request.timeoutMs ? { timeoutMs: request.timeoutMs } : {}),
@@ -74,6 +75,7 @@ export class CompareJobs {
       contextWindow: request.contextWindow,
       ...(output.priceModel ? { priceModel: output.priceModel } : {}),
       entryIds: output.entryIds,
+      scope: output.scope,
       results: output.results,
       durationMs: Date.now() - started,
     };

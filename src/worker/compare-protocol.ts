@@ -3,6 +3,7 @@
  * stored conversation, and what comes back. Kept apart from protocol.ts so the compare job, the
  * store and the UI share these types without importing the rest of the engine.
  */
+import type { InputScope, ReplayFrom } from '../core/compaction/input-scope.ts';
 import type { ReplayConfig, ReplayProgress, ReplayResult } from '../core/replay/types.ts';
 import type { CounterId } from '../core/tokens/counters.ts';
 import type { RemoteConfig } from '../llm/remote.ts';
@@ -16,6 +17,8 @@ export interface CompareRequest {
   conversationId: string;
   /** Branch leaf (default: the active branch). */
   leafId?: string;
+  /** Where the replay starts on the branch (default 'start': the first entry, the source's own compactions left out). */
+  from?: ReplayFrom;
   counter: CounterId;
   contextWindow: number;
   /** Price table model id or window preset the cost is computed for (see src/core/pricing.ts). */
@@ -54,6 +57,8 @@ export interface CompareResult {
   priceModel?: string;
   /** Ids of the replayed input's entries, in order: `ReplayCall.entryIndex` and `appendFrom` index this. */
   entryIds: string[];
+  /** Where the replay started, what it covered and why (absent in comparisons stored before it was recorded). */
+  scope?: InputScope;
   /** One per configuration, in request order; a configuration whose summarizer failed has `error` and the calls up to the failure. */
   results: ReplayResult[];
   /** Wall time of the whole compare, ms. */

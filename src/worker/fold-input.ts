@@ -3,6 +3,7 @@
  * compaction input, its iterations, the iteration the request stops at, and each entry's tokens.
  */
 import { buildInput } from '../core/compaction/input.ts';
+import type { ReplayFrom } from '../core/compaction/input-scope.ts';
 import { toIterations } from '../core/folding/iterations.ts';
 import { getCounter, type CounterId } from '../core/tokens/counters.ts';
 import { loadEntries } from '../db/conversations.ts';
@@ -14,6 +15,7 @@ export interface FoldInputRequest {
   conversationId: string;
   counter: CounterId;
   leafId?: string;
+  from?: ReplayFrom;
   contextWindow: number;
   upToIteration?: number;
 }
@@ -31,7 +33,7 @@ export async function loadFoldInput(db: FoldlabDatabase, countTokens: CountToken
     countTokens(request.conversationId, request.counter),
     getCounter(request.counter),
   ]);
-  const built = buildInput(journal, totals, counter, { ...(request.leafId ? { leafId: request.leafId } : {}), contextWindow: request.contextWindow, now: Date.now() });
+  const built = buildInput(journal, totals, counter, { ...(request.leafId ? { leafId: request.leafId } : {}), ...(request.from ? { from: request.from } : {}), contextWindow: request.contextWindow, now: Date.now() });
   const all = built.input.entries;
   const iterations = toIterations(all);
   const upTo = request.upToIteration !== undefined ? Math.max(0, Math.min(request.upToIteration, iterations.length - 1)) : iterations.length - 1;

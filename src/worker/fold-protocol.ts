@@ -3,6 +3,7 @@
  * simulation asks for and what comes back. Types only, so the protocol, the database schema and the
  * UI can name them without importing the jobs that make them.
  */
+import type { ReplayFrom } from '../core/compaction/input-scope.ts';
 import type { AppConfig } from '@mlc-ai/web-llm';
 import type { FoldedBlock, FoldRun } from '../core/folding/types.ts';
 import type { FoldSimulation } from '../core/folding/simulate.ts';
@@ -57,6 +58,8 @@ export interface FoldRequest extends FoldSummaryRequest {
   counter: CounterId;
   contextWindow: number;
   leafId?: string;
+  /** Where the fold starts on the branch (default 'start': the first entry, the source's own compactions left out). */
+  from?: ReplayFrom;
   /** Fold as of this iteration (0-based, inclusive): the replay's position. */
   upToIteration?: number;
   /** Recall query (query_history): the blocks that match. */
@@ -86,7 +89,7 @@ export interface FoldView extends FoldSummaryView {
   missedRecalls: RecallRequest[];
   /** When the view was folded, if it was read back from the library instead of folded again (epoch ms). */
   storedAt?: number;
-  /** Why the fold starts where it does: at the last compaction the journal records on the branch (absent: at its first entry). */
+  /** Where the fold starts and why, when the source agent recorded a compaction on the branch (absent: none recorded). */
   startNote?: string;
 }
 

@@ -10,18 +10,23 @@ afterEach(async () => {
   await db.delete();
 });
 
-async function fold(path: string, fileName: string) {
+async function fold(path: string, fileName: string, from?: 'last-compaction') {
   db = new FoldlabDatabase(`t-${Math.random()}`);
   const engine = new Engine(db);
   const { conversation } = await engine.importBlob(new Blob([readFileSync(path)]), { jobId: 'i', fileName, origin: 'file' }, () => undefined);
   const folds = new FoldJobs(db, async (id, counter) => (await engine.countTokens('c', id, counter, () => undefined)).totals);
-  return folds.fold({ conversationId: conversation.id, options: {}, counter: 'chars4', contextWindow: 200_000, summarizer: 'offline' });
+  return folds.fold({ conversationId: conversation.id, options: {}, counter: 'chars4', contextWindow: 200_000, summarizer: 'offline', ...(from ? { from } : {}) });
 }
 
 describe('where a fold starts', () => {
-  it('says so when it starts at a compaction the journal records (pi compaction)', async () => {
+  it('starts at the first entry, leaving the compactions the journal records out, and says so (pi compaction)', async () => {
     const view = await fold('public/samples/pi/v3-small.jsonl', 'v3.jsonl');
-    expect(view.startNote).toMatch(/^Starts at the compaction the source agent recorded at line \d+/);
+    expect(view.startNote).toMatch(/^From the first entry of the branch \(.*\): the source agent's own compactions \(line \d+, \d+\) are left out/);
+  });
+
+  it('continues from the last compaction the journal records on request, and says so', async () => {
+    const view = await fold('public/samples/pi/v3-small.jsonl', 'v3.jsonl', 'last-compaction');
+    expect(view.startNote).toMatch(/^From the compaction the source agent recorded at line \d+/);
   });
 
   it('says nothing when the journal records no compaction', async () => {

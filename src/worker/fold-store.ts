@@ -26,6 +26,7 @@ export class FoldViewStore {
       counter: request.counter,
       contextWindow: request.contextWindow,
       ...(request.leafId ? { leafId: request.leafId } : {}),
+      ...(request.from ? { from: request.from } : {}),
       options: request.options,
       summarizer: foldSummarizerName(request),
       selfCheck: (request.summarizer ?? 'offline') !== 'offline' && (request.selfCheck ?? false),

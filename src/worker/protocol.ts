@@ -2,6 +2,7 @@
  * The typed API the engine worker serves to the page (over Comlink). Progress arrives through a
  * callback; every long job has a job id the page can cancel; errors cross as {name, message}.
  */
+import type { InputScope, ReplayFrom } from '../core/compaction/input-scope.ts';
 import type { FormatId } from '../core/import/types.ts';
 import type { InspectReport } from '../core/inspect.ts';
 import type { BlockType, Role } from '../core/journal/entry.ts';
@@ -85,6 +86,8 @@ export interface CompactRequest {
   /** Branch leaf (default: active) and point in time (journal index, default: the end). */
   leafId?: string;
   upTo?: number;
+  /** Where the input starts on the branch (default 'start': the first entry, the source's own compactions left out). */
+  from?: ReplayFrom;
   /** Which earlier run to continue from: 'latest' of this strategy (default), a run id, or 'none'. */
   continueFrom?: string;
   /** 'offline' (default), 'remote' (with `remote`), 'webllm' (with `localModelId`). */
@@ -116,6 +119,8 @@ export interface PlanPreview {
   journalIndex: number[];
   entryIds: string[];
   inputNote?: string;
+  /** Where the input starts, what it holds and why. */
+  scope?: InputScope;
   previousRunId?: string;
 }
 

@@ -1,14 +1,22 @@
 /**
  * Builds what a strategy is given from a stored journal: the chosen branch (root to leaf), without
- * harness events and subagent traffic, starting at the last compaction the source agent itself
- * recorded (that is what its model saw), optionally cut at an earlier point in time, with the
- * cached per-entry token counts re-indexed to that order.
+ * harness events and subagent traffic, optionally cut at an earlier point in time, with the cached
+ * per-entry token counts re-indexed to that order.
+ *
+ * Where it starts (`from`, see `input-scope.ts`): by default at the first entry of the branch. The
+ * file holds the whole history, so the compactions the source agent recorded are left out: their
+ * summaries stand for history the input already holds verbatim, and a replay compacts it by its own
+ * strategy. Counting both would count that history twice. With `from: 'last-compaction'` the input
+ * is what the source agent's model saw after its last compaction: that summary, then (pi) the
+ * entries it kept from `firstKeptEntryId` on, as pi rebuilds its context, then what followed; the
+ * kept entries are context there, not calls to replay (`firstCall`).
  */
 import { nextCallAt } from '../journal/clock.ts';
 import type { Entry } from '../journal/entry.ts';
 import { activeLeaf, pathTo } from '../journal/tree.ts';
 import type { TokenCounter } from '../tokens/counters.ts';
 import { TokenIndex } from '../tokens/prefix-sums.ts';
+import { DEFAULT_REPLAY_FROM, inputScope, isSourceCompaction, type InputScope, type ReplayFrom } from './input-scope.ts';
 import type { CompactionInput, PreviousCompaction } from './types.ts';
 
 export interface BuildInputOptions {
@@ -16,6 +24,8 @@ export interface BuildInputOptions {
   leafId?: string;
   /** Compact as of this journal index (inclusive): later entries are ignored (a point in time). */
   upTo?: number;
+  /** Where the input starts (default 'start': the first entry; the source's own compactions left out). */
+  from?: ReplayFrom;
   contextWindow: number;
   previous?: PreviousCompaction;
   pinned?: ReadonlySet<string>;
@@ -30,35 +40,58 @@ export interface BuildInputOptions {
 
 export interface BuiltInput {
   input: CompactionInput;
-  /** Journal index of each input entry. */
+  /** Journal index of each input entry (pi's kept entries follow the summary they come after in the file). */
   journalIndex: number[];
-  /** Why the input starts where it starts. */
+  /** Input index of the first entry whose reply is a call to replay (0; after pi's kept entries when continuing from its compaction). */
+  firstCall: number;
+  /** Where the input starts, what it holds and why. */
+  scope: InputScope;
+  /** Why the input starts where it starts, when the source agent recorded a compaction on the branch. */
   note?: string;
 }
 
 export function buildInput(journal: readonly Entry[], totals: ArrayLike<number>, counter: TokenCounter, options: BuildInputOptions): BuiltInput {
   const leaf = options.leafId ?? activeLeaf(journal)?.id;
-  let path = leaf ? pathTo(journal, leaf) : journal.map((entry) => entry.index);
-  if (options.upTo !== undefined) path = path.filter((index) => index <= options.upTo!);
-  path = path.filter((index) => {
+  let whole = leaf ? pathTo(journal, leaf) : journal.map((entry) => entry.index);
+  if (options.upTo !== undefined) whole = whole.filter((index) => index <= options.upTo!);
+  const branch = whole.filter((index) => {
     const entry = journal[index];
     return entry !== undefined && entry.kind !== 'event' && !entry.flags?.sidechain;
   });
-  let note: string | undefined;
-  // The source agent's own last compaction: its model saw the summary and what followed. A pi
-  // branch summary is not one: it is a message on the branch, after the history it continues.
-  let start = 0;
-  for (let i = path.length - 1; i >= 0; i--) {
-    const entry = journal[path[i]!];
-    if (entry?.kind === 'compaction' && entry.role === 'summary' && entry.marker?.source !== 'pi.branch_summary') {
-      start = i;
-      note = `Starts at the compaction the source agent recorded at line ${entry.line}: entries before it were already replaced by that summary.`;
+  const from = options.from ?? DEFAULT_REPLAY_FROM;
+  const compactions = branch.filter((index) => isSourceCompaction(journal[index]!));
+  // The source agent's own last summary (a Claude Code boundary line is not one: its summary follows it).
+  let last = -1;
+  for (let i = branch.length - 1; i >= 0 && from === 'last-compaction'; i--) {
+    const entry = journal[branch[i]!]!;
+    if (isSourceCompaction(entry) && entry.role === 'summary') {
+      last = i;
       break;
     }
   }
-  path = path.slice(start);
+  let path: number[];
+  let kept = 0;
+  if (last < 0) path = branch.filter((index) => !isSourceCompaction(journal[index]!));
+  else {
+    // pi keeps the entries from `firstKeptEntryId` up to the compaction (its compactions excepted);
+    // that entry may be a line that is no model context, so it is looked for on the whole path.
+    const keptId = journal[branch[last]!]!.marker?.firstKeptEntryId;
+    const keptAt = keptId === undefined ? -1 : whole.findIndex((index) => journal[index]?.id === keptId);
+    const keptFrom = keptAt < 0 ? Number.POSITIVE_INFINITY : keptAt;
+    const position = new Map(whole.map((index, i) => [index, i]));
+    const keptPath = branch.slice(0, last).filter((index) => position.get(index)! >= keptFrom && !isSourceCompaction(journal[index]!));
+    kept = keptPath.length;
+    path = [branch[last]!, ...keptPath, ...branch.slice(last + 1)];
+  }
   const entries = path.map((index) => journal[index]!);
   const counts = path.map((index) => totals[index] ?? 0);
+  const firstCall = kept > 0 ? 1 + kept : 0;
+  const scope = inputScope({
+    journal, entries, firstCall, kept, requested: from,
+    compactionLines: compactions.map((index) => journal[index]!).filter((entry) => entry.role === 'summary').map((entry) => entry.line),
+    startedAt: last < 0 ? undefined : journal[branch[last]!],
+    branchEntries: branch.map((index) => journal[index]!).filter((entry) => !isSourceCompaction(entry)),
+  });
   return {
     input: {
       entries,
@@ -70,6 +103,8 @@ export function buildInput(journal: readonly Entry[], totals: ArrayLike<number>,
       now: options.now ?? nextCallAt(entries) ?? options.wallClock ?? 0,
     },
     journalIndex: path,
-    ...(note ? { note } : {}),
+    firstCall,
+    scope,
+    ...(compactions.length > 0 ? { note: scope.note } : {}),
   };
 }

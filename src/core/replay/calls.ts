@@ -5,12 +5,16 @@
  */
 import type { Entry } from '../journal/entry.ts';
 
-/** Input indices of the entries that answered a model call, ascending. */
-export function findCalls(entries: readonly Entry[]): number[] {
+/**
+ * Input indices of the entries that answered a model call, ascending, from input index `from` on
+ * (the replies before it are context the input starts with: the entries pi kept at a compaction).
+ */
+export function findCalls(entries: readonly Entry[], from = 0): number[] {
   const calls: number[] = [];
-  entries.forEach((entry, index) => {
+  for (let index = from; index < entries.length; index++) {
+    const entry = entries[index]!;
     if (entry.role === 'assistant' && entry.kind === 'message' && !entry.flags?.synthetic) calls.push(index);
-  });
+  }
   return calls;
 }
 

@@ -5,6 +5,7 @@
  * error) carries its reason and the others still run; a cancel stops everything.
  */
 import { buildInput } from '../compaction/input.ts';
+import type { InputScope, ReplayFrom } from '../compaction/input-scope.ts';
 import type { PromptLibrary } from '../compaction/prompts.ts';
 import { CompactionCancelledError, type Summarizer } from '../compaction/summarizer.ts';
 import type { Entry } from '../journal/entry.ts';
@@ -18,7 +19,6 @@ import { replaySession } from './replay.ts';
 import { isFoldingConfig } from './config-options.ts';
 import { replayFolding } from './folding-replay.ts';
 import type { ReplayConfig, ReplayProgress, ReplayResult } from './types.ts';
-import { findCalls } from './calls.ts';
 
 export interface CompareArgs {
   journal: readonly Entry[];
@@ -31,6 +31,8 @@ export interface CompareArgs {
   prompts: PromptLibrary;
   /** Branch leaf (default: the active branch). */
   leafId?: string;
+  /** Where the replay starts (default 'start': the first entry, the source's own compactions left out). */
+  from?: ReplayFrom;
   /** Price table model or window preset for the cost; default: the model the transcript recorded, when priced. */
   priceModel?: string;
   dismissed?: ReadonlySet<string>;
@@ -42,6 +44,8 @@ export interface CompareArgs {
 export interface CompareOutput {
   entryIds: string[];
   calls: number;
+  /** Where the replay started, what it covered and why. */
+  scope: InputScope;
   priceModel?: string;
   results: ReplayResult[];
 }
@@ -51,6 +55,7 @@ export async function compareConfigs(args: CompareArgs): Promise<CompareOutput> 
     contextWindow: args.contextWindow,
     now: 0,
     ...(args.leafId ? { leafId: args.leafId } : {}),
+    ...(args.from ? { from: args.from } : {}),
   });
   const { input } = built;
   const probes = extractProbes(input.entries);
@@ -62,7 +67,7 @@ export async function compareConfigs(args: CompareArgs): Promise<CompareOutput> 
     if (args.signal?.aborted) throw new CompactionCancelledError();
     try {
       results.push(await (isFoldingConfig(config) ? replayFolding : replaySession)({
-        input, config, summarizer: args.summarizer, prompts: args.prompts, probes,
+        input, config, summarizer: args.summarizer, prompts: args.prompts, probes, firstCall: built.firstCall,
         ...(price ? { price } : {}),
         ...(args.dismissed ? { dismissed: args.dismissed } : {}),
         ...(args.timeoutMs ? { timeoutMs: args.timeoutMs } : {}),
@@ -76,7 +81,8 @@ export async function compareConfigs(args: CompareArgs): Promise<CompareOutput> 
   }
   return {
     entryIds: input.entries.map((entry) => entry.id),
-    calls: findCalls(input.entries).length,
+    calls: built.scope.calls,
+    scope: built.scope,
     ...(price ? { priceModel: price.model } : {}),
     results,
   };

@@ -51,7 +51,7 @@ export async function replayFolding(args: FoldingReplayArgs): Promise<ReplayResu
   const counts = Array.from({ length: entries.length }, (_, i) => input.tokens.countAt(i));
   const iterations = toIterations(entries);
   const iterationOf = iterationOfEntry(iterations, entries.length);
-  const allCalls = findCalls(entries);
+  const allCalls = findCalls(entries, args.firstCall);
   const callIndices = args.calls === undefined ? allCalls : allCalls.slice(0, args.calls);
   const clock = clockOf(entries);
   const byEntry = probesByEntry(args.probes ?? extractProbes(entries), args.dismissed ?? new Set());

@@ -45,6 +45,8 @@ export interface ReplayArgs {
   onProgress?: (progress: ReplayProgress) => void;
   /** Replay only the first `calls` calls (a prefix of the session). */
   calls?: number;
+  /** Input index of the first reply replayed as a call (`buildInput`'s `firstCall`; default 0). */
+  firstCall?: number;
 }
 
 /** Yield to the event loop after this much work, so a cancel or a progress message can get through. */
@@ -58,7 +60,7 @@ export async function replaySession(args: ReplayArgs): Promise<ReplayResult> {
   const options = strategy.parse(raw) as Options;
   delete input.previous;
   const entries = input.entries;
-  const allCalls = findCalls(entries);
+  const allCalls = findCalls(entries, args.firstCall);
   const callIndices = args.calls === undefined ? allCalls : allCalls.slice(0, args.calls);
   const clock = clockOf(entries);
   const byEntry = probesByEntry(args.probes ?? extractProbes(entries), args.dismissed ?? new Set());

@@ -15,6 +15,7 @@ export const SAMPLES: Sample[] = [
   { id: 'claude-rewind', title: 'Claude Code rewind + compact', path: 'samples/claude-code/dag_compact_after_rewind.jsonl', format: 'claude-code', description: 'A rewind fork and a compaction boundary' },
   { id: 'codex', title: 'Codex CLI rollout', path: 'samples/codex/schema-coverage.jsonl', format: 'codex', description: 'Codex 0.146: ~50 entry kinds, 6 compactions' },
   { id: 'pi-large', title: 'pi session (v1)', path: 'samples/pi/large-session.jsonl', format: 'pi', description: 'Real pi session: 391 tool calls, mixed providers' },
+  { id: 'pi-compacted', title: 'pi session with compactions (v1)', path: 'samples/pi/before-compaction.jsonl', format: 'pi', description: 'Real pi session: 471 calls, 2 compactions pi recorded' },
   { id: 'pi-v3', title: 'pi session (v3 tree)', path: 'samples/pi/v3-small.jsonl', format: 'pi', description: 'id/parentId tree with 2 compactions' },
   { id: 'tau-bench', title: 'tau-bench GPT-4o airline', path: 'samples/openai-chat/gpt-4o-airline.json', format: 'openai-chat', description: '200 conversations, 1,164 tool calls' },
 ];
