@@ -14,10 +14,10 @@ export type JobKind = 'compaction' | 'fold-summaries';
 export type JobRecordState = 'running' | 'done' | 'failed' | 'cancelled' | 'discarded';
 
 /** A compaction request as stored with its job: no cancel id, no API key (it is read again on resume). */
-export type StoredCompactRequest = Omit<CompactRequest, 'jobId' | 'remote' | 'runId' | 'resumeJobId'> & { remote?: Omit<RemoteConfig, 'apiKey'> };
+export type StoredCompactRequest = Omit<CompactRequest, 'jobId' | 'remote' | 'runId' | 'resumeJobId'> & { remote?: Omit<RemoteConfig, 'apiKey' | 'keyOrigin'> };
 
 /** A fold request with model summaries as stored with its job: no cancel id, no API key. */
-export type StoredFoldRequest = Omit<FoldRequest, 'jobId' | 'remote' | 'resumeJobId'> & { remote?: Omit<RemoteConfig, 'apiKey'> };
+export type StoredFoldRequest = Omit<FoldRequest, 'jobId' | 'remote' | 'resumeJobId'> & { remote?: Omit<RemoteConfig, 'apiKey' | 'keyOrigin'> };
 
 interface JobFields {
   id: string;
@@ -63,7 +63,7 @@ export function jobsTable(db: Dexie): Table<JobRecord, string> | undefined {
 export function storedRequest(request: CompactRequest): StoredCompactRequest {
   const { jobId: _jobId, runId: _runId, resumeJobId: _resume, remote, ...rest } = request;
   if (!remote) return rest;
-  const { apiKey: _key, ...safe } = remote;
+  const { apiKey: _key, keyOrigin: _origin, ...safe } = remote;
   return { ...rest, remote: safe };
 }
 
@@ -71,7 +71,7 @@ export function storedRequest(request: CompactRequest): StoredCompactRequest {
 export function storedFoldRequest(request: FoldRequest): StoredFoldRequest {
   const { jobId: _jobId, resumeJobId: _resume, remote, ...rest } = request;
   if (!remote) return rest;
-  const { apiKey: _key, ...safe } = remote;
+  const { apiKey: _key, keyOrigin: _origin, ...safe } = remote;
   return { ...rest, remote: safe };
 }
 

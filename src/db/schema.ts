@@ -103,7 +103,7 @@ export interface SettingRow {
 }
 
 /** A compare request as stored: no job id, no API key, no self-hosted model config. */
-export type StoredCompareRequest = Omit<CompareRequest, 'jobId' | 'remote' | 'localAppConfig'> & { remote?: Omit<RemoteConfig, 'apiKey'> };
+export type StoredCompareRequest = Omit<CompareRequest, 'jobId' | 'remote' | 'localAppConfig'> & { remote?: Omit<RemoteConfig, 'apiKey' | 'keyOrigin'> };
 
 /** One finished replay or compare (v3), saved when it finishes; journal entries are referenced by id. */
 export interface ComparisonRow {

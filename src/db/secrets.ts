@@ -8,6 +8,8 @@ export interface SecretRow {
   /** Provider preset id (or 'custom'). */
   providerId: string;
   key: string;
+  /** The origin of the endpoint the key was entered for (missing on keys saved before keys were bound: those are asked for again). */
+  origin?: string;
   savedAt: number;
 }
 

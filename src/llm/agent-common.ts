@@ -17,6 +17,8 @@ export interface AgentModelConfig {
   model: string;
   /** Sent only when set (local servers need none); never appears in an error or a log. */
   apiKey?: string;
+  /** The origin the API key was entered for (a remembered key): a request to another origin is refused. Default: not checked. */
+  keyOrigin?: string;
   /** Default: the global fetch. */
   fetch?: typeof fetch;
   /** Cap on output tokens per reply; a request asking for fewer gets its own number. Default: the request's, else the server's (Anthropic: 8,192). */

@@ -10,7 +10,7 @@ import { createOpenAIAgentModel } from './agent-openai.ts';
 import { validateRemote, type RemoteConfig } from './remote-config.ts';
 
 /** Tuning that Settings does not hold (fetch, retries, output cap, temperature). */
-export type AgentModelOptions = Omit<AgentModelConfig, 'baseUrl' | 'model' | 'apiKey' | 'providerId'>;
+export type AgentModelOptions = Omit<AgentModelConfig, 'baseUrl' | 'model' | 'apiKey' | 'keyOrigin' | 'providerId'>;
 
 /** Checks the config (RemoteConfigError names what is missing) and makes the model. */
 export function createAgentModel(config: RemoteConfig, options: AgentModelOptions = {}): AgentModel {
@@ -20,6 +20,7 @@ export function createAgentModel(config: RemoteConfig, options: AgentModelOption
     baseUrl: config.baseUrl,
     model: config.model.trim(),
     ...(config.apiKey ? { apiKey: config.apiKey } : {}),
+    ...(config.apiKey && config.keyOrigin !== undefined ? { keyOrigin: config.keyOrigin } : {}),
   };
   if (config.api === 'anthropic') return createAnthropicAgentModel({ ...common, providerId: config.presetId === 'custom' ? 'anthropic' : config.presetId });
   return createOpenAIAgentModel({ ...common, ...(config.presetId !== 'custom' ? { providerId: config.presetId } : {}) });

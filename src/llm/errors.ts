@@ -141,6 +141,22 @@ export class OfflineError extends ProviderError {
   }
 }
 
+/**
+ * A remembered key is bound to the origin of the endpoint it was entered for: a request taking it
+ * anywhere else (a base URL changed since, by hand or by a restored backup) is refused before it is
+ * sent. Never retried.
+ */
+export class KeyOriginError extends ProviderError {
+  override name = 'KeyOriginError';
+  readonly keyOrigin: string;
+  readonly requestOrigin: string;
+  constructor(provider: ProviderRef, keyOrigin: string, requestOrigin: string) {
+    super(provider, `The API key for ${provider.label} was saved for ${keyOrigin}, but this request goes to ${requestOrigin}, so it was not sent. If you trust ${requestOrigin}, enter the key again for it in Settings > Models.`);
+    this.keyOrigin = keyOrigin;
+    this.requestOrigin = requestOrigin;
+  }
+}
+
 /** The stream broke off, ended without its final event, or sent something unreadable. */
 export class StreamError extends ProviderError {
   override name = 'StreamError';

@@ -5,7 +5,7 @@
  */
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import {
-  AuthError, ContextOverflowError, ModelNotFoundError, NetworkError, OfflineError, OverloadedError, ProviderHttpError,
+  AuthError, ContextOverflowError, KeyOriginError, ModelNotFoundError, NetworkError, OfflineError, OverloadedError, ProviderHttpError,
   RateLimitError, SpendLimitError, StreamError, abortError, isContextOverflow, parseErrorBody, redact,
   type ProviderError, type ProviderRef,
 } from './errors.ts';
@@ -25,16 +25,28 @@ export interface PostArgs {
   signal: AbortSignal;
   fetch: typeof fetch;
   secret?: string;
+  /** The origin the key in `headers` was entered for: a request to any other origin is refused unsent. */
+  keyOrigin?: string;
 }
 
 /** `post` with a provider config's fetch (default: the global one) and its key as the secret to scrub. */
-export function postWith(config: { fetch?: typeof fetch; apiKey?: string }, args: Omit<PostArgs, 'fetch' | 'secret'>): Promise<Response> {
-  return post({ ...args, fetch: config.fetch ?? globalThis.fetch, ...(config.apiKey ? { secret: config.apiKey } : {}) });
+export function postWith(config: { fetch?: typeof fetch; apiKey?: string; keyOrigin?: string }, args: Omit<PostArgs, 'fetch' | 'secret' | 'keyOrigin'>): Promise<Response> {
+  return post({ ...args, fetch: config.fetch ?? globalThis.fetch, ...(config.apiKey ? { secret: config.apiKey } : {}), ...(config.apiKey && config.keyOrigin !== undefined ? { keyOrigin: config.keyOrigin } : {}) });
+}
+
+/** The origin of a URL ('' when it is not one), compared with the origin a key was saved for. */
+export function originOf(url: string): string {
+  try {
+    return new URL(url.trim()).origin;
+  } catch {
+    return '';
+  }
 }
 
 /** POSTs the body; resolves with a 2xx response, rejects with a named error for anything else. */
 export async function post(args: PostArgs): Promise<Response> {
   if (args.signal.aborted) throw abortError(args.signal, args.provider.label);
+  if (args.keyOrigin !== undefined && originOf(args.url) !== args.keyOrigin) throw new KeyOriginError(args.provider, args.keyOrigin, originOf(args.url));
   let response: Response;
   // Called as a plain function: a browser's fetch refuses to run with another object as `this`.
   const send = args.fetch;

@@ -12,6 +12,13 @@ export interface RemoteConfig {
   model: string;
   /** Held in memory only; never stored with the run. */
   apiKey?: string;
+  /** The origin `apiKey` was entered for: the request is refused if the base URL points elsewhere. */
+  keyOrigin?: string;
+}
+
+/** The key fields of a config from a key ring's bound key (nothing when there is none). */
+export function keyFields(bound: { key: string; origin: string } | undefined): Pick<RemoteConfig, 'apiKey' | 'keyOrigin'> {
+  return bound ? { apiKey: bound.key, keyOrigin: bound.origin } : {};
 }
 
 export class RemoteConfigError extends Error {

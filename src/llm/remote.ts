@@ -7,12 +7,12 @@ import type { RetryOptions } from './retry.ts';
 import { SUMMARIZER_SYSTEM_PROMPT_ID } from './presets.ts';
 import { validateRemote, type RemoteConfig } from './remote-config.ts';
 
-export { RemoteConfigError, validateRemote, type RemoteConfig } from './remote-config.ts';
+export { RemoteConfigError, keyFields, validateRemote, type RemoteConfig } from './remote-config.ts';
 
 /** `onRetry` hears of each wait before a retry (to show "rate limited — retrying in N s"). */
 export function createRemoteSummarizer(config: RemoteConfig, onToken?: TokenCallback, onRetry?: RetryOptions['onRetry']): Summarizer {
   validateRemote(config);
-  const common = { model: config.model.trim(), ...(onToken ? { onToken } : {}), ...(onRetry ? { retry: { onRetry } } : {}) };
+  const common = { model: config.model.trim(), ...(config.keyOrigin !== undefined ? { keyOrigin: config.keyOrigin } : {}), ...(onToken ? { onToken } : {}), ...(onRetry ? { retry: { onRetry } } : {}) };
   if (config.api === 'anthropic') {
     return withSystemPrompt(createAnthropicSummarizer({ ...common, baseUrl: config.baseUrl, apiKey: config.apiKey ?? '', providerId: config.presetId === 'custom' ? 'anthropic' : config.presetId }));
   }

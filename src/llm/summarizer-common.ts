@@ -14,6 +14,8 @@ import { withRetry, type RetryOptions } from './retry.ts';
 export interface RemoteSummarizerConfig {
   /** Default: the global fetch. */
   fetch?: typeof fetch;
+  /** The origin the API key was entered for (a remembered key): a request to another origin is refused. Default: not checked (a key given with its base URL, as on the command line). */
+  keyOrigin?: string;
   /** Streaming text for a live view, with tokens per second. */
   onToken?: TokenCallback;
   /** Retry tuning (max 3 retries, 500 ms base backoff, 60 s retry-after cap by default). */

@@ -7,7 +7,7 @@
  */
 import type { AppConfig } from '@mlc-ai/web-llm';
 import type { LiveModelChoice } from '../db/live-session-row.ts';
-import { validateRemote, type RemoteConfig } from '../llm/remote.ts';
+import { keyFields, validateRemote, type RemoteConfig } from '../llm/remote.ts';
 import { keyring } from './keyring.ts';
 import { useAppStore } from './store.ts';
 
@@ -43,8 +43,7 @@ export async function resolveLiveModel(choice: LiveModelChoice): Promise<LiveMod
   const { problem } = settingsModelLabel();
   if (problem) throw new LiveModelError(problem);
   const { remote } = useAppStore.getState();
-  const apiKey = await keyring.get(remote.presetId);
-  const config: RemoteConfig = { ...remote, ...(apiKey ? { apiKey } : {}) };
+  const config: RemoteConfig = { ...remote, ...keyFields(await keyring.get(remote.presetId)) };
   validateRemote(config);
   return { kind: 'remote', config };
 }

@@ -5,6 +5,7 @@
  */
 import { db } from '../db/db.ts';
 import { heldLocks, interruptedJobs, jobsTable, setJobState, type JobRecord } from '../db/jobs.ts';
+import { keyFields } from '../llm/remote-config.ts';
 import type { FoldRequest } from '../worker/fold-protocol.ts';
 import type { JobProgress } from '../worker/protocol.ts';
 import { engine, newJobId, proxy } from '../worker/client.ts';
@@ -27,8 +28,7 @@ export async function findInterruptedJobs(): Promise<JobRecord[]> {
  */
 export async function resumeJob(job: JobRecord): Promise<void> {
   const remote = job.request.remote;
-  const apiKey = remote ? await keyring.get(remote.presetId) : undefined;
-  const withKey = remote ? { remote: { ...remote, ...(apiKey ? { apiKey } : {}) } } : {};
+  const withKey = remote ? { remote: { ...remote, ...keyFields(await keyring.get(remote.presetId)) } } : {};
   const store = useAppStore.getState();
   if (job.kind === 'fold-summaries') {
     await runFoldSummariesJob({ ...job.request, ...withKey, resumeJobId: job.id }, job.label);

@@ -2,6 +2,7 @@
  * The summarizer part of a worker request (compaction or folding) from Settings > Models: the
  * API key is read from the key ring at the moment of the request and goes only into that request.
  */
+import { keyFields } from '../llm/remote-config.ts';
 import type { CompactRequest } from '../worker/protocol.ts';
 import { keyring } from './keyring.ts';
 import type { ModelsSlice } from './models-slice.ts';
@@ -13,8 +14,7 @@ export type SummarizerFields = Pick<CompactRequest, 'remote' | 'localModelId' | 
 export async function summarizerFields(): Promise<SummarizerFields> {
   const { summarizerKind, remote, localModelId, localModelBaseUrl } = useAppStore.getState();
   if (summarizerKind === 'remote') {
-    const apiKey = await keyring.get(remote.presetId);
-    return { summarizer: 'remote', remote: { ...remote, ...(apiKey ? { apiKey } : {}) } };
+    return { summarizer: 'remote', remote: { ...remote, ...keyFields(await keyring.get(remote.presetId)) } };
   }
   if (summarizerKind === 'local' && localModelId) {
     const base = localModelBaseUrl.trim();

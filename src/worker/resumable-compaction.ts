@@ -64,7 +64,7 @@ export class ResumableCompactions<P> {
       const job = request.resumeJobId ? await this.resumable(jobs, request.resumeJobId) : newJob(request);
       if ('row' in job) return job.row;
       // A resume runs the request as recorded; only the key (never stored) and the cancel id are the page's.
-      const effective: CompactRequest = request.resumeJobId ? { ...job.request, ...withKey(job.request.remote, request.remote?.apiKey), jobId: request.jobId } : request;
+      const effective: CompactRequest = request.resumeJobId ? { ...job.request, ...withKey(job.request.remote, request.remote), jobId: request.jobId } : request;
       // The job's own lock is taken before its record says `running`: a running record without a
       // held lock is then always an interrupted one.
       return withLock(this.locks, jobLockName(job.id), signal, () => undefined, () => this.runJob(jobs, job, effective, signal, onProgress));
@@ -105,9 +105,11 @@ export class ResumableCompactions<P> {
   }
 }
 
-function withKey(remote: CompactionJobRecord['request']['remote'], apiKey: string | undefined): Pick<CompactRequest, 'remote'> {
+/** The recorded remote with the page's key and the origin that key was saved for (never a recorded one). */
+function withKey(remote: CompactionJobRecord['request']['remote'], page: CompactRequest['remote']): Pick<CompactRequest, 'remote'> {
   if (!remote) return {};
-  return { remote: { ...remote, ...(apiKey ? { apiKey } : {}) } };
+  const { keyOrigin: _recorded, ...recorded } = remote as CompactRequest['remote'] & object;
+  return { remote: { ...recorded, ...(page?.apiKey ? { apiKey: page.apiKey, ...(page.keyOrigin !== undefined ? { keyOrigin: page.keyOrigin } : {}) } : {}) } };
 }
 
 function newJob(request: CompactRequest): CompactionJobRecord {

@@ -31,7 +31,7 @@ export class ResumableFolds {
     const job = request.resumeJobId ? await this.resumable(jobs, request.resumeJobId) : newJob(request);
     // A resume runs the request as recorded; only the key (never stored) and the cancel id are the page's.
     const effective: FoldRequest = request.resumeJobId
-      ? { ...job.request, ...(job.request.remote ? { remote: { ...job.request.remote, ...(request.remote?.apiKey ? { apiKey: request.remote.apiKey } : {}) } } : {}), ...(request.jobId ? { jobId: request.jobId } : {}) }
+      ? { ...job.request, ...(job.request.remote ? { remote: pageKey(job.request.remote, request.remote) } : {}), ...(request.jobId ? { jobId: request.jobId } : {}) }
       : request;
     // The lock is taken before the record says `running`: a running record without a held lock is an interrupted one.
     return withLock(this.locks, jobLockName(job.id), signal, () => undefined, async () => {
@@ -68,4 +68,10 @@ function newJob(request: FoldRequest): FoldSummariesJobRecord {
     label: foldJobLabel(request),
     request: storedFoldRequest(request),
   };
+}
+
+/** The recorded remote with the page's key and the origin that key was saved for (never a recorded one). */
+function pageKey(recorded: NonNullable<FoldRequest['remote']>, page: FoldRequest['remote']): NonNullable<FoldRequest['remote']> {
+  const { keyOrigin: _recorded, ...rest } = recorded;
+  return { ...rest, ...(page?.apiKey ? { apiKey: page.apiKey, ...(page.keyOrigin !== undefined ? { keyOrigin: page.keyOrigin } : {}) } : {}) };
 }

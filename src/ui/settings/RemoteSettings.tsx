@@ -1,9 +1,11 @@
 /**
  * Remote summarizer: a provider preset (or any OpenAI-compatible server), base URL, model and key.
  * The key stays in memory unless "Remember on this device" is ticked; Forget removes it. "Test
- * connection" makes one tiny request and says exactly what went wrong.
+ * connection" makes one tiny request and says exactly what went wrong. A key is bound to the origin
+ * of the base URL it was entered for: pointing the base URL elsewhere asks for the key again.
  */
 import { useEffect, useState } from 'react';
+import { originOf } from '../../llm/http.ts';
 import { PROVIDER_PRESETS } from '../../llm/presets.ts';
 import { createRemoteSummarizer } from '../../llm/remote.ts';
 import { errorMessage } from '../../store/actions.ts';
@@ -17,31 +19,39 @@ export function RemoteSettings() {
   const [remember, setRemember] = useState(false);
   const [status, setStatus] = useState<{ ok: boolean; text: string }>();
   const [testing, setTesting] = useState(false);
+  /** Why the key field is empty though a key was kept: it was saved for another endpoint, or before keys were bound. */
+  const [askAgain, setAskAgain] = useState<string>();
   const preset = PROVIDER_PRESETS.find((p) => p.id === remote.presetId);
+  const origin = originOf(remote.baseUrl);
 
   useEffect(() => {
     let live = true;
     void keyring.get(remote.presetId).then((stored) => {
       if (!live) return;
-      setKey(stored ?? '');
-      setRemember(keyring.isRemembered(remote.presetId));
+      const matches = stored !== undefined && stored.origin === origin;
+      setKey(matches ? stored.key : '');
+      setRemember(matches && keyring.isRemembered(remote.presetId));
+      if (stored && !matches) setAskAgain(`The key you entered was saved for ${stored.origin || 'another base URL'}; the base URL now points at ${origin || 'an invalid address'}. Enter the key again to use it there.`);
+      else if (!stored && keyring.wasUnbound(remote.presetId)) setAskAgain('Your remembered key was saved before keys were tied to their endpoint: enter it again for this base URL.');
+      else setAskAgain(undefined);
     });
     return () => {
       live = false;
     };
-  }, [remote.presetId]);
+  }, [remote.presetId, origin]);
 
   const saveKey = async (value: string, rememberIt: boolean) => {
     setKey(value);
     setRemember(rememberIt);
-    await keyring.set(remote.presetId, value, rememberIt);
+    setAskAgain(undefined);
+    await keyring.set(remote.presetId, value, rememberIt, remote.baseUrl);
   };
 
   const test = async () => {
     setTesting(true);
     setStatus(undefined);
     try {
-      const summarizer = createRemoteSummarizer({ ...remote, ...(key ? { apiKey: key } : {}) });
+      const summarizer = createRemoteSummarizer({ ...remote, ...(key ? { apiKey: key, keyOrigin: origin } : {}) });
       const reply = await summarizer.summarize({
         taskId: 'connection-test', promptId: 'connection-test', prompt: 'Reply with the single word OK.', entries: [], serialized: '', vars: {}, maxTokens: 16,
         signal: AbortSignal.timeout(30_000),
@@ -87,6 +97,7 @@ export function RemoteSettings() {
         <span>API key {preset && !preset.needsKey ? '(not needed for this server)' : ''}</span>
         <input type="password" autoComplete="off" value={key} onChange={(e) => void saveKey(e.target.value, remember)} data-testid="settings.remote.key" spellCheck={false} />
       </label>
+      {askAgain && <p className="muted small" role="status" data-testid="settings.remote.key-again">{askAgain}</p>}
       <label className="field inline">
         <input type="checkbox" checked={remember} onChange={(e) => void saveKey(key, e.target.checked)} data-testid="settings.remote.remember" />
         <span>Remember on this device (stored apart from your conversations; never exported)</span>
