@@ -5,7 +5,8 @@
  * - One probe per file per kind, from the first call that touched it that way; a call whose result
  *   is an error or a refusal touched nothing. A call without a result (aborted) still counts.
  * - A file that was ever created, modified or deleted gets no 'read' probe: the write probe already
- *   asks for the file, and reading before editing is routine.
+ *   asks for the file, and reading before editing is routine. A file created in the session and
+ *   edited afterwards gets no 'modified' probe: "created" is what a reader states about it.
  * - Paths are compared relative to the project root: the deepest directory shared by every
  *   absolute path (outside /tmp, /var, /dev, /private, /proc), cut above a usual project
  *   subdirectory (src, lib, test, packages…), when it is at least two levels deep (one when it
@@ -131,6 +132,8 @@ export function artifactProbes(calls: readonly CallRecord[], root: string | unde
     for (const kind of KIND_ORDER) {
       const record = file.first[kind];
       if (!record || (kind === 'read' && written)) continue;
+      // A file the session created and then edited is stated as created: the edits are part of making it.
+      if (kind === 'modified' && file.first.created && file.first.created.index <= record.index) continue;
       probes.push(makeProbe('artifact', kind, file.key, { entry: record.entry, index: record.index }, alternatives));
     }
   }

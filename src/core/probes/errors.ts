@@ -27,6 +27,7 @@ import { makeProbe } from './make.ts';
 import { contentNeedles, normalizeForMatch } from './normalize.ts';
 import { isRefusal } from './sources.ts';
 import { programs } from './shell.ts';
+import { failedTarget, shellTargets } from './targets.ts';
 import { callLabel, callTarget, inputObject, inputPath, shellScript, toolFamily } from './tools.ts';
 import type { Probe } from './types.ts';
 
@@ -46,12 +47,16 @@ const FAILURE_SIGNALS: RegExp[] = [
   /\bcommand failed\b/i,
 ];
 
+const TOOL_ERROR = /^\s*(?:error|ERROR|Error)(?:\s*:|\s+-\s)/;
+
 /** Whether a result reports a failure (see the module comment). */
 export function isFailure(record: CallRecord): boolean {
   const result = record.result;
   if (!result) return false;
   if (isRefusal(result.text)) return false;
-  if (toolFamily(record.call.name) !== 'shell') return result.isError;
+  const family = toolFamily(record.call.name);
+  // A function tool that answers "Error: …" failed, flagged or not (many APIs report errors as text).
+  if (family !== 'shell') return result.isError || (family === 'other' && TOOL_ERROR.test(result.text.slice(0, 300)));
   const script = shellScript(inputObject(record.call.input)) ?? '';
   const run = programs(script);
   if (isNoMatch(run, result.text)) return false;
@@ -157,24 +162,31 @@ function targetKey(record: CallRecord): string | undefined {
 
 /** Error probes of the calls (see the module comment), in entry order. */
 export function errorProbes(calls: readonly CallRecord[], root: string | undefined): Probe[] {
-  const targets = calls.map((record) => callTarget(record.call, root));
+  // A function tool without a file names its target by its name: a later successful call of it resolves.
+  const targets = calls.map((record) => callTarget(record.call, root) ?? `tool:${record.call.name.toLowerCase()}`);
+  const relative = (text: string): string => (root ? text.split(root).join('') : text);
   const successes = new Map<string, number[]>();
+  const add = (key: string, index: number): void => {
+    const list = successes.get(key) ?? [];
+    list.push(index);
+    successes.set(key, list);
+  };
   calls.forEach((record, position) => {
-    const target = targets[position];
-    if (target === undefined || !isSuccess(record)) return;
-    const list = successes.get(target) ?? [];
-    list.push(record.result!.index);
-    successes.set(target, list);
+    if (!isSuccess(record)) return;
+    add(targets[position]!, record.result!.index);
+    const script = toolFamily(record.call.name) === 'shell' ? shellScript(inputObject(record.call.input)) : undefined;
+    if (script !== undefined) for (const key of new Set(shellTargets(relative(script)))) add(`loose:${key}`, record.result!.index);
   });
   const probes: Probe[] = [];
-  const open: Array<{ target: string | undefined; line: string; probe: Probe }> = [];
+  const open: Array<{ line: string; probe: Probe }> = [];
   calls.forEach((record, position) => {
     const result = record.result;
     if (!result || !isFailure(record)) return;
-    const target = targets[position];
+    const target = targets[position]!;
     const line = errorLine(result.text, toolFamily(record.call.name) !== 'shell') || 'failed';
-    const normalizedLine = normalizeForMatch(line);
-    if (open.some((error) => error.target === target && error.line === normalizedLine && (error.probe.resolvedAt === undefined || error.probe.resolvedAt > result.index))) return;
+    // The same error line (and failure count) as one still open is the same error, whatever command showed it again.
+    const identity = `${normalizeForMatch(line)}\u0000${/\b\d+ (?:failed|errors?)\b/.exec(result.text)?.[0] ?? ''}`;
+    if (open.some((error) => error.line === identity && (error.probe.resolvedAt === undefined || error.probe.resolvedAt > result.index))) return;
     const targetWord = targetKey(record);
     const keys = errorKeys(line, targetWord);
     const generic = keys.length === 0 || /exited with code|exit (?:code|status)|^failed$/i.test(line);
@@ -184,10 +196,14 @@ export function errorProbes(calls: readonly CallRecord[], root: string | undefin
       : targetWord
         ? [[targetWord, 'error'], [targetWord, 'fail'], [targetWord, 'exit']]
         : [];
-    const resolvedAt = target === undefined ? undefined : (successes.get(target) ?? []).find((index) => index > result.index);
+    const script = toolFamily(record.call.name) === 'shell' ? shellScript(inputObject(record.call.input)) : undefined;
+    const loose = script === undefined ? undefined : failedTarget(relative(script), result.text);
+    const later = (key: string | undefined): number | undefined => (key === undefined ? undefined : (successes.get(key) ?? []).find((index) => index > result.index));
+    const candidates = [later(target), later(loose === undefined ? undefined : `loose:${loose}`)].filter((index): index is number => index !== undefined);
+    const resolvedAt = candidates.length > 0 ? Math.min(...candidates) : undefined;
     const probe = makeProbe('error', resolvedAt === undefined ? 'open' : 'resolved', `${callLabel(record.call)} → ${line}`, { entry: result.entry, index: result.index }, needles);
     if (resolvedAt !== undefined) probe.resolvedAt = resolvedAt;
-    open.push({ target, line: normalizedLine, probe });
+    open.push({ line: identity, probe });
     if (open.length > 50) open.shift();
     probes.push(probe);
   });

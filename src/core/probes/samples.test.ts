@@ -27,8 +27,8 @@ describe('Claude Code sample 37f83ec9 (claude-code-log: combined transcript link
       'claude_code_log/renderer.py',
       'claude_code_log/templates/components/session_nav_styles.css',
       'claude_code_log/templates/transcript.html',
-      'test/test_combined_transcript_link.py',
     ]);
+    // The test file was created in the session and edited afterwards: "created" only.
     // transcript.html and session_nav_styles.css were read before being edited: write probes only.
     expect(texts(of(probes, 'artifact', 'read'))).toEqual(['claude_code_log/templates/components/session_nav.html']);
     expect(of(probes, 'artifact', 'deleted')).toEqual([]);
@@ -55,16 +55,19 @@ describe('Claude Code sample 37f83ec9 (claude-code-log: combined transcript link
     // Resolved, by hand: the three "Found 2 matches" Edit failures by the next Edit of the same
     // file; pytest on the new test file (relative path) by the passing run with the absolute path
     // (#216); the relative grep / pytest / ruff runs by their absolute-path reruns.
-    const resolved: Array<[number, number]> = [[56, 216], [72, 74], [82, 216], [92, 216], [100, 102], [138, 144], [174, 216], [176, 216], [206, 208], [218, 220], [222, 224]];
+    // The `cd test && python -c` script (#114) by the same script run without the `cd` (#116);
+    // `git diff HEAD~1 <path>` (#126) by `git diff -- <path>` right after (#128).
+    const resolved: Array<[number, number]> = [[56, 216], [72, 74], [82, 216], [92, 216], [100, 102], [114, 116], [126, 128], [138, 144], [174, 216], [176, 216], [194, 216], [206, 208], [218, 220], [222, 224]];
     for (const [at, by] of resolved) {
       expect(byIndex.get(at)?.kind, `error at #${at}`).toBe('resolved');
       expect(byIndex.get(at)?.resolvedAt, `error at #${at}`).toBe(by);
     }
-    // Open: pytest -m unit (no tests selected), the two python -c scripts' ImportError /
-    // ValidationError, `cd test` in the wrong directory, `git diff HEAD~1 <path>`, the last ImportError.
-    for (const at of [30, 32, 44, 46, 114, 126, 242]) expect(byIndex.get(at)?.kind, `error at #${at}`).toBe('open');
-    // Exact: #110 and #194 repeat a failure still open (same command, same first failure) and add nothing.
-    expect(errors.map((probe) => probe.entryIndex)).toEqual([30, 32, 44, 46, 56, 72, 82, 92, 100, 114, 126, 138, 174, 176, 206, 218, 222, 242]);
+    // Open: pytest -m unit (no tests selected), the two abandoned python -c scripts' ImportError /
+    // ValidationError, the last ImportError.
+    for (const at of [30, 32, 44, 46, 242]) expect(byIndex.get(at)?.kind, `error at #${at}`).toBe('open');
+    // Exact: #110 repeats a failure still open (same first failure, same count) and adds nothing;
+    // #194 (1 failed, 5 passed) is a new failure of the same test file.
+    expect(errors.map((probe) => probe.entryIndex)).toEqual([30, 32, 44, 46, 56, 72, 82, 92, 100, 114, 126, 138, 174, 176, 194, 206, 218, 222, 242]);
     // The user's refusals (#48, #148) are not errors.
     expect(byIndex.has(48)).toBe(false);
     expect(byIndex.has(148)).toBe(false);

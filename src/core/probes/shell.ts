@@ -10,7 +10,7 @@ export interface ShellEffect {
 }
 
 /** Words of each simple command (split at newlines, `;`, `|`, `&`), quotes removed, heredoc bodies skipped. */
-function tokenize(script: string): string[][] {
+export function tokenize(script: string): string[][] {
   const commands: string[][] = [[]];
   let word = '';
   let inWord = false;

@@ -34,6 +34,9 @@ const HARNESS_PREFIXES = [
 /** Tags whose whole element is harness text even inside a real user message. */
 const HARNESS_TAGS = ['system-reminder', 'ide_selection', 'ide_opened_file', 'ide_diagnostics', 'environment_context', 'user_instructions', 'command-name', 'command-message', 'command-args', 'local-command-stdout', 'local-command-caveat'];
 
+/** User-simulator control markers (`###STOP###`, `###TRANSFER###`): the harness's, never the user's words. */
+const HARNESS_MARKERS = /###[A-Z_]{2,20}###/g;
+
 /** Removes `<tag>…</tag>` harness elements with plain scans (no regex over the text). */
 export function stripHarnessTags(text: string): string {
   let result = text;
@@ -74,7 +77,7 @@ export function realUserText(entry: Entry): string | undefined {
     if (block.type !== 'text') continue;
     const text = capped(block.text).trimStart();
     if (HARNESS_PREFIXES.some((prefix) => text.startsWith(prefix))) continue;
-    const stripped = stripHarnessTags(text).trim();
+    const stripped = stripHarnessTags(text).replace(HARNESS_MARKERS, ' ').trim();
     if (stripped.length > 0) parts.push(stripped);
   }
   const text = parts.join('\n').trim();
@@ -101,6 +104,47 @@ export function resultText(parts: ReadonlyArray<{ type: string; text?: string }>
   if (full.length <= BLOCK_SCAN_CHARS) return full;
   const half = BLOCK_SCAN_CHARS / 2;
   return `${full.slice(0, half)}\n…\n${full.slice(full.length - half)}`;
+}
+
+/**
+ * Whether a line of a user message looks like something pasted rather than typed: terminal output
+ * (a shell prompt, a stack frame, an `Error:` line, box-drawing or spinner characters), a diff
+ * line (`+ 12 - …`, `@@`), an indented line, or a line that is only an absolute path (a dropped
+ * file).
+ */
+export function isPastedLine(line: string): boolean {
+  if (/^\s{2,}\S|^\t/.test(line)) return true;
+  const trimmed = line.trim();
+  return (
+    /^(?:[➜❯$%>#]|\S+@\S+[:$#])\s/.test(trimmed) ||
+    /^at\s+\S/.test(trimmed) ||
+    /^(?:\w*(?:Error|Exception)|Traceback|fatal|panic|npm (?:ERR!|error)|error(?:\[\w+\])?)(?::|\s\()/.test(trimmed) ||
+    /[─│┌┐└┘├┤━┃⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/.test(trimmed) ||
+    /^(?:[+-]\s*\d+\b|@@|[+-]{3}\s|diff --git)/.test(trimmed) ||
+    /^['"]?(?:\/|~\/)\S*['"]?$/.test(trimmed)
+  );
+}
+
+/**
+ * The part of a user's message they typed: pasted blocks (see `isPastedLine`) removed. A paste runs
+ * from its first pasted-looking line until a blank line followed by a line of prose.
+ */
+export function typedText(text: string): string {
+  const kept: string[] = [];
+  let pasting = false;
+  let blank = false;
+  for (const line of text.split('\n')) {
+    if (line.trim().length === 0) {
+      blank = true;
+      if (!pasting) kept.push('');
+      continue;
+    }
+    if (isPastedLine(line)) pasting = true;
+    else if (pasting && blank && /^\p{L}/u.test(line.trim())) pasting = false;
+    blank = false;
+    if (!pasting) kept.push(line);
+  }
+  return kept.join('\n').trim();
 }
 
 /** A user's refusal or interruption of a tool call (or pi's "Command aborted"): not an error the agent hit. */
