@@ -1,13 +1,16 @@
 /** The `eval` report as a Markdown table a person can paste into an issue, or as CSV (one row per file and configuration). */
 import { PROBE_CATEGORIES } from '../core/probes/types.ts';
 import type { EvalReport, EvalStrategyReport } from './eval.ts';
+import { parentCell, rowName } from './eval-threads.ts';
 
-const COLUMNS = ['file', 'strategy', 'calls', 'compactions', 'peak', 'overflow calls', 'tokens per task', 'summarizer in', 'summarizer out', 'cost USD', ...PROBE_CATEGORIES];
+// `parent` (a subagent's session) comes last so the columns before it keep their places.
+const COLUMNS = ['file', 'strategy', 'calls', 'compactions', 'peak', 'overflow calls', 'tokens per task', 'summarizer in', 'summarizer out', 'cost USD', ...PROBE_CATEGORIES, 'parent'];
 
 function rows(report: EvalReport): string[][] {
   return report.files.flatMap((file) => {
-    const name = file.conversation !== undefined ? `${file.file}#${file.conversation}` : file.file;
-    if (file.error !== undefined) return [[name, `error: ${file.error}`, ...COLUMNS.slice(2).map(() => '')]];
+    const name = rowName(file);
+    const parent = parentCell(file);
+    if (file.error !== undefined) return [[name, `error: ${file.error}`, ...COLUMNS.slice(2, -1).map(() => ''), parent]];
     return file.strategies.map((s) => [
       name,
       s.error !== undefined ? `${s.label} (stopped: ${s.error})` : s.label,
@@ -20,6 +23,7 @@ function rows(report: EvalReport): string[][] {
       String(s.summarizerTokens.output),
       s.cost === null ? '' : s.cost.toFixed(4),
       ...PROBE_CATEGORIES.map((category) => score(s, category)),
+      parent,
     ]);
   });
 }
@@ -38,7 +42,7 @@ export function formatEvalMarkdown(report: EvalReport): string {
   ];
   const counters = [...new Set(report.files.map((file) => `${file.counter}, window ${file.contextWindow.toLocaleString('en-US')}`))].join('; ');
   const atCompaction = report.files.flatMap((file) => file.strategies.map((s) => [
-    file.conversation !== undefined ? `${file.file}#${file.conversation}` : file.file, s.label, ...PROBE_CATEGORIES.map((category) => score(s, category, 'compaction')),
+    rowName(file), s.label, ...PROBE_CATEGORIES.map((category) => score(s, category, 'compaction')),
   ]));
   return [
     `Tokens in ${counters}. Probes: kept / total, from entries that left the verbatim context, checked against the final context.`,
@@ -58,5 +62,5 @@ export function formatEvalCsv(report: EvalReport): string {
 
 /** The plain-text summary: one line per file and configuration. */
 export function formatEvalText(report: EvalReport): string {
-  return rows(report).map((row) => `${row[0]}  ${row[1]}: ${row[3]} compactions, peak ${row[4]}, ${row[5]} overflow, ${row[6]} tokens per task${row[9] ? `, $${row[9]}` : ''}; probes ${PROBE_CATEGORIES.map((c, i) => `${c} ${row[10 + i]}`).join(', ')}`).join('\n');
+  return rows(report).map((row) => `${row[0]}${row[COLUMNS.length - 1] ? ` (subagent of ${row[COLUMNS.length - 1]})` : ''}  ${row[1]}: ${row[3]} compactions, peak ${row[4]}, ${row[5]} overflow, ${row[6]} tokens per task${row[9] ? `, $${row[9]}` : ''}; probes ${PROBE_CATEGORIES.map((c, i) => `${c} ${row[10 + i]}`).join(', ')}`).join('\n');
 }

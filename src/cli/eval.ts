@@ -2,12 +2,13 @@
  * `eval <file|folder>... --strategies <id[:k=v,...]>,...`: replays every transcript found under
  * each strategy configuration with the offline summarizer and scores what survived, the same
  * computation as the app's Compare tab. A folder is searched for supported files (Claude Code
- * subagent files included); a file holding several root conversations is evaluated per conversation.
+ * subagent files included, each `.meta.json` read with its transcript); a file holding several root
+ * conversations is evaluated per conversation, and each subagent thread gets rows of its own that
+ * name its parent (eval-threads.ts). Every file found but not read is listed with the reason.
  * `--jobs N` splits the files over N child processes.
  */
 import { spawn } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { relative, resolve } from 'node:path';
 import { compareConfigs, conversationLeaves } from '../core/replay/compare.ts';
 import type { ReplayConfig, ReplayResult } from '../core/replay/types.ts';
 import type { FormatId } from '../core/import/types.ts';
@@ -16,6 +17,10 @@ import { createOfflineSummarizer } from '../core/summarize/offline.ts';
 import { getCounter, type CounterId } from '../core/tokens/counters.ts';
 import { countEntries } from '../core/tokens/entry-tokens.ts';
 import { importFile, loadPrompts } from './load.ts';
+import type { ImportResult } from '../core/import/types.ts';
+import { withSubagentMeta } from '../core/import/subagent-meta.ts';
+import { findEvalInputs, nothingEvaluated, readSubagentMetaBeside, type SkippedFile } from './eval-files.ts';
+import { linkParents, threadFields, threadsOf, type EvalAgent, type EvalParent } from './eval-threads.ts';
 
 export interface EvalArgs {
   paths: string[];
@@ -60,52 +65,54 @@ export interface EvalFileReport {
   contextWindow: number;
   strategies: EvalStrategyReport[];
   error?: string;
+  /** The session the conversation belongs to (the file's `sessionId`), when recorded. */
+  sessionId?: string;
+  /** For a subagent's thread: the session that started it (see eval-threads.ts). */
+  parent?: EvalParent;
+  /** For a subagent's thread: which agent. */
+  agent?: EvalAgent;
+  /** For a subagent written inline in its session's file: the thread's id within the file (`sidechain-<n>`). */
+  thread?: string;
 }
 
 export interface EvalReport {
   files: EvalFileReport[];
+  /** Files found under the paths but not read, with why (metadata files are read with their transcript, not listed). */
+  skipped: SkippedFile[];
 }
-
-const SUPPORTED = /\.(jsonl|json)$/i;
 
 /** The transcript files under the given paths, sorted, each once. */
 export function findTranscripts(paths: readonly string[]): string[] {
-  const found = new Set<string>();
-  const walk = (path: string) => {
-    const stat = statSync(path);
-    if (stat.isDirectory()) {
-      for (const name of readdirSync(path).sort()) {
-        if (name === 'node_modules' || name.startsWith('.')) continue;
-        walk(join(path, name));
-      }
-    } else if (SUPPORTED.test(path)) found.add(resolve(path));
-  };
-  for (const path of paths) {
-    const stat = statSync(path); // a missing path fails here with ENOENT, named by the caller
-    if (!stat.isDirectory()) found.add(resolve(path));
-    else walk(path);
-  }
-  return [...found].sort();
+  return findEvalInputs(paths).files;
 }
 
 export async function runEval(args: EvalArgs): Promise<EvalReport> {
   for (const config of args.configs) parseConfigOptions(config, args.contextWindow); // refuse a bad option before any file is read
-  const files = findTranscripts(args.paths);
-  if (files.length === 0) throw new Error(`No transcript files (.jsonl, .json) under ${args.paths.join(', ')}.`);
-  if (args.jobs > 1 && files.length > 1) return runInChildren(files, args);
+  const { files, skipped } = findEvalInputs(args.paths);
+  if (files.length === 0) throw new Error(nothingEvaluated(args.paths, skipped, []));
   const reports: EvalFileReport[] = [];
-  for (const file of files) reports.push(...(await evalFile(file, args)));
-  return { files: reports };
+  if (args.jobs > 1 && files.length > 1) reports.push(...(await runInChildren(files, args)).files);
+  else for (const file of files) reports.push(...(await evalFile(file, args)));
+  return { files: linkParents(reports), skipped };
 }
 
 export async function evalFile(file: string, args: EvalArgs): Promise<EvalFileReport[]> {
   const shown = relative(process.cwd(), file) || file;
-  let result;
+  let imported: ImportResult;
   try {
-    result = await importFile(file, args.format);
+    imported = await importFile(file, args.format);
+    const meta = readSubagentMetaBeside(file);
+    if (meta !== undefined) imported = withSubagentMeta(imported, meta);
   } catch (error) {
     return [{ file: shown, format: args.format ?? 'claude-code', calls: 0, counter: args.counter, contextWindow: args.contextWindow, strategies: [], error: (error as Error).message }];
   }
+  const reports: EvalFileReport[] = [];
+  for (const result of threadsOf(imported)) reports.push(...(await evalThread(result, shown, args, result !== imported)));
+  return reports;
+}
+
+/** The rows of one thread of a file: one per root conversation. */
+async function evalThread(result: ImportResult, shown: string, args: EvalArgs, isInline: boolean): Promise<EvalFileReport[]> {
   const counter = await getCounter(args.counter);
   const { totals } = countEntries(result.entries, counter);
   const leaves = conversationLeaves(result.entries);
@@ -126,6 +133,7 @@ export async function evalFile(file: string, args: EvalArgs): Promise<EvalFileRe
       counter: counter.label,
       contextWindow: args.contextWindow,
       strategies: output.results.map(strategyReport),
+      ...threadFields(result, isInline),
     });
   }
   return reports;
@@ -166,10 +174,13 @@ async function runInChildren(files: string[], args: EvalArgs): Promise<EvalRepor
     child.stdout.setEncoding('utf8').on('data', (data: string) => (out += data));
     child.on('error', reject);
     child.on('close', (code) => {
-      if (code !== 0) reject(new Error(`An eval job exited with code ${code}.`));
+      // A job whose every file failed exits 1 after printing its report: those rows are kept.
+      if (code !== 0 && out.trim() === '') reject(new Error(`An eval job exited with code ${code}.`));
       else resolvePromise(JSON.parse(out) as EvalReport);
     });
   })));
   const order = new Map(files.map((file, i) => [relative(process.cwd(), file) || file, i]));
-  return { files: outputs.flatMap((output) => output.files).sort((a, b) => (order.get(a.file) ?? 0) - (order.get(b.file) ?? 0) || (a.conversation ?? 0) - (b.conversation ?? 0)) };
+  // Array.sort is stable: a file's threads keep the order its child gave them.
+  // Array.sort is stable: a file's rows (conversations, then subagent threads) keep the order its job gave them.
+  return { skipped: [], files: outputs.flatMap((output) => output.files).sort((a, b) => (order.get(a.file) ?? 0) - (order.get(b.file) ?? 0)) };
 }

@@ -16,6 +16,7 @@ import { formatFold, runFold } from './fold.ts';
 import { runEval } from './eval.ts';
 import { parseEvalArgs } from './eval-args.ts';
 import { formatEvalCsv, formatEvalMarkdown, formatEvalText } from './eval-format.ts';
+import { evaluatedAny, formatEvalSkipped, nothingEvaluated } from './eval-files.ts';
 import { formatInspect, runInspect } from './inspect.ts';
 import { backupCheckMain } from './backup-check.ts';
 import { probesMain } from './probes.ts';
@@ -126,6 +127,13 @@ async function evalMain(argv: string[]): Promise<void> {
     const report = await runEval(args);
     const text = args.output === 'json' ? JSON.stringify(report, null, 2) : args.output === 'csv' ? formatEvalCsv(report) : args.output === 'md' ? formatEvalMarkdown(report) : formatEvalText(report);
     process.stdout.write(`${text}\n`);
+    // Skipped files: in the JSON report, after a table, on stderr beside a CSV (which stays CSV).
+    const skipped = formatEvalSkipped(report);
+    if (skipped !== '' && args.output !== 'json') (args.output === 'csv' ? process.stderr : process.stdout).write(`${skipped}\n`);
+    if (!evaluatedAny(report)) {
+      process.stderr.write(`${nothingEvaluated(args.paths, report.skipped, report.files)}\n`);
+      process.exitCode = 1;
+    }
   } catch (error) {
     const err = error as Error & { code?: string; path?: string };
     process.stderr.write(`${err.code === 'ENOENT' ? `no such file or folder: ${err.path ?? ''}` : `${err.name}: ${err.message}`}\n`);

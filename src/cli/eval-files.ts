@@ -1,0 +1,89 @@
+/**
+ * Which files `eval` reads under the paths it is given, and which it skips and why. A folder is
+ * walked for transcripts (`.jsonl`, `.json`); a Claude Code subagent's `agent-<id>.meta.json` is
+ * read with its transcript, never as one; everything else found is listed as skipped with the
+ * reason, so an eval that reads nothing says what it saw.
+ */
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { basename, dirname, join, relative, resolve } from 'node:path';
+import { isSubagentMetaName, parseSubagentMeta, subagentMetaNameOf, subagentTranscriptNameOf } from '../core/import/subagent-meta.ts';
+import type { SubagentLink } from '../core/import/types.ts';
+
+const SUPPORTED = /\.(jsonl|json)$/i;
+
+/** A file or folder `eval` did not read, with why. */
+export interface SkippedFile {
+  file: string;
+  reason: string;
+}
+
+export interface EvalInputs {
+  /** Transcript files, absolute, sorted, each once. */
+  files: string[];
+  skipped: SkippedFile[];
+}
+
+/** The transcripts under `paths` and what was skipped. A missing path throws ENOENT, named by the caller. */
+export function findEvalInputs(paths: readonly string[]): EvalInputs {
+  const found = new Set<string>();
+  const skipped: SkippedFile[] = [];
+  const skip = (path: string, reason: string) => skipped.push({ file: shownPath(path), reason });
+  const consider = (path: string, named: boolean) => {
+    const name = basename(path);
+    if (isSubagentMetaName(name)) {
+      const transcript = join(dirname(path), subagentTranscriptNameOf(name));
+      if (!existsSync(transcript)) skip(path, `subagent metadata without its transcript ${basename(transcript)}`);
+      // Found in a folder beside its transcript, it is read with it and is not a skip.
+      else if (named) skip(path, `subagent metadata, read with its transcript: evaluate ${shownPath(transcript)} or its folder`);
+    } else if (SUPPORTED.test(name)) found.add(resolve(path));
+    else skip(path, 'not a transcript (.jsonl or .json)');
+  };
+  const walk = (path: string) => {
+    for (const name of readdirSync(path).sort()) {
+      const child = join(path, name);
+      if (name === 'node_modules') skip(child, 'dependencies folder, not searched');
+      else if (name.startsWith('.')) skip(child, 'hidden, not searched');
+      else if (statSync(child).isDirectory()) walk(child);
+      else consider(child, false);
+    }
+  };
+  for (const path of paths) {
+    if (statSync(path).isDirectory()) walk(path);
+    else if (isSubagentMetaName(basename(path))) consider(path, true);
+    else found.add(resolve(path));
+  }
+  return { files: [...found].sort(), skipped };
+}
+
+/** The subagent metadata beside a transcript (`agent-<id>.meta.json`), read; undefined when there is none. */
+export function readSubagentMetaBeside(file: string): Pick<SubagentLink, 'agentType' | 'description'> | undefined {
+  const name = subagentMetaNameOf(basename(file));
+  if (name === undefined) return undefined;
+  const path = join(dirname(file), name);
+  if (!existsSync(path)) return undefined;
+  return parseSubagentMeta(readFileSync(path, 'utf8'), name);
+}
+
+/** A path as the report shows it: relative to the working directory. */
+export function shownPath(path: string): string {
+  return relative(process.cwd(), resolve(path)) || path;
+}
+
+/** Why an eval that produced no row has nothing to show: each skipped file or failed file, one per line. */
+export function nothingEvaluated(paths: readonly string[], skipped: readonly SkippedFile[], failed: ReadonlyArray<{ file: string; error?: string }>): string {
+  const lines = [
+    ...failed.map((file) => `  ${file.file}: ${file.error ?? 'no conversation'}`),
+    ...skipped.map((file) => `  ${file.file}: skipped, ${file.reason}`),
+  ];
+  return `Nothing to evaluate under ${paths.join(', ')}${lines.length > 0 ? `:\n${lines.join('\n')}` : ': no file was found there.'}`;
+}
+
+/** Whether an eval gave at least one row that was evaluated (not an error). */
+export function evaluatedAny(report: { files: ReadonlyArray<{ error?: string }> }): boolean {
+  return report.files.some((file) => file.error === undefined);
+}
+
+/** The skipped files, one line each (empty when none). */
+export function formatEvalSkipped(report: { skipped: readonly SkippedFile[] }): string {
+  return report.skipped.map((file) => `skipped ${file.file}: ${file.reason}`).join('\n');
+}
