@@ -19,7 +19,7 @@ const FAKE_WORKER = readFileSync(fixture('fake-webllm-worker.js'), 'utf8');
 
 declare global {
   interface Window {
-    __fakeWebLLM?: Array<{ kind: string; modelId?: string }>;
+    __fakeWebLLM?: Array<{ kind: string; modelId?: string; finish?: string }>;
   }
 }
 
@@ -32,7 +32,7 @@ test.beforeEach(async ({ context }) => {
     if (!sessionStorage.getItem('test.no-gpu')) Object.defineProperty(navigator, 'gpu', { value: { requestAdapter: async () => adapter }, configurable: true });
     void caches.open('webllm/model');
     window.__fakeWebLLM = [];
-    new BroadcastChannel('fake-webllm').onmessage = (event: MessageEvent<{ kind: string; modelId?: string }>) => window.__fakeWebLLM!.push(event.data);
+    new BroadcastChannel('fake-webllm').onmessage = (event: MessageEvent<{ kind: string; modelId?: string; finish?: string }>) => window.__fakeWebLLM!.push(event.data);
   });
 });
 
@@ -42,6 +42,9 @@ async function fakeWebLLM(page: Page, source = FAKE_WORKER): Promise<void> {
 }
 
 const requests = (page: Page) => page.evaluate(() => window.__fakeWebLLM ?? []);
+const interrupts = async (page: Page) => (await requests(page)).filter((r) => r.kind === 'interrupt').length;
+/** Generations the fake engine ended because it was interrupted. */
+const stopped = async (page: Page) => (await requests(page)).filter((r) => r.kind === 'end' && r.finish === 'abort').length;
 
 async function chooseLocalModel(page: Page): Promise<void> {
   await page.getByTestId('settings.open').click();
@@ -182,8 +185,10 @@ test("when the session's worker dies mid-reply, the engine stops that reply, and
     /^The live session's worker stopped: .*crash requested by the test API\. Its journal is kept .* Open the session again to continue\.$/,
     { timeout: 30_000 },
   );
-  // The dead worker's port was released in the engine worker: the reply it was generating was stopped (nobody pressed Stop).
-  await expect.poll(async () => (await requests(page)).filter((r) => r.kind === 'interrupt').length, { timeout: 30_000 }).toBe(1);
+  // The dead worker's port was released in the engine worker: the reply it was generating was stopped
+  // (nobody pressed Stop), by one interrupt however many of its chunks were still on their way.
+  await expect.poll(() => stopped(page), { timeout: 30_000 }).toBe(1);
+  await expect.poll(() => interrupts(page)).toBe(1);
 
   await page.getByTestId('live.reconnect.input').setInputFiles(fixture('live-folder'));
   await expect(page.getByTestId('live.panel')).toBeVisible({ timeout: 45_000 });
@@ -194,7 +199,8 @@ test("when the session's worker dies mid-reply, the engine stops that reply, and
   await expect(page.getByTestId('live.streaming')).toContainText('Once upon a time', { timeout: 45_000 });
   await page.getByTestId('live.stop').click();
   await idle(page);
-  await expect.poll(async () => (await requests(page)).filter((r) => r.kind === 'interrupt').length).toBe(2);
+  await expect.poll(() => stopped(page)).toBe(2);
+  await expect.poll(() => interrupts(page)).toBe(2);
   await expect(page.getByTestId('live.chat').getByTestId('live.entry.user')).toHaveCount(3);
   await expect(page.getByTestId('live.chat').getByTestId('live.entry.assistant')).toHaveCount(1);
   // One copy of the model, loaded once: the fresh worker was given a new port to it.

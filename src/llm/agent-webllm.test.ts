@@ -93,6 +93,35 @@ describe('createWebLLMAgentModel', () => {
     expect(engine.interrupts).toBeGreaterThan(0);
   });
 
+  it('pieces already on their way when Stop interrupted bring no more interrupts', async () => {
+    const controller = new AbortController();
+    let read = -1;
+    const engine = new FakeEngine(['Once ', 'upon ', 'a ', 'time'], undefined, (i) => {
+      read = i;
+      if (i === 0) controller.abort();
+    });
+    // The interrupt reaches the engine after the last piece was sent: every piece still arrives.
+    engine.interruptGenerate = () => { engine.interrupts++; };
+    await expect(createWebLLMAgentModel({ modelId: MODEL, engine }).complete(request(controller.signal))).rejects.toBeInstanceOf(ModelAbortedError);
+    await expect.poll(() => read).toBe(3);
+    expect(engine.interrupts).toBe(1);
+  });
+
+  it('Stop before the first piece: the interrupt is repeated once on the first piece (WebLLM may have cleared it), and only once', async () => {
+    const controller = new AbortController();
+    let read = -1;
+    const engine = new FakeEngine(['Once ', 'upon ', 'a ', 'time'], undefined, (i) => { read = i; });
+    engine.interruptGenerate = () => { engine.interrupts++; };
+    const create = engine.chat.completions.create;
+    engine.chat.completions.create = (body) => {
+      controller.abort();
+      return create(body);
+    };
+    await expect(createWebLLMAgentModel({ modelId: MODEL, engine }).complete(request(controller.signal))).rejects.toBeInstanceOf(ModelAbortedError);
+    await expect.poll(() => read).toBe(3);
+    expect(engine.interrupts).toBe(2);
+  });
+
   it("WebLLM's context window error is the agent ContextOverflowError", async () => {
     const engine = new FakeEngine([], 'ContextWindowSizeExceededError: Prompt tokens exceed context window size: number of prompt tokens: 5000; context window size: 4096');
     const error = await createWebLLMAgentModel({ modelId: MODEL, engine: () => Promise.resolve(engine) }).complete(request()).catch((e: unknown) => e);

@@ -11,6 +11,7 @@ import { exportOpenAI, type OpenAIMessage } from '../core/export/openai.ts';
 import type { ChatCompletionRequestStreaming } from '@mlc-ai/web-llm';
 import { ContextOverflowError, ModelAbortedError, type AgentModel, type AgentToolSpec, type ModelDelta, type ModelReply, type ModelRequest, type ModelToolCall } from '../core/agent/types.ts';
 import { newCallId } from './agent-common.ts';
+import { generationInterrupt } from './generation-interrupt.ts';
 import { mapWebLLMError, type WebLLMEngine } from './webllm.ts';
 
 export interface WebLLMAgentOptions {
@@ -151,7 +152,8 @@ export function createWebLLMAgentModel(options: WebLLMAgentOptions): AgentModel 
       ...(request.maxOutputTokens !== undefined ? { max_tokens: request.maxOutputTokens } : {}),
       ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
     };
-    const interrupt = () => current.interruptGenerate();
+    const stop = generationInterrupt(() => current.interruptGenerate());
+    const interrupt = () => stop.interrupt();
     signal.addEventListener('abort', interrupt, { once: true });
     let raw = '';
     let shownSent = 0;
@@ -163,15 +165,12 @@ export function createWebLLMAgentModel(options: WebLLMAgentOptions): AgentModel 
         const stream = await current.chat.completions.create(body);
         // Read to the end even after an abort: WebLLM keeps its generation lock until the stream ends.
         for await (const chunk of stream) {
+          stop.chunk(chunk);
           const choice = chunk.choices[0];
           if (chunk.usage) usage = { input: chunk.usage.prompt_tokens, output: chunk.usage.completion_tokens };
           if (choice?.finish_reason) finish = choice.finish_reason;
           const delta = choice?.delta.content;
-          if (!delta) continue;
-          if (signal.aborted) {
-            interrupt(); // an interrupt sent before generation started is reset by WebLLM
-            continue;
-          }
+          if (!delta || signal.aborted) continue;
           raw += delta;
           const { thinking, shown } = splitReply(raw, false);
           if (thinking.length > thinkingSent) onDelta?.({ type: 'thinking', text: thinking.slice(thinkingSent) });

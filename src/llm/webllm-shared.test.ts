@@ -105,11 +105,11 @@ function shared(engine: FakeEngine, options: { failLoad?: unknown } = {}) {
     removeEventListener: () => undefined,
     start: () => end.start(),
   };
-  serveSharedModel(spy, (_modelId, _appConfig, onProgress) => {
+  const release = serveSharedModel(spy, (_modelId, _appConfig, onProgress) => {
     progress.current = onProgress;
     return summarizer;
   });
-  return { summarizer, port: channel.port1, loads: () => loads, kinds };
+  return { summarizer, port: channel.port1, loads: () => loads, kinds, release };
 }
 
 const CONTEXT: ContextEntry[] = [{ role: 'user', origin: 'journal', entry: { id: 'u1', index: 0, parentId: null, role: 'user', kind: 'message', blocks: [{ type: 'text', text: 'What is in here?' }], sourceType: 'live', line: 1 } }];
@@ -165,12 +165,15 @@ describe('a WebLLM model shared over a port', () => {
     expect(engine.requests).toHaveLength(2);
   });
 
-  it("a request sent while a stopped reply is still being drained is not stopped by that reply's interrupts", async () => {
+  it("a request sent while a stopped reply is still being drained is not stopped by it, and the pieces in flight bring no more interrupts", async () => {
     const release = gate();
     const second = gate();
-    // The first generation ignores interrupts (as WebLLM does with one sent before it started) and streams on.
+    // The first generation's pieces after 'one ' were already on their way when Stop's interrupt
+    // went out (a busy machine): they still arrive, and each used to send one more interrupt.
     const engine = new FakeEngine([['one ', release.opened, 'two ', 'three ', 'four'], ['The whole ', second.opened, 'second answer.']]);
+    let interrupts = 0;
     engine.interruptGenerate = () => {
+      interrupts++;
       if (engine.requests.length > 1) FakeEngine.prototype.interruptGenerate.call(engine);
     };
     const { port, kinds } = shared(engine);
@@ -184,13 +187,37 @@ describe('a WebLLM model shared over a port', () => {
     controller.abort();
     await expect(stopped).rejects.toBeInstanceOf(ModelAbortedError);
     const next = model.complete(request());
+    await expect.poll(() => interrupts).toBe(1);
     release.open();
-    // One interrupt for Stop, one for each piece that still arrived: all of them before the next chat.
-    await expect.poll(() => kinds.filter((kind) => kind === 'interrupt').length).toBe(4);
+    await expect.poll(() => kinds.filter((kind) => kind === 'chat').length).toBe(2);
     second.open();
     expect((await next).text).toBe('The whole second answer.');
-    expect(kinds.filter((kind) => kind === 'chat')).toHaveLength(2);
+    // One interrupt for Stop, sent before the next chat, and the only one the engine got.
+    expect(kinds.filter((kind) => kind === 'interrupt')).toHaveLength(1);
     expect(kinds.lastIndexOf('interrupt')).toBeLessThan(kinds.lastIndexOf('chat'));
+    expect(interrupts).toBe(1);
+  });
+
+  it("a port released from the engine's end (its worker died) mid-reply stops that reply with one interrupt, whatever is still in flight", async () => {
+    const hold = gate();
+    const engine = new FakeEngine([['Once ', hold.opened, 'upon ', 'a ', 'time']]);
+    // The pieces after the release were already on their way: the interrupt takes no effect on them.
+    let interrupts = 0;
+    engine.interruptGenerate = () => { interrupts++; };
+    const { port, release, summarizer } = shared(engine);
+    const model = createWebLLMAgentModel({ modelId: MODEL, engine: sharedModelEngine(port, MODEL) });
+    const first = gate();
+    void model.complete(request(), (delta) => {
+      if (delta.type === 'text') first.open();
+    }).catch(() => undefined);
+    await first.opened;
+    await release();
+    hold.open();
+    // A summary runs after the released reply was read to its end in the engine worker.
+    engine.scripts.push(['Summary.']);
+    expect((await summarizer.summarize(summaryRequest())).text).toBe('Summary.');
+    expect(engine.requests).toHaveLength(2);
+    expect(interrupts).toBe(1);
   });
 
   it("Stop while a summary holds the model drops the live request before it starts, and leaves the summary alone", async () => {

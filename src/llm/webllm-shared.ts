@@ -9,6 +9,7 @@
  *   createWebLLMAgentModel   serveSharedModel → summarizer.withEngine
  */
 import type { AppConfig, ChatCompletionChunk, ChatCompletionRequestStreaming, InitProgressReport } from '@mlc-ai/web-llm';
+import { generationInterrupt, type GenerationInterrupt } from './generation-interrupt.ts';
 import { connectWebLLM } from './webllm-client.ts';
 import { serveWebLLM, type HostedEngine } from './webllm-host.ts';
 import type { WebLLMPort } from './webllm-protocol.ts';
@@ -65,7 +66,7 @@ function pushable<T>() {
 }
 
 interface Generation {
-  interrupted: boolean;
+  stop: GenerationInterrupt;
   engine?: WebLLMEngine;
 }
 
@@ -79,17 +80,17 @@ function sharedView(model: SharedLocalModel): HostedEngine {
     chat: {
       completions: {
         create: async (request: ChatCompletionRequestStreaming): Promise<AsyncIterable<ChatCompletionChunk>> => {
-          const run: Generation = { interrupted: false };
+          const run: Generation = { stop: generationInterrupt(() => run.engine?.interruptGenerate()) };
           active = run;
           const out = pushable<ChatCompletionChunk>();
           model.withEngine(async (engine) => {
             // Stopped while a summary held the model: never reaches the engine.
-            if (run.interrupted) return;
+            if (run.stop.interrupted) return;
             run.engine = engine;
             try {
               for await (const chunk of await engine.chat.completions.create(request)) {
-                // WebLLM resets an interrupt that arrives before the generation starts: repeat it.
-                if (run.interrupted && chunk.choices[0]?.delta.content) engine.interruptGenerate();
+                // Repeats the interrupt once if it may have come before WebLLM started the generation.
+                run.stop.chunk(chunk);
                 out.push(chunk);
               }
             } finally {
@@ -100,11 +101,7 @@ function sharedView(model: SharedLocalModel): HostedEngine {
         },
       },
     },
-    interruptGenerate: () => {
-      if (!active) return;
-      active.interrupted = true;
-      active.engine?.interruptGenerate();
-    },
+    interruptGenerate: () => active?.stop.interrupt(),
     unload: async () => {
       active = undefined;
     },

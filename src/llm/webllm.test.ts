@@ -317,6 +317,22 @@ describe('createWebLLMSummarizer: abort', () => {
     expect((await summarizer.summarize(request())).text).toBe('next');
   });
 
+  it('pieces already on their way when the summary was aborted bring no more interrupts', async () => {
+    const engine = new FakeEngine(['one ', 'two ', 'three ', 'four']);
+    // The interrupt reaches the engine after the last piece was sent: every piece still arrives.
+    engine.interruptGenerate = () => { engine.interrupts++; };
+    const controller = new AbortController();
+    const { summarizer } = summarizerWith(engine, {
+      onToken: (text) => {
+        if (text === 'one ') controller.abort(new Error('cancelled'));
+      },
+    });
+    await expect(summarizer.summarize(request(controller.signal))).rejects.toThrow('cancelled');
+    await flush();
+    expect(engine.drained).toBe(1);
+    expect(engine.interrupts).toBe(1);
+  });
+
   it('repeats the interrupt when the abort came before generation started', async () => {
     const engine = new FakeEngine(['a', 'b', 'c']);
     const controller = new AbortController();

@@ -7,6 +7,7 @@ import type {
   AppConfig, ChatCompletionChunk, ChatCompletionRequestStreaming, ChatOptions, InitProgressReport,
 } from '@mlc-ai/web-llm';
 import type { Summarizer, SummaryRequest, SummaryResponse } from '../core/compaction/summarizer.ts';
+import { generationInterrupt } from './generation-interrupt.ts';
 import { connectWebLLM, spawnWebLLMWorker } from './webllm-client.ts';
 import { mapWebLLMError, WebLLMContextOverflowError, WebLLMError, type WebLLMErrorKind } from './webllm-errors.ts';
 
@@ -209,7 +210,8 @@ export function createWebLLMSummarizer(options: WebLLMSummarizerOptions): WebLLM
       // Qwen3's thinking would spend the reply budget on reasoning; WebLLM allows turning it off for Qwen3 only.
       ...(/^Qwen3/i.test(modelId) ? { extra_body: { enable_thinking: false } } : {}),
     };
-    const interrupt = () => current.interruptGenerate();
+    const stop = generationInterrupt(() => current.interruptGenerate());
+    const interrupt = () => stop.interrupt();
     let text = '';
     let usage: SummaryResponse['usage'];
     let pieces = 0;
@@ -220,12 +222,9 @@ export function createWebLLMSummarizer(options: WebLLMSummarizerOptions): WebLLM
       // Read to the end even after an abort: WebLLM's worker keeps its generation lock until the
       // stream finishes, and the next summary would wait forever.
       for await (const chunk of stream) {
+        stop.chunk(chunk);
         const delta = chunk.choices[0]?.delta.content;
-        if (signal.aborted) {
-          // Still generating: an interrupt sent before generation started is reset by WebLLM, repeat it.
-          if (delta) interrupt();
-          continue;
-        }
+        if (signal.aborted) continue;
         if (delta) {
           const at = now();
           firstAt ??= at;
