@@ -35,6 +35,9 @@ export interface Summarizer {
   summarize(request: SummaryRequest): Promise<SummaryResponse>;
 }
 
+/** The line a strategy puts where it cut a summary to its token limit: a mark, never content (no file, no request). */
+export const SUMMARY_CUT_MARK = '[summary cut to its token limit]';
+
 /** A summarizer failed: the message says what happened and what to do. */
 export class SummarizerError extends Error {
   override name = 'SummarizerError';

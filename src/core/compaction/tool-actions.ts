@@ -22,6 +22,11 @@ const WRITE = /^(write|write_file|create|create_file|writefile|save_file)$/i;
 const DELETE = /^(delete|delete_file|remove|remove_file|rm)$/i;
 const SHELL = /^(bash|shell|exec|exec_command|run|run_command|terminal|execute|local_shell|sh|cmd|powershell|launch-process|run_terminal_cmd)$/i;
 
+/** Whether a tool (short name) runs shell commands. */
+export function isShellTool(tool: string): boolean {
+  return SHELL.test(tool);
+}
+
 function field(input: unknown, names: string[]): string | undefined {
   if (typeof input !== 'object' || input === null) return undefined;
   const record = input as Record<string, unknown>;

@@ -6,6 +6,7 @@
  */
 import { parseOptions, type OptionSpec } from '../compaction/options.ts';
 import type { Strategy } from '../compaction/strategy.ts';
+import { SUMMARY_CUT_MARK } from '../compaction/summarizer.ts';
 import type { CompactedContext, CompactionInput, Plan, StrategyId, SummaryTask, TriggerDecision } from '../compaction/types.ts';
 import type { Entry } from '../journal/entry.ts';
 import type { TokenCounter } from '../tokens/counters.ts';
@@ -211,11 +212,15 @@ function planTwoLayer(input: CompactionInput, options: TwoLayerOptions): Plan {
   return plan;
 }
 
-/** The longest prefix of `text` within `max` tokens, with a visible mark where it was cut. */
+/**
+ * The longest prefix of `text` within `max` tokens, with a visible mark (SUMMARY_CUT_MARK) on its
+ * own line where it was cut. The cut falls at the end of a line when one ends in the second half
+ * of the prefix, so no half line (a half path) is left before the mark.
+ */
 export function capTokens(text: string, max: number, counter: TokenCounter): string {
   if (counter.count(text) <= max) return text;
   const chars = Array.from(text);
-  const mark = '\n[summary cut to its token limit]';
+  const mark = `\n${SUMMARY_CUT_MARK}`;
   let lo = 0;
   let hi = chars.length;
   while (lo < hi) {
@@ -223,7 +228,9 @@ export function capTokens(text: string, max: number, counter: TokenCounter): str
     if (counter.count(chars.slice(0, mid).join('') + mark) <= max) lo = mid;
     else hi = mid - 1;
   }
-  return chars.slice(0, lo).join('') + mark;
+  const kept = chars.slice(0, lo).join('');
+  const lineEnd = kept.lastIndexOf('\n');
+  return (lineEnd >= kept.length / 2 ? kept.slice(0, lineEnd) : kept) + mark;
 }
 
 function assembleTwoLayer(input: CompactionInput, plan: Plan, summaries: ReadonlyMap<string, string>, options: TwoLayerOptions): CompactedContext {

@@ -45,6 +45,8 @@ export interface Digest {
   timeRange?: { start: string; end: string };
   /** True when in-progress / next-step state describes the newest entries (then it replaces older state). */
   hasState: boolean;
+  /** True when the newest entries end with the assistant's plain answer: work an older summary left in progress is finished. */
+  endsAnswered: boolean;
   /** Keys of calls that succeeded in the newest entries (resolve older errors on merge). */
   succeeded: Set<string>;
 }
@@ -61,13 +63,15 @@ export const MAX_DONE_REQUEST_CHARS = 100;
 export const MAX_COMMANDS = 12;
 /** Most recent unique commands an update keeps. */
 export const MAX_MERGED_COMMANDS = 20;
+/** The next step an unanswered last request gives. */
+const FINISH_LAST_REQUEST = 'Finish the last user request';
 /** Lines of an unrecognised section kept when reading back a foreign summary. */
 export const MAX_FOREIGN_LINES = 40;
 
 export function emptyDigest(): Digest {
   return {
     requests: [], constraints: [], done: [], inProgress: [], nextSteps: [], blocked: [], decisions: [], commands: [], context: [],
-    commandsOmitted: 0, errors: [], errorsOmitted: 0, files: new Map(), stack: [], environment: [], hasState: false, succeeded: new Set(),
+    commandsOmitted: 0, errors: [], errorsOmitted: 0, files: new Map(), stack: [], environment: [], hasState: false, endsAnswered: false, succeeded: new Set(),
   };
 }
 
@@ -77,9 +81,9 @@ export function omittedCommandsText(count: number): string {
   return `Earlier commands left out: ${count} (only the newest commands are listed)`;
 }
 
-/** `The user declined Edit `src/a.ts``: a refused call is the user's choice, not an error. */
-export function declinedNote(tool: string, target?: string): string {
-  return `The user declined ${tool}${target ? ` ${codeSpan(target)}` : ''}`;
+/** `The user declined Edit `src/a.ts`: use tabs`: a refused call is the user's choice (with their reason), not an error. */
+export function declinedNote(tool: string, target?: string, reason?: string): string {
+  return `The user declined ${tool}${target ? ` ${codeSpan(target)}` : ''}${reason ? `, saying: ${reason}` : ''}`;
 }
 
 /** `created, 3 edits` / `deleted` / `2 edits` / `read`. */
@@ -119,14 +123,14 @@ export function digestFromFacts(facts: SessionFacts): Digest {
   }
   if (last !== undefined && !facts.lastRequestAnswered) {
     if (!facts.todos?.some((todo) => todo.status === 'in_progress')) unionInto(digest.inProgress, [clipLine(last, 300)]);
-    if (!facts.todos?.some((todo) => todo.status === 'pending')) unionInto(digest.nextSteps, ['Finish the last user request (quoted in full under Last user request).']);
+    if (!facts.todos?.some((todo) => todo.status === 'pending')) unionInto(digest.nextSteps, [`${FINISH_LAST_REQUEST} (quoted in full under Last user request).`]);
   }
   digest.decisions = unionInto([], facts.decisions.map(oneLine));
   digest.commands = facts.commands.slice(-MAX_COMMANDS);
   digest.commandsOmitted = facts.commands.length - digest.commands.length;
   if (last !== undefined) digest.context.push(`Last user request: ${clipLine(last, MAX_LAST_REQUEST_CHARS)}`);
   if (facts.lastReply !== undefined) digest.context.push(`Last assistant reply: ${clipLine(facts.lastReply, MAX_REPLY_CHARS)}`);
-  for (const call of facts.declined) digest.context.push(declinedNote(call.tool, call.target));
+  for (const call of facts.declined) digest.context.push(declinedNote(call.tool, call.target, call.reason));
   const bounded = boundErrors(facts.errors.map((error) => ({ tool: error.tool, ...(error.target ? { target: error.target } : {}), message: error.message, resolved: error.resolved, recent: true })));
   digest.errors = bounded.errors;
   digest.errorsOmitted = bounded.omitted;
@@ -138,6 +142,7 @@ export function digestFromFacts(facts: SessionFacts): Digest {
   digest.environment = inferEnvironment(paths, facts.tools);
   if (facts.timeRange) digest.timeRange = { ...facts.timeRange };
   digest.hasState = facts.requests.length > 0 || facts.todos !== undefined;
+  digest.endsAnswered = facts.endsAnswered;
   digest.succeeded = new Set(facts.succeeded);
   return digest;
 }
@@ -181,6 +186,13 @@ export function mergeDigests(older: Digest, newer: Digest): Digest {
   const state = newer.hasState ? newer : older;
   merged.inProgress = [...state.inProgress];
   merged.nextSteps = [...state.nextSteps];
+  if (!newer.hasState && newer.endsAnswered) {
+    // No new request, and the newer entries end with the answer: the work left in progress is done.
+    unionInto(merged.done, older.inProgress.map((item) => `${clipHead(item, MAX_DONE_REQUEST_CHARS)} - answered`));
+    merged.inProgress = [];
+    merged.nextSteps = merged.nextSteps.filter((step) => !step.startsWith(FINISH_LAST_REQUEST));
+  }
+  merged.endsAnswered = newer.endsAnswered;
   merged.blocked = newer.hasState ? [...newer.blocked] : unionInto([...older.blocked], newer.blocked);
   merged.hasState = older.hasState || newer.hasState;
   const bounded = boundErrors([

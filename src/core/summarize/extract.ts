@@ -7,12 +7,17 @@
 import { blockText, type Entry, type ToolCallBlock } from '../journal/entry.ts';
 import { fileLists, toolActions, type ToolAction } from '../compaction/tool-actions.ts';
 import { clipHead, clipLine, oneLine } from './clip.ts';
-import { isDeclined, userWords } from './harness.ts';
+import { userWords } from './harness.ts';
+import { typedText } from '../reading/pasted.ts';
+import { readRefusal } from '../reading/refusal.ts';
+import { asksForWork, builtInAsk, readSlashCommand, type SlashCommand } from '../reading/slash-command.ts';
 import { itemKey } from './item-key.ts';
 import { extractConstraints, extractDecisions } from './sentences.ts';
-import { isNoMatch, MAX_SCRIPT_CHARS, outputReportsFailure, shellFileChanges, withoutOutputFilters } from './shell.ts';
+import { isNoMatch, outputReportsFailure, shellFileChanges } from './shell.ts';
 
 export { clipHead, clipLine, clipWords, oneLine } from './clip.ts';
+export { commandKey, errorKeys, errorLine, MAX_COMMAND_CHARS, MAX_ERROR_CHARS, MAX_PATH_CHARS, targetKey } from './error-keys.ts';
+import { commandKey, errorLine, MAX_COMMAND_CHARS, MAX_PATH_CHARS, targetKey } from './error-keys.ts';
 export { itemKey } from './item-key.ts';
 export { extractConstraints, extractDecisions, MAX_SENTENCE_CHARS, splitSentences } from './sentences.ts';
 
@@ -33,6 +38,8 @@ export interface DeclinedCall {
   tool: string;
   /** File path or command line of the declined call, when known. */
   target?: string;
+  /** What the user said when declining, one line (also listed as a constraint). */
+  reason?: string;
 }
 
 export type TodoStatus = 'pending' | 'in_progress' | 'completed';
@@ -61,6 +68,8 @@ export interface SessionFacts {
   lastRequest?: string;
   /** True when the last assistant message after the last request is a plain answer (no pending tool call). */
   lastRequestAnswered: boolean;
+  /** True when the entries end with the assistant's plain answer (no pending tool call), whether or not they hold a request. */
+  endsAnswered: boolean;
   /** Text of the last assistant message that has text, trimmed. */
   lastReply?: string;
   /** pi-style lists (read excludes anything modified) plus the created / deleted subsets of `modified`. */
@@ -86,17 +95,25 @@ export interface SessionFacts {
   priorSummaries: string[];
 }
 
+/** Longest refusal reason kept as a constraint, characters. */
+export const MAX_REASON_CHARS = 300;
+/** A result longer than this, not flagged as an error, is output, never a refusal. */
+const MAX_REFUSAL_SCAN = 600;
+
+/** The request a work-asking slash command makes: `/init: analyze the codebase …`, from its prompt or what the command is known to ask. */
+export function commandRequest(slash: SlashCommand, prompt?: string): string {
+  const typed = slash.args ? `${slash.name} ${slash.args}` : slash.name;
+  const asks = builtInAsk(slash) ?? (prompt !== undefined ? clipHead(prompt, MAX_COMMAND_PROMPT_CHARS) : undefined);
+  return asks !== undefined ? `${typed}: ${asks}` : typed;
+}
+
+/** Longest quote of a slash command's own prompt in its request, characters. */
+export const MAX_COMMAND_PROMPT_CHARS = 300;
+
 /** Most recent decision sentences kept. */
 export const MAX_DECISIONS = 8;
-/** Longest error message line kept, characters (cut at a word boundary). */
-export const MAX_ERROR_CHARS = 160;
-/** Longest command kept, characters (long scripts keep their start and end). */
-export const MAX_COMMAND_CHARS = 120;
-/** Longest path kept in an error target, characters. */
-export const MAX_PATH_CHARS = 300;
 
 const TODO_TOOLS = /^(todowrite|todo_write|write_todos|update_plan|todo|update_todos)$/i;
-const ERROR_HINT = /(error|failed|failure|exception|traceback|not found|no such|denied|refused|rejected|invalid|cannot|can't|unable|fatal|panic|timed out|timeout)/i;
 
 /** Appends items whose key is new, keeping the first spelling seen. */
 export function unionInto(target: string[], items: Iterable<string>, seen = new Set(target.map(itemKey))): string[] {
@@ -114,83 +131,13 @@ function plainText(entry: Entry): string {
   return entry.blocks.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('\n').trim();
 }
 
-/** A line naming an exception (`TypeError: …`, `E   AssertionError`, `pkg.mod.ValidationError: …`). */
-const EXCEPTION_LINE = /^(?:E\s+)?(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception)\b/;
-/** A compiler / test runner's own error line (`a.ts(3,1): error TS2345`, `FAILED test_x`, `error[E0308]`). */
-const CODE_LINE = /^FAILED\b|\berror TS\d+|\berror\[E\d+\]|^\S+:\d+:\d+: error\b/;
-/** A line that starts by saying it is an error (`Error: …`, `fatal: …`, `npm error …`). */
-const ERROR_START = /^(?:E\s+)?(?:Error|ERROR|error|fatal|FATAL|panic|npm ERR!|npm error)\b/;
-/** A line naming a well-known failure (`No such file or directory`, `command not found`, `3 failed`). */
-const FAILURE_PHRASE = /command not found|no such file or directory|permission denied|not found|ambiguous argument|[1-9]\d* (?:failed|errors?)\b|no tests (?:ran|collected)|timed out/i;
-/** Lines scanned for the error line at most (the verdict of a long log is near its start or end). */
-const MAX_ERROR_SCAN_LINES = 4000;
-
-function lineScore(line: string): number {
-  if (EXCEPTION_LINE.test(line)) return 5;
-  if (CODE_LINE.test(line)) return 4;
-  if (ERROR_START.test(line)) return 3;
-  if (FAILURE_PHRASE.test(line)) return 2;
-  return ERROR_HINT.test(line) ? 1 : 0;
-}
-
-/**
- * The line of an error text that names the error: the last exception line (Python prints it
- * last), else the first compiler / test error line (`error TS2345`, `FAILED`), else the first line
- * starting with `Error:` / `fatal:`, else the first line naming a known failure (`No such file or
- * directory`), else the last line mentioning an error; with none of these, the first line unless it
- * is a banner (`=== test session starts ===`), then the last line (tools print their verdict last).
- * Clipped at a word boundary to MAX_ERROR_CHARS.
- */
-export function errorLine(text: string): string {
-  const lines: string[] = [];
-  let from = 0;
-  const source = text.length > 200_000 ? `${text.slice(0, 100_000)}\n${text.slice(-100_000)}` : text;
-  while (from <= source.length && lines.length < MAX_ERROR_SCAN_LINES) {
-    const end = source.indexOf('\n', from);
-    const line = source.slice(from, end < 0 ? source.length : end).replace(/<\/?tool_use_error>/g, '').trim();
-    if (line.length > 0) lines.push(line.length > 2000 ? line.slice(0, 2000) : line);
-    if (end < 0) break;
-    from = end + 1;
+/** Keys of what a call worked on: the same command (see commandKey) and its target, or the same tool on the same path. */
+function actionKeys(tool: string, action: ToolAction | undefined): string[] {
+  if (action?.category === 'command' && action.command) {
+    const target = targetKey(action.command);
+    return target === undefined ? [commandKey(action.command)] : [commandKey(action.command), target];
   }
-  const first = lines[0];
-  if (first === undefined) return '(no message)';
-  let best: string | undefined;
-  let bestScore = 0;
-  for (const line of lines) {
-    if (/^exit code\b|^wall time\b|^output:$/i.test(line)) continue;
-    const score = lineScore(line);
-    // Exceptions and vague mentions: the last wins; named errors: the first.
-    if (score > bestScore || (score === bestScore && score > 0 && (score === 5 || score === 1))) {
-      best = line;
-      bestScore = score;
-    }
-  }
-  const chosen = best ?? (/^[=*#~_-]{3,}/.test(first) ? (lines[lines.length - 1] ?? first) : first);
-  // Separator runs around a verdict (`===== 3 failed in 0.4s =====`) say nothing.
-  return clipHead(chosen.replace(/^[=_~*#-]{3,}\s*|\s*[=_~*#-]{3,}$/g, '') || chosen, MAX_ERROR_CHARS);
-}
-
-/**
- * Key of a command line: whitespace collapsed, output filters dropped (`2>&1 | tail -5`, see
- * withoutOutputFilters) and each path argument reduced to its last part, so `ruff check src/a.py`
- * and `ruff check /repo/src/a.py | tail` are the same run on the same target.
- */
-export function commandKey(command: string): string {
-  const words = withoutOutputFilters(command.length > MAX_SCRIPT_CHARS ? command.slice(0, MAX_SCRIPT_CHARS) : command).split(' ')
-    .map((word) => (/^[^-'"=$][^'"]*\/[^'"/]/.test(word) && !/^\w+:\/\//.test(word) ? word.replace(/\/+$/, '').replace(/^.*\//, '') : word));
-  return `cmd\u0000${clipLine(words.join(' '), MAX_COMMAND_CHARS)}`;
-}
-
-/** Keys a later success must have to fix an error of `tool` on `target` (a file path, or a command). */
-export function errorKeys(tool: string, target: string | undefined): string[] {
-  if (!target) return tool === 'API' ? ['api\u0000'] : [];
-  return [commandKey(target), `${tool.toLowerCase()}\u0000${target}`];
-}
-
-/** Key of what a call worked on: the same command (see commandKey), or the same tool on the same path. */
-function actionKey(tool: string, action: ToolAction | undefined): string {
-  if (action?.category === 'command' && action.command) return commandKey(action.command);
-  return `${tool.toLowerCase()}\u0000${action?.path ?? ''}`;
+  return [`${tool.toLowerCase()}\u0000${action?.path ?? ''}`];
 }
 
 function shortToolName(name: string): string {
@@ -246,7 +193,9 @@ export function extractFacts(entries: readonly Entry[]): SessionFacts {
   const declinedCalls = new Set<string>();
   const tools = new Set<string>();
   const calls = new Map<string, ToolCallBlock>();
-  const outcomes: Array<{ key: string; position: number; error?: ErrorFact }> = [];
+  const outcomes: Array<{ keys: string[]; position: number; error?: ErrorFact }> = [];
+  // A work-asking slash command whose prompt may follow as an injected message.
+  let command: { slash: SlashCommand; request?: number } | undefined;
   const markerRead: string[] = [];
   const markerModified: string[] = [];
   const shellActions: ToolAction[] = [];
@@ -270,14 +219,38 @@ export function extractFacts(entries: readonly Entry[]): SessionFacts {
       markerModified.push(...(entry.marker?.modifiedFiles ?? []));
       return;
     }
-    if (entry.role === 'user' && !entry.flags?.injected) {
-      const text = userWords(plainText(entry));
-      if (text) {
-        requests.push(text);
+    if (entry.role === 'user') {
+      const raw = plainText(entry);
+      const slash = raw ? readSlashCommand(raw) : undefined;
+      const text = entry.flags?.injected || slash ? undefined : userWords(raw);
+      const ask = (request: string): void => {
+        requests.push(request);
         answered.push(false);
-        unionInto(constraints, extractConstraints(text));
         lastRequestPosition = position;
+      };
+      if (slash) {
+        // A harness command (`/clear`, `/compact`) asks for nothing, and what the harness sends after it is no prompt of it.
+        command = asksForWork(slash, true) ? { slash } : undefined;
+        if (command && asksForWork(slash)) {
+          command.request = requests.length;
+          ask(commandRequest(slash));
+        }
+      } else if (entry.flags?.injected && command) {
+        // The command's own prompt (Claude Code sends it as a separate message): it says what the command asks.
+        const words = raw ? userWords(raw) : undefined;
+        if (words) {
+          if (command.request === undefined) ask(commandRequest(command.slash, words));
+          else if (!builtInAsk(command.slash)) requests[command.request] = commandRequest(command.slash, words);
+          command = undefined;
+        }
+      } else if (text) {
+        command = undefined;
+        ask(text);
+        // Only what the user typed can be a constraint: pasted logs, errors and documents are material.
+        unionInto(constraints, extractConstraints(typedText(text)));
       }
+    } else if (entry.role === 'assistant') {
+      command = undefined;
     }
     if (entry.role === 'assistant' && !entry.flags?.synthetic) {
       lastAssistant = entry;
@@ -295,9 +268,9 @@ export function extractFacts(entries: readonly Entry[]): SessionFacts {
     }
     if (entry.flags?.error) {
       const error: ErrorFact = { tool: 'API', message: errorLine(entry.blocks.map(blockText).join('\n')), entryId: entry.id, resolved: false };
-      outcomes.push({ key: 'api\u0000', position, error });
+      outcomes.push({ keys: ['api\u0000'], position, error });
     } else if (entry.role === 'assistant' && !entry.flags?.aborted && !entry.flags?.synthetic) {
-      outcomes.push({ key: 'api\u0000', position });
+      outcomes.push({ keys: ['api\u0000'], position });
     }
     for (const block of entry.blocks) {
       if (block.type === 'tool_call') {
@@ -309,22 +282,27 @@ export function extractFacts(entries: readonly Entry[]): SessionFacts {
         const call = calls.get(block.callId);
         const tool = call ? shortToolName(call.name) : (block.toolName ?? 'tool');
         const action = call ? toolActions(call)[0] : undefined;
-        const key = actionKey(tool, action);
+        const keys = actionKeys(tool, action);
         const target = action?.category === 'command' ? action.command : action?.path;
         const shown = target ? clipLine(target, action?.category === 'command' ? MAX_COMMAND_CHARS : MAX_PATH_CHARS) : undefined;
         const text = blockText(block);
         const script = action?.category === 'command' ? action.command : undefined;
-        if (block.isError && isDeclined(text)) {
-          // The user refused the call: nothing failed, and nothing succeeded either.
+        const refusal = block.isError || text.length < MAX_REFUSAL_SCAN ? readRefusal(text) : undefined;
+        if (refusal) {
+          // The user refused the call: nothing failed, and nothing succeeded either; their reason steers the work.
           declinedCalls.add(block.callId);
-          if (!declined.some((item) => item.tool === tool && item.target === shown)) declined.push({ tool, ...(shown ? { target: shown } : {}) });
+          const reason = refusal.reason !== undefined ? clipLine(refusal.reason, MAX_REASON_CHARS) : undefined;
+          if (reason !== undefined) unionInto(constraints, [reason]);
+          if (!declined.some((item) => item.tool === tool && item.target === shown && item.reason === reason)) {
+            declined.push({ tool, ...(shown ? { target: shown } : {}), ...(reason !== undefined ? { reason } : {}) });
+          }
         } else if (script !== undefined && isNoMatch(script, text)) {
           // A search that found nothing: neither a failure nor a success.
         } else if (block.isError || (script !== undefined && outputReportsFailure(script, text))) {
           const error: ErrorFact = { tool, ...(shown ? { target: shown } : {}), message: errorLine(text), entryId: entry.id, resolved: false };
-          outcomes.push({ key, position, error });
+          outcomes.push({ keys, position, error });
         } else {
-          outcomes.push({ key, position });
+          outcomes.push({ keys, position });
           // Files the command clearly wrote (a failed command is not trusted to have written anything).
           if (script !== undefined) for (const change of shellFileChanges(script)) shellActions.push({ tool, category: change.kind, path: change.path });
         }
@@ -334,11 +312,11 @@ export function extractFacts(entries: readonly Entry[]): SessionFacts {
 
   // An error is resolved when the same thing succeeded later in the same entries.
   const lastSuccess = new Map<string, number>();
-  for (const outcome of outcomes) if (!outcome.error) lastSuccess.set(outcome.key, outcome.position);
+  for (const outcome of outcomes) if (!outcome.error) for (const key of outcome.keys) lastSuccess.set(key, outcome.position);
   const errors: ErrorFact[] = [];
   for (const outcome of outcomes) {
     if (!outcome.error) continue;
-    outcome.error.resolved = (lastSuccess.get(outcome.key) ?? -1) > outcome.position;
+    outcome.error.resolved = outcome.keys.some((key) => (lastSuccess.get(key) ?? -1) > outcome.position);
     errors.push(outcome.error);
   }
 
@@ -368,6 +346,8 @@ export function extractFacts(entries: readonly Entry[]): SessionFacts {
     && plainText(lastAssistant).length > 0 && !lastAssistant.blocks.some((block) => block.type === 'tool_call');
 
   if (answered.length > 0) answered[answered.length - 1] = lastRequestAnswered;
+  const endsAnswered = lastAssistant !== undefined && plainText(lastAssistant).length > 0 && !lastAssistant.blocks.some((block) => block.type === 'tool_call')
+    && !entries.slice(lastAssistantPosition + 1).some((entry) => entry.role === 'user' && !entry.flags?.injected && userWords(plainText(entry)) !== undefined);
 
   return {
     requests,
@@ -375,6 +355,7 @@ export function extractFacts(entries: readonly Entry[]): SessionFacts {
     constraints,
     ...(lastRequest !== undefined ? { lastRequest } : {}),
     lastRequestAnswered,
+    endsAnswered,
     ...(lastReply !== undefined ? { lastReply } : {}),
     files: {
       read,

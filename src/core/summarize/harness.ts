@@ -4,6 +4,7 @@
  * caveat, interruption notes. Importers flag whole messages of it (`flags.injected`); this strips
  * it from inside a real message before the words are used as a goal, a constraint or a title.
  */
+import { readRefusal } from '../reading/refusal.ts';
 
 /** Tags whose whole element (tags and content) is harness text. */
 const HARNESS_TAGS = [
@@ -57,12 +58,7 @@ export function userWords(text: string): string | undefined {
   return words && !SLASH_COMMAND.test(words) ? words : undefined;
 }
 
-/** A tool result saying the user declined the call (Claude Code's rejection, an interruption for tool use, pi's `Command aborted`). */
+/** A tool result saying the user declined the call (see readRefusal: rejections, interruptions, denials, pi's `Command aborted`). */
 export function isDeclined(text: string): boolean {
-  const start = text.trimStart().slice(0, 120);
-  return /^The user doesn['’]t want to proceed with this tool use/.test(start)
-    || /^\[Request interrupted by user for tool use\]/.test(start)
-    || /^The user doesn['’]t want to take this action right now/.test(start)
-    // pi's bash tool when the user pressed Esc while the command ran.
-    || /^Command aborted\b/.test(start);
+  return readRefusal(text) !== undefined;
 }

@@ -4,6 +4,7 @@
  * an update keeps what the earlier summary held.
  */
 import { emptyDigest, MAX_FOREIGN_LINES, type Digest, type FileState } from './digest.ts';
+import { SUMMARY_CUT_MARK } from '../compaction/summarizer.ts';
 import { boundErrors } from './errors.ts';
 import { itemKey, oneLine, unionInto } from './extract.ts';
 
@@ -104,7 +105,8 @@ export function parseSummary(text: string): Digest {
 
   for (const raw of text.split('\n')) {
     const line = raw.trim();
-    if (!line) continue;
+    // A strategy's cut mark is no content: not a file, not a request.
+    if (!line || line === SUMMARY_CUT_MARK) continue;
     const block = /^<(\/?)(read-files|modified-files)>$/.exec(line);
     if (block) {
       fileBlock = block[1] ? undefined : block[2] === 'read-files' ? 'read' : 'modified';
