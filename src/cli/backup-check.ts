@@ -1,10 +1,12 @@
 /**
  * `npm run cli -- backup-check <file> [--json]`: checks a library backup with the same reader the
  * page restores it with (every line, the conversations' entries, the end marker) and says what it
- * holds, or which line is wrong and why. The CLI has no library of its own, so nothing is restored.
+ * holds, or which line is wrong and why, and warns of what the page would not apply as it is (code,
+ * endpoints). The CLI has no library of its own, so nothing is restored.
  */
 import { openAsBlob } from 'node:fs';
 import { BACKUP_TABLE_NAMES, BackupFormatError, parseBackup, readLines, type BackupTable } from '../db/backup-format.ts';
+import { backupWarnings, type BackupWarning } from '../db/backup-trust.ts';
 
 export interface BackupCheckReport {
   file: string;
@@ -15,6 +17,8 @@ export interface BackupCheckReport {
   exportedAt?: string;
   conversations?: Array<{ id: string; title: string; entries: number }>;
   rows?: Record<BackupTable, number>;
+  /** When valid: each item that is code or an endpoint, which a restore sets aside or applies only on request. */
+  warnings?: BackupWarning[];
   /** When not: the line (0: the file as a whole) and the problem. */
   error?: { line: number; message: string };
 }
@@ -31,6 +35,7 @@ export async function runBackupCheck(file: string): Promise<BackupCheckReport> {
       exportedAt: new Date(backup.header.exportedAt).toISOString(),
       conversations: backup.rows.conversations.map((row) => ({ id: String(row.id), title: String(row.title), entries: Number(row.entryCount) })),
       rows: Object.fromEntries(BACKUP_TABLE_NAMES.map((name) => [name, backup.rows[name].length])) as Record<BackupTable, number>,
+      warnings: backupWarnings(backup),
     };
   } catch (error) {
     if (!(error instanceof BackupFormatError)) throw error;
@@ -46,6 +51,7 @@ export function formatBackupCheck(report: BackupCheckReport): string {
     `${report.conversations?.length ?? 0} conversations:`,
     ...(report.conversations ?? []).map((c) => `  ${c.title} (${c.entries.toLocaleString('en-US')} entries)`),
     `Rows: ${rows}.`,
+    ...(report.warnings ?? []).map((w) => `Warning (${w.kind}): ${w.message}`),
   ].join('\n');
 }
 

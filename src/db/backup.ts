@@ -2,13 +2,16 @@
  * Library backup and restore. The export reads each table in pages and hands back the file as many
  * small parts (a Blob is made of them), so a large library is never one giant string. A restore
  * reads and checks the whole file first, then writes it in one transaction: a damaged or foreign
- * file changes nothing, and conversations already in the library are not duplicated.
+ * file changes nothing, and conversations already in the library are not duplicated. A backup
+ * restores data only: its code is set aside disabled and its provider settings are applied only
+ * on request (backup-trust.ts).
  */
 import type { Table } from 'dexie';
 import {
   BACKUP_TABLE_NAMES, headerLine, PER_CONVERSATION, parseBackup, readLines, rowLine, trailerLine, withoutSecrets,
   type BackupTable, type ParsedBackup, type Row,
 } from './backup-format.ts';
+import { PREFERENCES_KEY, RESTORED_CODE_KEY, restoredPreferences, type CodeKind, type RestoredCode } from './backup-trust.ts';
 import { SCHEMA_VERSION, UPGRADE_NOTE, type FoldlabDatabase } from './schema.ts';
 
 /** Rows read per request while exporting. */
@@ -75,18 +78,28 @@ export interface RestoreReport {
   written: Record<BackupTable, number>;
   /** Rows left out, and why, in a sentence each. */
   skipped: string[];
+  /** Code from the backup set aside, disabled, until the user enables it in this browser. */
+  setAside: CodeKind[];
+}
+
+export interface RestoreOptions {
+  /** Apply the backup's provider settings (base URLs, preset, model) too; the page asks to confirm the endpoints first. Default false. */
+  settings?: boolean;
+  /** The page's current preferences (`{ state, version }`); default: the library's copy. */
+  currentPreferences?: unknown;
 }
 
 /**
  * Writes a checked backup into the library in one transaction. A conversation already in the
  * library (same id) keeps its entries; its runs, folds and other rows from the backup are added
  * only when they were made on the same import (else they would point at other entries). Settings
- * from the backup replace the current ones; judged answers are added.
+ * from the backup replace the current ones, but for code and provider settings (see
+ * backup-trust.ts); judged answers are added.
  */
-export async function restoreBackup(db: FoldlabDatabase, backup: ParsedBackup): Promise<RestoreReport> {
+export async function restoreBackup(db: FoldlabDatabase, backup: ParsedBackup, options: RestoreOptions = {}): Promise<RestoreReport> {
   const names = BACKUP_TABLE_NAMES.map((name) => table(db, name));
   return db.transaction('rw', names, async () => {
-    const report: RestoreReport = { added: 0, existing: 0, written: Object.fromEntries(BACKUP_TABLE_NAMES.map((n) => [n, 0])) as Record<BackupTable, number>, skipped: [] };
+    const report: RestoreReport = { added: 0, existing: 0, written: Object.fromEntries(BACKUP_TABLE_NAMES.map((n) => [n, 0])) as Record<BackupTable, number>, skipped: [], setAside: [] };
     /** For each conversation of the backup: 'new', or the import id it has in the library. */
     const fate = new Map<string, 'new' | { importId: unknown; matches: boolean }>();
     for (const conversation of backup.rows.conversations) {
@@ -111,7 +124,7 @@ export async function restoreBackup(db: FoldlabDatabase, backup: ParsedBackup): 
         continue;
       }
       let rows = backup.rows[name];
-      if (name === 'settings') rows = rows.filter((row) => row.key !== UPGRADE_NOTE);
+      if (name === 'settings') rows = await trustedSettings(db, rows, backup.header.exportedAt, options, report);
       if (PER_CONVERSATION.has(name)) {
         rows = rows.filter((row) => {
           const f = fate.get(row.conversationId as string);
@@ -146,4 +159,29 @@ function keyOf(name: BackupTable, row: Row): unknown {
     case 'settings': return row.key;
     default: return row.id;
   }
+}
+
+/**
+ * The backup's settings rows as a restore writes them: the preferences without the backup's code
+ * (set aside in RESTORED_CODE_KEY, disabled) and, unless asked, without its provider settings; a
+ * backup's own set-aside row is never taken as it is.
+ */
+async function trustedSettings(db: FoldlabDatabase, rows: Row[], exportedAt: number, options: RestoreOptions, report: RestoreReport): Promise<Row[]> {
+  const out: Row[] = [];
+  for (const row of rows) {
+    if (row.key === UPGRADE_NOTE || row.key === RESTORED_CODE_KEY) continue;
+    if (row.key !== PREFERENCES_KEY) {
+      out.push(row);
+      continue;
+    }
+    const current = options.currentPreferences ?? (await db.settings.get(PREFERENCES_KEY))?.value;
+    const { value, code } = restoredPreferences(row.value, current, options.settings ? { settings: true } : {});
+    out.push({ ...row, value });
+    if (code.hookSource === undefined && code.pluginSource === undefined) continue;
+    const pending = (await db.settings.get(RESTORED_CODE_KEY))?.value as RestoredCode | undefined;
+    out.push({ key: RESTORED_CODE_KEY, value: { ...pending, ...code, exportedAt } satisfies RestoredCode });
+    if (code.hookSource !== undefined) report.setAside.push('hook');
+    if (code.pluginSource !== undefined) report.setAside.push('plugin');
+  }
+  return out;
 }

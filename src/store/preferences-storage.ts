@@ -5,10 +5,11 @@
  * both, the library write debounced (the store writes on every change).
  */
 import type { StateStorage } from 'zustand/middleware';
+import { PREFERENCES_KEY } from '../db/backup-trust.ts';
 import { db } from '../db/db.ts';
 
 /** The key of the preferences in localStorage and in the settings table. */
-export const PREFERENCES_KEY = 'foldlab.preferences';
+export { PREFERENCES_KEY };
 /** The library copy is written this long after the last change, ms. */
 const WRITE_DELAY_MS = 400;
 
@@ -60,4 +61,17 @@ export async function adoptStoredPreferences(): Promise<boolean> {
   kept = text;
   local()?.setItem(PREFERENCES_KEY, text);
   return true;
+}
+
+/** The page's preferences as stored now (`{ state, version }`): what a restore keeps of this browser's own. */
+export async function currentPreferences(): Promise<unknown> {
+  const text = kept ?? local()?.getItem(PREFERENCES_KEY);
+  if (text) {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      // A damaged copy: fall back to the library's.
+    }
+  }
+  return (await db.settings.get(PREFERENCES_KEY))?.value;
 }

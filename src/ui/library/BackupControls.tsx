@@ -2,27 +2,44 @@
  * Back up the whole library to one file, and restore one (into an empty library or merged: a
  * conversation already here is not duplicated). A damaged or foreign file is refused with the line
  * and the reason, and nothing is changed. API keys live in another database and are never included.
+ * A backup restores data only: its hook module or plugin waits, disabled, under Compact; its
+ * provider settings apply only when "restore settings too" is ticked and its endpoints confirmed.
  */
 import { useRef, useState } from 'react';
 import { exportBackup, readBackup, restoreBackup, type RestoreReport } from '../../db/backup.ts';
+import type { ParsedBackup } from '../../db/backup-format.ts';
+import { backupEndpoints, type BackupEndpoint } from '../../db/backup-trust.ts';
 import { db } from '../../db/db.ts';
 import { errorMessage } from '../../store/actions.ts';
-import { adoptStoredPreferences } from '../../store/preferences-storage.ts';
+import { adoptStoredPreferences, currentPreferences } from '../../store/preferences-storage.ts';
 import { useAppStore } from '../../store/store.ts';
 
 type Status = { kind: 'busy'; text: string } | { kind: 'done'; text: string } | { kind: 'error'; text: string };
 
-function describe(report: RestoreReport): string {
+/** A read backup whose provider settings wait for the user to confirm their endpoints. */
+interface Confirming {
+  name: string;
+  backup: ParsedBackup;
+  endpoints: BackupEndpoint[];
+}
+
+function describe(report: RestoreReport, settings: 'applied' | 'kept' | 'none'): string {
   const rows = Object.values(report.written).reduce((a, b) => a + b, 0);
   const parts = [`Restored ${report.added} conversation${report.added === 1 ? '' : 's'}`];
   if (report.existing > 0) parts.push(`${report.existing} already in the library (kept, not duplicated)`);
-  return `${parts.join('; ')}; ${rows.toLocaleString('en-US')} rows written.${report.skipped.length ? ` ${report.skipped.join(' ')}` : ''}`;
+  const notes = [...report.skipped];
+  if (report.setAside.length > 0) notes.push(`The backup holds ${report.setAside.map((kind) => (kind === 'hook' ? 'a hook module' : 'a custom-strategy plugin')).join(' and ')}: kept disabled under Compact until you read and enable ${report.setAside.length === 1 ? 'it' : 'them'}.`);
+  if (settings === 'kept') notes.push('Your provider settings were kept; the backup\'s were not applied.');
+  if (settings === 'applied') notes.push('The backup\'s provider settings were applied.');
+  return `${parts.join('; ')}; ${rows.toLocaleString('en-US')} rows written.${notes.length ? ` ${notes.join(' ')}` : ''}`;
 }
 
 export function BackupControls() {
   const input = useRef<HTMLInputElement>(null);
   const [status, setStatus] = useState<Status>();
-  const busy = status?.kind === 'busy';
+  const [withSettings, setWithSettings] = useState(false);
+  const [confirming, setConfirming] = useState<Confirming>();
+  const busy = status?.kind === 'busy' || confirming !== undefined;
 
   const backup = async () => {
     setStatus({ kind: 'busy', text: 'Writing the backup…' });
@@ -40,15 +57,35 @@ export function BackupControls() {
     }
   };
 
+  const write = async (name: string, backup: ParsedBackup, settings: boolean) => {
+    setConfirming(undefined);
+    setStatus({ kind: 'busy', text: `Restoring ${name}…` });
+    try {
+      const report = await restoreBackup(db, backup, { settings, currentPreferences: await currentPreferences() });
+      if (await adoptStoredPreferences()) await useAppStore.persist.rehydrate();
+      const endpoints = backupEndpoints(backup).length > 0;
+      setStatus({ kind: 'done', text: describe(report, !endpoints ? 'none' : settings ? 'applied' : 'kept') });
+    } catch (error) {
+      setStatus({ kind: 'error', text: `${name} was not restored, and nothing was changed. ${errorMessage(error)}` });
+    }
+  };
+
   const restore = async (file: File) => {
     setStatus({ kind: 'busy', text: `Reading ${file.name}…` });
+    let backup: ParsedBackup;
     try {
-      const report = await restoreBackup(db, await readBackup(file));
-      if (await adoptStoredPreferences()) await useAppStore.persist.rehydrate();
-      setStatus({ kind: 'done', text: describe(report) });
+      backup = await readBackup(file);
     } catch (error) {
       setStatus({ kind: 'error', text: `${file.name} was not restored, and nothing was changed. ${errorMessage(error)}` });
+      return;
     }
+    const endpoints = withSettings ? backupEndpoints(backup) : [];
+    if (endpoints.length > 0) {
+      setStatus(undefined);
+      setConfirming({ name: file.name, backup, endpoints });
+      return;
+    }
+    await write(file.name, backup, withSettings);
   };
 
   return (
@@ -56,6 +93,10 @@ export function BackupControls() {
       <div className="actions">
         <button type="button" onClick={() => void backup()} disabled={busy} data-testid="library.backup">Back up library</button>
         <button type="button" onClick={() => input.current?.click()} disabled={busy} data-testid="library.restore">Restore…</button>
+        <label className="inline small">
+          <input type="checkbox" checked={withSettings} onChange={(e) => setWithSettings(e.target.checked)} disabled={busy} data-testid="library.restore-settings" />
+          {' '}Restore settings too (provider, base URLs, models)
+        </label>
         <input
           ref={input}
           type="file"
@@ -69,6 +110,21 @@ export function BackupControls() {
           }}
         />
       </div>
+      {confirming && (
+        <div className="confirm" role="alertdialog" aria-label="Confirm the backup's endpoints" data-testid="library.restore-endpoints">
+          <p className="small">{confirming.name} would send model requests to these endpoints. Apply them only if you trust them; a remembered key is never sent to an endpoint it was not entered for.</p>
+          <ul className="small">
+            {confirming.endpoints.map((endpoint) => (
+              <li key={endpoint.label}>{endpoint.label}: <code>{endpoint.url}</code></li>
+            ))}
+          </ul>
+          <div className="actions">
+            <button type="button" onClick={() => void write(confirming.name, confirming.backup, true)} data-testid="library.restore-endpoints.apply">Apply these settings</button>
+            <button type="button" onClick={() => void write(confirming.name, confirming.backup, false)} data-testid="library.restore-endpoints.keep">Restore without them</button>
+            <button type="button" className="link small" onClick={() => setConfirming(undefined)} data-testid="library.restore-endpoints.cancel">Cancel</button>
+          </div>
+        </div>
+      )}
       {status && (
         <p className={status.kind === 'error' ? 'error small' : 'small'} role={status.kind === 'error' ? 'alert' : 'status'} data-testid="library.backup-status">
           {status.text}

@@ -16,6 +16,7 @@ import { OptionsForm } from './OptionsForm.tsx';
 import { EXAMPLE_PLUGIN } from './plugin-example.ts';
 import { PlanView } from './PlanView.tsx';
 import { HooksEditor } from './HooksEditor.tsx';
+import { RestoredCodeNotice } from './RestoredCodeNotice.tsx';
 
 const EMPTY: Record<string, string> = {};
 
@@ -127,6 +128,7 @@ export function CompactPanel({ conversation, leafId, entryCount }: { conversatio
                 Plugin module{' '}
                 <button type="button" className="link small" onClick={() => setPluginSource(undefined)} data-testid="compact.plugin.reset">Restore the example</button>
               </legend>
+              <RestoredCodeNotice kind="plugin" />
               <textarea className="plugin-source" rows={14} spellCheck={false} value={pluginSource} onChange={(e) => setPluginSource(e.target.value)} aria-label="Plugin module (JavaScript)" data-testid="compact.plugin" />
               <span className="muted small">Runs in its own worker with only the entries' plain data, for at most 2 s; its answer is checked before use.</span>
             </fieldset>
