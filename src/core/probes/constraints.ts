@@ -1,6 +1,7 @@
 /**
- * Constraint probes: the user's explicit instructions and prohibitions, one per sentence, from
- * real user messages only (see `realUserText`).
+ * Constraint probes: the user's explicit instructions, prohibitions and steering, one per sentence,
+ * from what the user typed in real user messages (see `realUserText`; pasted logs, stack traces,
+ * terminal output and diffs are left out by `typedText`).
  *
  * A sentence is a constraint when a keyword governs it, not when it merely contains one:
  * - imperative keywords (don't / do not / never / always / only / avoid / make sure / ensure /
@@ -14,18 +15,38 @@
  *   (they state the task, not a rule);
  * - Chinese 不要 / 别 / 必须 / 务必 / 禁止 / 不得 / 一定要 / 只能 / 千万 / 切勿 / 不许 / 不准 count
  *   anywhere, 请 only at the start (not 请问);
- * - questions never count; code blocks are skipped. Plain "should" is not a keyword (too often a
- *   description or a wish).
+ * - first-person steering counts anywhere: "I don't want …", "I'd rather", "I prefer", "let's keep /
+ *   not / avoid", "no need for", "I want to use …", "… without editing files"; so does a clause that
+ *   is only a prohibition with an exclamation mark ("no console logs!");
+ * - a message with no keyword still steers when it answers a rejected tool call (the reason the user
+ *   typed) or corrects the agent ("no, …", "that's not it", "we lost …", "I undid your changes"):
+ *   one probe of kind 'steer' for its first sentences;
+ * - questions never count on their own; code blocks are skipped. Plain "should" is not a keyword
+ *   (too often a description or a wish).
  * Needles: the content words of the governed clause (stopwords dropped, stemmed), at most 6, as
  * one group; the whole sentence's when the clause has fewer than two (first `NEEDLE_CHARS` only).
  */
-import type { Entry } from '../journal/entry.ts';
+import { entryText, type Entry } from '../journal/entry.ts';
 import { makeProbe } from './make.ts';
 import { contentNeedles, needleSource, normalizeForMatch } from './normalize.ts';
-import { isQuestion, realUserText, sentences, withoutCode } from './sources.ts';
+import { isConversation, isQuestion, realUserText, sentences, typedText, withoutCode } from './sources.ts';
 import type { Probe } from './types.ts';
 
 const FILLERS = new Set(['ok', 'okay', 'please', 'pls', 'and', 'but', 'also', 'so', 'then', 'now', 'just', 'yeah', 'yes', 'no', 'oh', 'hey', 'btw', 'again', 'remember', 'note', 'alright', 'right', 'well', 'hmm', 'important', 'and also', 'guys', 'dude', 'actually', 'seriously', 'really', 'but', 'thanks', 'first', 'finally', 'in', 'general', 'generally', 'from', 'here', 'on']);
+
+/** First-person steering anywhere in a clause: the speaker's own preference binds later work. */
+const STEERING: Array<[RegExp, string]> = [
+  [/\b(?:i|we) (?:really |just )?(?:don't|dont|do not|did not|didn't) want\b/, 'never'],
+  [/\b(?:i'd|i would|we'd) rather\b/, 'prefer'],
+  [/\b(?:i|we) (?:would |'d )?prefer\b/, 'prefer'],
+  [/\b(?:let's|lets|let us) (?:keep|not|stick|avoid|leave)\b/, 'prefer'],
+  [/\bno need (?:for|to)\b/, 'never'],
+  [/\b(?:i|we) (?:want|'d like|would like) to (?:use|keep|stick)\b/, 'prefer'],
+  [/\bwithout (?:editing|changing|modifying|touching|deleting|removing|breaking|adding|running|committing|pushing|using)\b/, 'never'],
+];
+
+/** A clause that is only a prohibition: "no console logs!" (with its exclamation mark). */
+const BARE_NO = /^no (?!problem|worries|idea|clue|way|wonder|doubt|luck|matter|one|thanks)\p{L}/u;
 
 /** Keyword patterns (lowercase, apostrophes normalized to '), with the probe kind. */
 const IMPERATIVE: Array<[RegExp, string]> = [
@@ -49,6 +70,7 @@ const CJK_KEYWORDS: Array<[RegExp, string]> = [
 ];
 
 const FIRST_PERSON = /^(?:i|i'm|im|i've|ive|i'd|id|i'll|ill|me|my)$/;
+const COMPLEMENTIZER = /^(?:that|which|where|because|since|so|if|when|whether|think|believe|guess|suppose|feel|mean|say)$/;
 const GUESS_SUBJECT = /^(?:it|that|this|there|he|she|they|which|what|something|someone)$/;
 
 const GUESS_COMPLEMENT = /^be (?:a|an|the|some|something|because|due|related|caused|that|why|it|from|in|wrong|broken|missing|somewhere|coming)\b|^have been\b|^'ve\b/;
@@ -86,8 +108,15 @@ export function constraintHit(sentence: string): Hit | undefined {
     const match = pattern.exec(sentence);
     if (match) return { kind, clause: sentence, keyword: match[0] };
   }
+  const exclaimed = /!\s*$/.test(sentence);
   for (const clause of clauses(sentence)) {
     const list = words(clause);
+    const lowered = list.join(' ');
+    for (const [pattern, kind] of STEERING) {
+      const match = pattern.exec(lowered);
+      if (match) return { kind, clause, keyword: match[0] };
+    }
+    if (exclaimed && BARE_NO.test(lowered)) return { kind: 'never', clause, keyword: 'no' };
     const lowerClause = clause.toLowerCase().replace(/[’‘]/g, "'");
     // Imperative: after fillers only, or after "you" / "we" (and "you should").
     let start = 0;
@@ -108,7 +137,10 @@ export function constraintHit(sentence: string): Hit | undefined {
     for (const [pattern, kind] of MODAL) {
       const match = pattern.exec(rest);
       if (!match) continue;
-      const before = rest.slice(0, match.index).trim().split(' ').filter((word) => word.length > 0);
+      const words = rest.slice(0, match.index).trim().split(' ').filter((word) => word.length > 0);
+      // "I think the invariant that every line must not …": the speaker heads the matrix clause, not this one.
+      const clauseStart = words.reduce((at, word, i) => (COMPLEMENTIZER.test(word) ? i + 1 : at), 0);
+      const before = words.slice(clauseStart);
       const subject = before[before.length - 1];
       if (before.some((word) => FIRST_PERSON.test(word))) continue;
       const after = rest.slice(match.index + match[0].length).trim();
@@ -119,14 +151,48 @@ export function constraintHit(sentence: string): Hit | undefined {
   return undefined;
 }
 
-/** Constraint probes of real user messages (see the module comment), one per distinct sentence. */
+/**
+ * A message that corrects the agent: it opens with "no," / "nope" / "wrong" / "that's not …", or
+ * its first sentences say the agent broke or lost something ("we lost …", "you broke …", "I undid
+ * your changes").
+ */
+const CORRECTION_START = /^(?:(?:oh|ok|okay|hm+|well|ugh|dude|my dude),?\s+)*(?:no(?:pe)?\b(?=[,.!:;]|\s+(?:that|this|it|not|the|we|you|i|dont|don't|do)\b)|wrong\b|that'?s not\b|that is not\b|not like that\b|not what i\b)/;
+const CORRECTION_ANYWHERE = /\b(?:we lost|you broke|you (?:\w+ )?(?:messed|screwed|fucked)\b[^.!?]{0,40}\bup|i (?:undid|reverted|rolled back) your|you (?:removed|deleted|dropped) (?:the|my|our)|that broke)\b/;
+
+function isCorrection(typed: string): boolean {
+  const head = typed.toLowerCase().replace(/[’‘]/g, "'").slice(0, 300);
+  return CORRECTION_START.test(head) || CORRECTION_ANYWHERE.test(head.slice(0, 200));
+}
+
+/** A tool result saying the user rejected the call (not an interruption or an abort: those give no reason). */
+const REJECTION = /^(?:The user doesn't want to (?:proceed with this tool use|take this action)|User rejected|The user rejected|Tool use was rejected|Permission to use \S+ (?:was )?denied)/;
+
+/** Whether the user message at `index` answers a rejected tool call (injected markers in between skipped). */
+function followsRejection(entries: readonly Entry[], index: number): boolean {
+  for (let i = index - 1; i >= 0 && i >= index - 4; i--) {
+    const entry = entries[i]!;
+    if (entry.flags?.injected === true || entry.flags?.synthetic === true || (entry.role === 'user' && isConversation(entry) && realUserText(entry) === undefined && !entry.blocks.some((block) => block.type === 'tool_result'))) continue;
+    if (entry.role === 'tool' || entry.blocks.some((block) => block.type === 'tool_result')) return REJECTION.test(entryText(entry).trimStart());
+    return false;
+  }
+  return false;
+}
+
+/**
+ * Constraint probes of real user messages (see the module comment), one per distinct sentence of
+ * what the user typed (pasted logs, stack traces and diffs left out). A message that steers without
+ * a keyword (the reason typed right after refusing a tool call, or a correction) gives one probe
+ * for its first sentences, kind 'steer'.
+ */
 export function constraintProbes(entries: readonly Entry[]): Probe[] {
   const probes: Probe[] = [];
   const seen = new Set<string>();
   entries.forEach((entry, index) => {
     const text = realUserText(entry);
     if (text === undefined) return;
-    for (const sentence of sentences(withoutCode(text))) {
+    const typed = typedText(withoutCode(text));
+    let found = false;
+    for (const sentence of sentences(typed)) {
       const hit = constraintHit(sentence);
       if (!hit) continue;
       const key = normalizeForMatch(sentence);
@@ -137,8 +203,15 @@ export function constraintProbes(entries: readonly Entry[]): Probe[] {
       if (needles.length < 2) needles = contentNeedles(needleSource(normalizeForMatch(sentence)), 6, drop);
       if (needles.length === 0) continue;
       seen.add(key);
+      found = true;
       probes.push(makeProbe('constraint', hit.kind, sentence, { entry, index }, [needles]));
     }
+    if (found || !(followsRejection(entries, index) || isCorrection(typed))) return;
+    const head = sentences(typed).slice(0, 3).join(' ');
+    const needles = contentNeedles(needleSource(normalizeForMatch(head)), 6);
+    if (needles.length === 0 || seen.has(normalizeForMatch(head))) return;
+    seen.add(normalizeForMatch(head));
+    probes.push(makeProbe('constraint', 'steer', head, { entry, index }, [needles]));
   });
   return probes;
 }

@@ -7,7 +7,10 @@
  *   marker (I'll, let's, we should, I should, switch to, go with, decided, prefer…); a bare
  *   "instead of using" is a diagnosis ("it falls back to X instead of using Y"), not a choice;
  * - "I chose / picked / opted for / decided / settled on", "let's / I'll go with", "I prefer X over Y";
- * - "option B is better", "X is better / cleaner / simpler than / because…", "the better approach".
+ * - "option B is better", "option 2 is cleanest / makes more sense", "X is better / cleaner / simpler
+ *   than / because…", "the better approach", "best solution: …";
+ * - "it should use X instead", "I can reuse the existing …", "we don't need X at all", "restore X
+ *   while keeping Y", "we should add / use / move / remove …" (a recommendation between doing and not).
  * Narration of the next step ("I'll examine the pending changes", "Let me read the file", "Now
  * I'll run the tests") names no alternative and is not a decision; questions never are.
  * Needles: the sentence's content words (markers dropped), most salient first, at most 4, as one group.
@@ -28,6 +31,13 @@ const CHOICE: RegExp[] = [
   /\b(?:is|would be|seems|looks) (?:much |far |a lot |clearly )?(?:better|cleaner|simpler|safer|preferable) (?:than|because|here|choice|option|approach)\b/,
   /\bthe (?:better|best|right|simplest|cleanest) (?:approach|option|choice|solution|fix) (?:is|would be|here is)\b/,
   /\b(?:decided to|the decision is|my decision)\b/,
+  /\boption \w+ (?:is|seems|looks|makes|would be)\b[^.]*\b(?:cleanest|clean|best|better|simpl\w*|sense|prefer\w*|right)\b/,
+  /\b(?:best|better|cleanest|simplest|proper) (?:solution|approach|option|fix)\b/,
+  /\b(?:should|will|'ll|let's) (?:use|switch to|go with)\b.*\binstead\b/,
+  /\b(?:can|could|will|'ll|should|let's|let me)(?: just)?(?: have)?(?: just)? reus(?:e|ed|ing) (?:the |an |our |this )?existing\b/,
+  /\b(?:we|i) (?:don't|do not) need\b[^.]*\bat all\b/,
+  /\b(?:need to|should|will|'ll|let's) \w+ [^.]*\bwhile keeping\b/,
+  /\b(?:we|i) should (?:add|use|move|keep|remove|drop|switch|put|replace|split|merge|reuse)\b/,
 ];
 
 const MARKERS = new Set(['instead', 'rather', 'favor', 'favour', 'chose', 'chosen', 'choose', 'picked', 'opted', 'selected', 'decided', 'decision', 'settled', 'prefer', 'better', 'cleaner', 'simpler', 'safer', 'preferable', 'best', 'option', 'approach', 'absolutely', 'right', 'correct', 'just', 'actually', 'simply', 'much']);

@@ -252,6 +252,80 @@ describe('ids and order', () => {
     const second = extractProbes(build(specs));
     expect(first.map((probe) => probe.id)).toEqual(second.map((probe) => probe.id));
     // Within an entry, categories follow PROBE_CATEGORIES.
-    expect(first.map((probe) => probe.id)).toEqual([expect.stringMatching(/^constraint:e0:[0-9a-z]+$/), expect.stringMatching(/^task:e0:/), expect.stringMatching(/^decision:e1:/)]);
+    expect(first.map((probe) => probe.id)).toEqual([expect.stringMatching(/^constraint:e0:[0-9a-z]+$/), expect.stringMatching(/^task:e0:/), expect.stringMatching(/^identifier:e0:/), expect.stringMatching(/^decision:e1:/)]);
+  });
+});
+
+describe('what the user typed, not what they pasted', () => {
+  it('takes first-person steering, bare prohibitions, corrections and rejection reasons as constraints', () => {
+    const probes = probesOf(
+      [
+        { user: "I don't want to fly before 11 AM. No need for insurance. Summarize it without editing files." },
+        { user: 'use rgb values, no palette indices!' },
+        { user: 'no, the header should stay as is' },
+        { assistant: '', calls: [{ id: 'a', name: 'Write', input: { file_path: '/r/tmp.py', content: '' } }] },
+        { tool: "The user doesn't want to proceed with this tool use. The tool use was rejected.", callId: 'a', error: true },
+        { user: '[Request interrupted by user for tool use]' },
+        { user: 'save it as a real unit test' },
+        { user: 'I think the render method must not return lines wider than the width.' },
+        { user: 'ok thanks, no problem!' },
+      ],
+      'constraint',
+    );
+    expect(brief(probes)).toEqual([
+      "never I don't want to fly before 11 AM.",
+      'never No need for insurance.',
+      'never Summarize it without editing files.',
+      'never use rgb values, no palette indices!',
+      'steer no, the header should stay as is',
+      'steer save it as a real unit test',
+      'never I think the render method must not return lines wider than the width.',
+    ]);
+  });
+
+  it('reads no constraint or identifier from a pasted stack trace, terminal output or diff', () => {
+    const specs: Spec[] = [
+      { user: 'it crashed again, that should never happen.\n\n➜  repo git:(main) npx tsx cli.ts\nError: Invalid hex color: #000cc\n    at hexToRgb (/repo/src/theme.ts:148:9)\n\nNode.js v23.4.0' },
+      { user: '+ 8 - **Colors**: you must use `userMessageBg` now\n+ 9 - done\n\nremove that line, themes are supported now' },
+    ];
+    const constraints = probesOf(specs, 'constraint');
+    expect(constraints.map((probe) => probe.text)).toEqual(['it crashed again, that should never happen.']);
+    const values = probesOf(specs, 'identifier').map((probe) => probe.text);
+    expect(values.some((value) => /000cc|theme\.ts|v23|userMessageBg/.test(value))).toBe(false);
+  });
+
+  it('takes paths, file names, code symbols, ids and six-digit colours the user typed as identifiers', () => {
+    const probes = probesOf([{ user: 'read docs/theme.md and theme.ts, rename setTheme; my id is mia_li_3668, flight HAT136, bg 343541, e.g. later' }], 'identifier');
+    expect(probes.map((probe) => probe.text).sort()).toEqual(['343541', 'HAT136', 'docs/theme.md', 'mia_li_3668', 'setTheme', 'theme.ts']);
+  });
+
+  it('reads no identifier from the assistant or from tool output', () => {
+    const probes = probesOf([{ user: 'bump the version' }, { assistant: 'Bumped 0.7.29 to 0.8.0, see https://example.com/x and src/version.ts.' }], 'identifier');
+    expect(probes).toEqual([]);
+  });
+
+  it('ignores user-simulator markers: "###STOP###" is neither a task nor a prohibition', () => {
+    expect(probesOf([{ user: 'Thank you so much for your help! ###STOP###' }])).toEqual([]);
+  });
+});
+
+describe('decisions stated in other words', () => {
+  it('takes a preferred option, a best solution, a reuse of what exists and dropping what is not needed', () => {
+    const probes = probesOf(
+      [
+        {
+          assistant:
+            'I think option 2 is cleanest - map the levels to existing tokens. **Best solution**: add a helper on the Theme class. It should use "dim" instead to be dimmer. I can reuse the existing `.navigation` class styling. We don\'t need `_legacy` at all. Let me read the file. It falls back to X instead of using Y.',
+        },
+      ],
+      'decision',
+    );
+    expect(probes.map((probe) => probe.text)).toEqual([
+      'I think option 2 is cleanest - map the levels to existing tokens.',
+      'Best solution**: add a helper on the Theme class.',
+      'It should use "dim" instead to be dimmer.',
+      'I can reuse the existing `.navigation` class styling.',
+      "We don't need `_legacy` at all.",
+    ]);
   });
 });

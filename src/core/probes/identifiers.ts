@@ -2,16 +2,15 @@
  * Identifier probes: exact values a later call may need verbatim, one probe per distinct value
  * (its first occurrence).
  *
- * Sources:
- * - URLs, commit hashes, issue/PR numbers and versions: from the user's and the assistant's own
- *   text, and URLs from a tool call's `url` input (a fetch the assistant chose). Tool results are
- *   never scanned (bulky output is full of hashes and versions nobody asked for): a value from
- *   them counts once the assistant repeats it in its own text, and then that message is the
- *   source.
- * - Exact values (kind 'value'): from real user messages only — quoted strings (`…`, "…", '…',
- *   “…”, at most 120 characters, a single plain word only from 5 letters), numbers with units (5 seconds, 70%, 200ms, 10 MB), `--flag value`
- *   (value with a digit or `./:@`, or `--flag=value`), hex colors (#b5bd68, and bare 6-digit hex
- *   with a digit and a letter), `@path` mentions.
+ * Sources: only what the user typed in real user messages (`typedText`: pasted logs, stack traces,
+ * terminal output and diffs left out). The assistant's prose and tool output are never sources: a
+ * value the agent found or invented is not one the user gave.
+ * - URLs, commit hashes, issue/PR numbers and versions;
+ * - exact values (kind 'value'): quoted strings (`…`, "…", '…', “…”, at most 120 characters, a
+ *   single plain word only from 5 letters), numbers with units (5 seconds, 70%, 200ms, 10 MB),
+ *   `--flag value` (value with a digit or `./:@`, or `--flag=value`), hex colours (#b5bd68, and
+ *   six bare hex digits), `@path` mentions, paths and file names (`docs/theme.md`, `theme.ts`),
+ *   code symbols (snake_case `mia_li_3668`, camelCase `setTheme`) and codes (`HAT136`).
  * Patterns: commits are 7–40 lowercase hex characters with a digit and a letter, not inside a
  * longer word or a dashed id (UUIDs); issues are `#` plus 1–5 digits (6 digits read as a color);
  * versions are `1.2.3` (no leading zeros, not a 4-digit year first, not part of an IP or a longer
@@ -20,8 +19,7 @@
 import type { Entry } from '../journal/entry.ts';
 import { capped, makeProbe } from './make.ts';
 import { normalizeForMatch } from './normalize.ts';
-import { assistantText, isConversation, realUserText } from './sources.ts';
-import { inputObject } from './tools.ts';
+import { realUserText, typedText } from './sources.ts';
 import type { Probe } from './types.ts';
 
 const PER_ENTRY = 50;
@@ -37,11 +35,15 @@ const COMMIT = /(?<![\w-])[0-9a-f]{7,40}(?![\w-])/g;
 const ISSUE = /(?<![\w&#])#(\d{1,6})(?!\w)/g;
 const VERSION = /(?<![\w.])(v?)(\d+)\.(\d+)(?:\.(\d+))?(-[0-9a-z]+(?:\.[0-9a-z]+)*)?(?![\w]|\.\d)/gi;
 const HEX_COLOR = /(?<![\w&])#(?:[0-9a-f]{8}|[0-9a-f]{6}|[0-9a-f]{3})(?!\w)/gi;
-const BARE_HEX = /(?<![\w#-])[0-9a-f]{6}(?![\w-])/gi;
+const BARE_HEX = /(?<![\w#.,-])[0-9a-f]{6}(?![\w-]|[.,]\d)/gi;
 const QUOTED = /`([^`\n]{1,120})`|"([^"\n]{1,120})"|“([^”\n]{1,120})”|(?<![\w])'([^'\n]{1,120})'(?!\w)/g;
 const UNIT = /(?<![\w.])\d+(?:\.\d+)?\s?(?:%|ms|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|days?|weeks?|px|em|rem|pt|[kmgt]i?b|k|tokens?|chars?|characters?|lines?|bytes?|x|fps|rpm)(?![\w%])/gi;
 const FLAG = /(?<![\w-])(--[a-z][\w-]*)(?:=(\S+)|\s+([\w./:@~%+-]+))/gi;
 const MENTION = /(?<![\w])@([\w.-]+\/[\w./-]+|[\w-]+\.[a-z]\w*)/gi;
+/** A path or file name: `docs/theme.md`, `.pi/agent/themes`, `theme.ts`, `Theme.fg/bg`. */
+const PATH = /(?<![\w@/.~-])(?:~\/|\.{1,2}\/|\.(?=[a-z]))?(?:[\w-]+\/)*[\w-]+(?:\.[a-z][\w]{0,7})?(?:\/[\w-]+(?:\.[a-z][\w]{0,7})?)*(?![\w/-])/gi;
+/** Code symbols: snake_case (`mia_li_3668`, `_generate_html`), camelCase (`setTheme`), codes (`HAT136`). */
+const SYMBOL = /(?<![\w./-])(?:_*[a-z][a-z0-9]*(?:_[a-z0-9]+)+_*|_[a-z][a-z0-9_]*|[a-z]+(?:[A-Z][a-z0-9]*)+|[A-Z]{2,}\d{2,}[A-Z\d]*)(?![\w/-]|\.\w)/g;
 
 /** Removes trailing sentence punctuation (and a closing bracket without its opener) from a URL. */
 function trimUrl(url: string): string {
@@ -102,7 +104,8 @@ export function userValues(raw: string): Found[] {
     if (value.trim().length > 0 && value.trim() === value && (value.length >= 5 || /[^\p{L}]/u.test(value))) add(value);
   }
   for (const match of text.matchAll(HEX_COLOR)) if (!/^#\d{1,5}$/.test(match[0])) add(match[0]);
-  for (const match of text.matchAll(BARE_HEX)) if (/\d/.test(match[0]) && /[a-f]/i.test(match[0])) add(match[0]);
+  // Six hex digits on their own are a colour or an id (343541, 8abeb7), never a plain count.
+  for (const match of text.matchAll(BARE_HEX)) add(match[0]);
   for (const match of text.matchAll(UNIT)) add(match[0]);
   for (const match of text.matchAll(FLAG)) {
     const value = match[2] ?? match[3] ?? '';
@@ -113,6 +116,14 @@ export function userValues(raw: string): Found[] {
     }
   }
   for (const match of text.matchAll(MENTION)) add(match[1]!);
+  for (const match of text.matchAll(PATH)) {
+    const value = match[0];
+    // A path has a slash or a file extension; "e.g." and "v1.2" are not files, URLs were read already.
+    if (!/\//.test(value) && !/^\.?[\w-]{2,}\.[a-z][a-z0-9]{0,7}$/i.test(value)) continue;
+    if (/^(?:e\.g|i\.e|etc|vs|w\.t\.f|n\/a|and\/or|https?:)/i.test(value) || /^\d/.test(value) || /^[\d./]+$/.test(value)) continue;
+    add(value);
+  }
+  for (const match of text.matchAll(SYMBOL)) add(match[0]);
   return found;
 }
 
@@ -123,16 +134,9 @@ export function identifierProbes(entries: readonly Entry[]): Probe[] {
   entries.forEach((entry, index) => {
     const found: Found[] = [];
     const user = realUserText(entry);
-    if (user !== undefined) found.push(...referenceIdentifiers(user), ...userValues(user));
-    const own = assistantText(entry);
-    if (own !== undefined) found.push(...referenceIdentifiers(own));
-    if (entry.role === 'assistant' && isConversation(entry)) {
-      for (const block of entry.blocks) {
-        if (block.type !== 'tool_call') continue;
-        const url = inputObject(block.input)?.url;
-        if (typeof url === 'string' && /^https?:\/\//.test(url)) found.push({ kind: 'url', value: url.slice(0, 500), needles: [[normalizeForMatch(url.slice(0, 500))]] });
-      }
-    }
+    if (user === undefined) return;
+    const typed = typedText(user);
+    found.push(...referenceIdentifiers(typed), ...userValues(typed));
     let count = 0;
     for (const item of found) {
       if (count >= PER_ENTRY) break;

@@ -38,9 +38,11 @@ describe('Claude Code sample 37f83ec9 (claude-code-log: combined transcript link
     expect(renderer.needles).toContainEqual(['renderer.py']);
   });
 
-  it('has no constraints: the user gave requests and questions, no rules', () => {
+  it('takes the reasons typed after rejecting a tool call and the correction as constraints', () => {
+    // #50 and #150 answer the rejected Write (#47) and Edit (#147); #228 says work was lost.
+    expect(of(probes, 'constraint').map((probe) => [probe.entryIndex, probe.kind])).toEqual([[50, 'steer'], [150, 'steer'], [228, 'steer']]);
     // "oh, I didn't find those cross-session navigation links helpful, can you please replace…" is a request.
-    expect(of(probes, 'constraint')).toEqual([]);
+    expect(of(probes, 'constraint').some((probe) => probe.entryIndex === 4)).toBe(false);
   });
 
   it('takes the six real user messages as tasks, not the interruption markers', () => {
@@ -81,8 +83,14 @@ describe('Claude Code sample 37f83ec9 (claude-code-log: combined transcript link
     expect(decisions.some((probe) => probe.entryIndex === 1 || probe.entryIndex === 111 || probe.entryIndex === 117)).toBe(false);
   });
 
-  it('takes the @-mentioned template as a value the user gave', () => {
-    expect(texts(of(probes, 'identifier'))).toEqual(['claude_code_log/templates/components/session_nav.html']);
+  it('takes the paths and symbols the user typed as values', () => {
+    expect(texts(of(probes, 'identifier'))).toEqual([
+      '_generate_html_with_combined_link',
+      '_generate_html_with_navigation',
+      '_get_enhanced_session_navigation',
+      'claude_code_log/renderer.py',
+      'claude_code_log/templates/components/session_nav.html',
+    ]);
   });
 
   it('is deterministic, in entry order, with unique ids', () => {
@@ -105,19 +113,12 @@ describe('pi sample large-session (pi-mono themes)', () => {
   const probes = extractProbes(entries);
 
   it('lists the user constraints', () => {
-    // Exact: the instructions read by hand from the 88 user messages. Not included: "omfg use
-    // fucking rgb values in the themes, no rgb indices!" and "no conosle logs! setTheme should
-    // return an error…" (no keyword: an imperative without must/never/don't is a request),
-    // "no, the block should stay as is" (plain "should" is not a keyword), "i don't tink the
-    // component invalidate works correctly" ("I don't" is not a prohibition).
-    expect(texts(of(probes, 'constraint'))).toEqual([
-      'hm, i selected the theme while you were working and got a crash, that should never happen.',
-      'in the system prompt make sure you know to read the README.md also when the user asks you to create a new theme',
-      'invalid themes must NEVER explode',
-      'make sure toolText is also used.',
-      "should be dimmer, don't modify the theme, look into the footer sources",
-      'truncated text must stop when it encounters a new line ...',
-    ]);
+    // The instructions and corrections read by hand from the 88 user messages (see
+    // gold/pi-large-session.gold.json); "i don't tink the component invalidate works correctly"
+    // ("I don't" is not a prohibition) and the pasted stack traces are not constraints.
+    expect(of(probes, 'constraint').map((probe) => probe.entryIndex)).toEqual([15, 247, 271, 347, 361, 431, 469, 477, 653, 730, 750, 758, 792]);
+    expect(texts(of(probes, 'constraint'))).toEqual(expect.arrayContaining(['no conosle logs!', 'omfg use fucking rgb values in the themes, no rgb indices!', 'no, the block should stay as is']));
+    expect(of(probes, 'constraint').some((probe) => /invalidate works/.test(probe.text) || /at resolveVarRefs|Invalid hex color/.test(probe.text))).toBe(false);
     const modify = of(probes, 'constraint').find((probe) => probe.text.includes("don't modify"))!;
     expect(modify.kind).toBe('never');
     expect(modify.needles).toEqual([['modify', 'theme']]);

@@ -121,13 +121,14 @@ export function isPastedLine(line: string): boolean {
     /^(?:\w*(?:Error|Exception)|Traceback|fatal|panic|npm (?:ERR!|error)|error(?:\[\w+\])?)(?::|\s\()/.test(trimmed) ||
     /[─│┌┐└┘├┤━┃⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/.test(trimmed) ||
     /^(?:[+-]\s*\d+\b|@@|[+-]{3}\s|diff --git)/.test(trimmed) ||
-    /^['"]?(?:\/|~\/)\S*['"]?$/.test(trimmed)
+    /^(?:\/|~\/)\S*$|^(['"])(?:\/|~\/)[^'"]*\1$/.test(trimmed)
   );
 }
 
 /**
  * The part of a user's message they typed: pasted blocks (see `isPastedLine`) removed. A paste runs
- * from its first pasted-looking line until a blank line followed by a line of prose.
+ * from its first pasted-looking line until a blank line followed by a line of prose (a letter
+ * first, three words or more).
  */
 export function typedText(text: string): string {
   const kept: string[] = [];
@@ -140,7 +141,7 @@ export function typedText(text: string): string {
       continue;
     }
     if (isPastedLine(line)) pasting = true;
-    else if (pasting && blank && /^\p{L}/u.test(line.trim())) pasting = false;
+    else if (pasting && blank && /^\p{L}\S*(?:\s+\S+){2,}/u.test(line.trim())) pasting = false;
     blank = false;
     if (!pasting) kept.push(line);
   }
