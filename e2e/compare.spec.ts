@@ -105,6 +105,8 @@ test('four configurations (memory folding among them): one curve each, totals eq
     expect(await value(page, `compare.totals.${i}.summarizer`, 'data-input')).toBe(String(expected.summarizerTokens.input));
     expect(await value(page, `compare.totals.${i}.summarizer`, 'data-output')).toBe(String(expected.summarizerTokens.output));
     expect(await value(page, `compare.totals.${i}.cost`)).toBe(expected.cost === null ? '' : String(expected.cost));
+    expect(await value(page, `compare.totals.${i}.trigger`)).toBe(String(expected.trigger?.tokens ?? ''));
+    await expect(page.getByTestId(`compare.totals.${i}.warnings`).locator('li')).toHaveCount(expected.warnings.length);
     for (const [category, score] of Object.entries(expected.probes)) {
       expect(await value(page, `compare.totals.${i}.score.${category}`, 'data-kept'), `${expected.label} ${category} kept`).toBe(String(score.kept));
       expect(await value(page, `compare.totals.${i}.score.${category}`, 'data-total'), `${expected.label} ${category} total`).toBe(String(score.total));

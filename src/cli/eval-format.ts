@@ -1,10 +1,11 @@
 /** The `eval` report as a Markdown table a person can paste into an issue, or as CSV (one row per file and configuration). */
 import { PROBE_CATEGORIES } from '../core/probes/types.ts';
+import { triggerText } from '../core/replay/trigger-point.ts';
 import type { EvalReport, EvalStrategyReport } from './eval.ts';
 import { parentCell, rowName } from './eval-threads.ts';
 
 // `parent` (a subagent's session) comes last so the columns before it keep their places.
-const COLUMNS = ['file', 'strategy', 'calls', 'compactions', 'peak', 'overflow calls', 'tokens per task', 'summarizer in', 'summarizer out', 'cost USD', ...PROBE_CATEGORIES, 'parent'];
+const COLUMNS = ['file', 'strategy', 'calls', 'compactions', 'peak', 'overflow calls', 'tokens per task', 'summarizer in', 'summarizer out', 'cost USD', ...PROBE_CATEGORIES, 'trigger', 'warnings', 'parent'];
 
 function rows(report: EvalReport): string[][] {
   return report.files.flatMap((file) => {
@@ -23,6 +24,8 @@ function rows(report: EvalReport): string[][] {
       String(s.summarizerTokens.output),
       s.cost === null ? '' : s.cost.toFixed(4),
       ...PROBE_CATEGORIES.map((category) => score(s, category)),
+      s.trigger ? triggerText(s.trigger, file.contextWindow) : '',
+      s.warnings.map((w) => `${w.kind}: ${w.message}`).join(' '),
       parent,
     ]);
   });
@@ -60,7 +63,12 @@ export function formatEvalCsv(report: EvalReport): string {
   return [COLUMNS, ...rows(report)].map((row) => row.map(cell).join(',')).join('\n');
 }
 
-/** The plain-text summary: one line per file and configuration. */
+/** The plain-text summary: one line per file and configuration, its trigger against the window and each window warning under it. */
 export function formatEvalText(report: EvalReport): string {
-  return rows(report).map((row) => `${row[0]}${row[COLUMNS.length - 1] ? ` (subagent of ${row[COLUMNS.length - 1]})` : ''}  ${row[1]}: ${row[3]} compactions, peak ${row[4]}, ${row[5]} overflow, ${row[6]} tokens per task${row[9] ? `, $${row[9]}` : ''}; probes ${PROBE_CATEGORIES.map((c, i) => `${c} ${row[10 + i]}`).join(', ')}`).join('\n');
+  const warnings = report.files.flatMap((file) => (file.error !== undefined ? [[]] : file.strategies.map((s) => s.warnings)));
+  const trigger = 10 + PROBE_CATEGORIES.length;
+  return rows(report).map((row, r) => [
+    `${row[0]}${row[COLUMNS.length - 1] ? ` (subagent of ${row[COLUMNS.length - 1]})` : ''}  ${row[1]}: ${row[3]} compactions, peak ${row[4]}, ${row[5]} overflow, ${row[6]} tokens per task${row[9] ? `, $${row[9]}` : ''}; probes ${PROBE_CATEGORIES.map((c, i) => `${c} ${row[10 + i]}`).join(', ')}${row[trigger] ? `; trigger ${row[trigger]}` : ''}`,
+    ...(warnings[r] ?? []).map((w) => `  warning (${w.kind}, ${w.overflowCalls} overflow calls): ${w.message}`),
+  ].join('\n')).join('\n');
 }

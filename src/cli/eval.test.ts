@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { parseConfigList } from '../core/replay/label.ts';
 import { findTranscripts, runEval } from './eval.ts';
 import { parseEvalArgs } from './eval-args.ts';
-import { formatEvalCsv, formatEvalMarkdown } from './eval-format.ts';
+import { formatEvalCsv, formatEvalMarkdown, formatEvalText } from './eval-format.ts';
 
 const CLAUDE = 'public/samples/claude-code/37f83ec9-f2ea-42a9-925e-0d5c105cb6e8.jsonl';
 const PI_SMALL = 'public/samples/pi/v3-small.jsonl';
@@ -94,5 +94,23 @@ describe('eval', () => {
     const csv = formatEvalCsv(report).split('\n');
     expect(csv).toHaveLength(3);
     expect(csv[1]).toContain(String(pi!.tokensPerTask));
+  }, 60_000);
+
+  it('shows each configuration\'s trigger against the window and warns, with the overflowing calls, when it cannot fire before it', async () => {
+    const report = await runEval({ paths: [CLAUDE], configs: [{ strategy: 'tool-result-clearing', options: {} }, { strategy: 'pi', options: {} }], counter: 'chars4', contextWindow: 50_000, jobs: 1 });
+    const [clearing, pi] = report.files[0]!.strategies;
+    expect(clearing!.trigger).toEqual({ tokens: 100_000, rule: 'triggerTokens 100,000' });
+    expect(clearing!.warnings).toEqual([expect.objectContaining({ kind: 'trigger-past-window', overflowCalls: clearing!.overflowCalls })]);
+    expect(clearing!.overflowCalls).toBeGreaterThan(0);
+    expect(pi!.warnings).toEqual([]);
+    expect(pi!.trigger!.tokens).toBe(50_000 - 16_384);
+    const text = formatEvalText(report).split('\n');
+    expect(text).toHaveLength(3);
+    expect(text[0]).toContain('; trigger 100,000 tokens = 200% of the window (triggerTokens 100,000)');
+    expect(text[1]).toBe(`  warning (trigger-past-window, ${clearing!.overflowCalls} overflow calls): ${clearing!.warnings[0]!.message}`);
+    expect(text[2]).toContain('trigger 33,616 tokens = 67% of the window (contextWindow 50,000 - reserveTokens 16,384)');
+    const md = formatEvalMarkdown(report);
+    expect(md).toContain('| trigger | warnings |');
+    expect(md).toContain(`trigger-past-window: ${clearing!.warnings[0]!.message}`);
   }, 60_000);
 });

@@ -10,7 +10,7 @@
 import { spawn } from 'node:child_process';
 import { relative, resolve } from 'node:path';
 import { compareConfigs, conversationLeaves } from '../core/replay/compare.ts';
-import type { ReplayConfig, ReplayResult } from '../core/replay/types.ts';
+import type { ReplayConfig, ReplayResult, TriggerPoint, WindowWarning } from '../core/replay/types.ts';
 import type { FormatId } from '../core/import/types.ts';
 import { parseConfigOptions } from '../core/replay/config-options.ts';
 import { createOfflineSummarizer } from '../core/summarize/offline.ts';
@@ -52,6 +52,10 @@ export interface EvalStrategyReport {
   probesAtCompaction: ReplayResult['scores'];
   probeList: Array<{ category: string; kind: string; text: string; kept: boolean; entryId: string }>;
   summaries: string[];
+  /** Where the trigger fires, in the counter's tokens, against `contextWindow`; null for a configuration that failed before it was read. */
+  trigger: TriggerPoint | null;
+  /** Why the context cannot stay inside the window, each with the calls sent over it (window-warnings.ts); empty when it stays inside. */
+  warnings: WindowWarning[];
   error?: string;
 }
 
@@ -157,6 +161,8 @@ export function strategyReport(result: ReplayResult): EvalStrategyReport {
     probesAtCompaction: result.compactionScores,
     probeList: result.probes.map(({ probe, kept }) => ({ category: probe.category, kind: probe.kind, text: probe.text, kept, entryId: probe.entryId })),
     summaries: result.compactions.flatMap((compaction) => Object.values(compaction.summaries)),
+    trigger: result.trigger ?? null,
+    warnings: result.warnings ?? [],
     ...(result.error !== undefined ? { error: result.error } : {}),
   };
 }

@@ -19,6 +19,8 @@ import { replaySession } from './replay.ts';
 import { isFoldingConfig } from './config-options.ts';
 import { replayFolding } from './folding-replay.ts';
 import type { ReplayConfig, ReplayProgress, ReplayResult } from './types.ts';
+import { charsPerToken } from './trigger-point.ts';
+import { withWindowCheck } from './window-warnings.ts';
 
 export interface CompareArgs {
   journal: readonly Entry[];
@@ -62,18 +64,21 @@ export async function compareConfigs(args: CompareArgs): Promise<CompareOutput> 
   const priceModel = args.priceModel ?? recordedModel(input.entries);
   const price = priceModel ? priceFor(priceModel) : undefined;
   const results: ReplayResult[] = [];
+  let ratio: number | undefined;
   for (let i = 0; i < args.configs.length; i++) {
     const config = args.configs[i]!;
     if (args.signal?.aborted) throw new CompactionCancelledError();
     try {
-      results.push(await (isFoldingConfig(config) ? replayFolding : replaySession)({
+      const result = await (isFoldingConfig(config) ? replayFolding : replaySession)({
         input, config, summarizer: args.summarizer, prompts: args.prompts, probes, firstCall: built.firstCall,
         ...(price ? { price } : {}),
         ...(args.dismissed ? { dismissed: args.dismissed } : {}),
         ...(args.timeoutMs ? { timeoutMs: args.timeoutMs } : {}),
         ...(args.signal ? { signal: args.signal } : {}),
         onProgress: (progress) => args.onProgress?.(i, progress),
-      }));
+      });
+      ratio ??= charsPerToken(input.entries, input.tokens.total);
+      results.push(withWindowCheck(result, ratio));
     } catch (error) {
       if (error instanceof CompactionCancelledError || args.signal?.aborted) throw new CompactionCancelledError();
       results.push(failed(config, args, (error as Error).message));

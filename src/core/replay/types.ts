@@ -132,6 +132,25 @@ export interface ReplayTotals {
   costModel: string | null;
 }
 
+/** A configuration's trigger as a context size (trigger-point.ts). */
+export interface TriggerPoint {
+  /** Context tokens (the replay's counter) at which the trigger fires; null when it does not fire on the context's size. */
+  tokens: number | null;
+  /** What fires it, in the configuration's own option names and units. */
+  rule: string;
+}
+
+export type WindowWarningKind = 'trigger-past-window' | 'keep-past-trigger' | 'kept-past-window' | 'overflow';
+
+/** Why a configuration's context cannot stay inside the window (window-warnings.ts defines each kind). */
+export interface WindowWarning {
+  kind: WindowWarningKind;
+  /** Calls of the run whose context was over the window. */
+  overflowCalls: number;
+  /** One sentence for the page and the CLI. */
+  message: string;
+}
+
 export interface ReplayResult {
   config: ReplayConfig;
   /** The label the result is shown under. */
@@ -155,6 +174,10 @@ export interface ReplayResult {
   /** Why the replay stopped early (summarizer failure): the calls up to there are kept. */
   error?: string;
   notes: string[];
+  /** Where the trigger fires, against `contextWindow`; absent in results saved before it was shown. */
+  trigger?: TriggerPoint;
+  /** The window warnings of the run (empty when it stays inside); absent in results saved before them. */
+  warnings?: WindowWarning[];
 }
 
 export interface ReplayProgress {

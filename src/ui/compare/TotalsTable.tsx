@@ -1,11 +1,13 @@
 /**
  * One row per configuration: calls, compactions, peak, overflowing calls, tokens per task,
- * summarizer tokens, cost and the retention scores. Each figure's cell holds the raw number in
- * `data-value` (the e2e test compares them with `cli eval --json`). A failed configuration shows
- * its reason in its row; the others are unaffected.
+ * summarizer tokens, cost, the retention scores and where the trigger fires against the window.
+ * Each figure's cell holds the raw number in `data-value` (the e2e test compares them with
+ * `cli eval --json`). A failed configuration shows its reason in its row, a configuration that
+ * cannot keep inside the window its warnings; the others are unaffected.
  */
 import { memo } from 'react';
 import { PROBE_CATEGORIES } from '../../core/probes/types.ts';
+import { triggerText } from '../../core/replay/trigger-point.ts';
 import type { ReplayResultView } from '../../worker/compare-view.ts';
 import { colorOf, overallScore, percent } from './model.ts';
 import { formatNumber } from '../common/format.ts';
@@ -29,6 +31,7 @@ export const TotalsTable = memo(function TotalsTable({ results, counterLabel }: 
             <th scope="col">Cost</th>
             {PROBE_CATEGORIES.map((category) => <th key={category} scope="col">{category}</th>)}
             <th scope="col">All probes</th>
+            <th scope="col" title="The context size at which the configuration's trigger fires, against the window">Trigger</th>
           </tr>
         </thead>
         <tbody>
@@ -42,6 +45,7 @@ export const TotalsTable = memo(function TotalsTable({ results, counterLabel }: 
 function TotalsRow({ result, index }: { result: ReplayResultView; index: number }) {
   const t = result.totals;
   const all = overallScore(result.scores);
+  const warnings = result.warnings ?? [];
   const id = (name: string) => `compare.totals.${index}.${name}`;
   const cell = (name: string, value: number, text = fmt(value)) => <td data-testid={id(name)} data-value={value}>{text}</td>;
   return (
@@ -79,10 +83,16 @@ function TotalsRow({ result, index }: { result: ReplayResultView; index: number 
         <td data-testid={id('score')} data-kept={all.kept} data-total={all.total}>
           <strong>{all.total === 0 ? '—' : `${all.kept}/${all.total} (${percent(all.kept, all.total)})`}</strong>
         </td>
+        <td data-testid={id('trigger')} data-value={result.trigger?.tokens ?? ''}>{result.trigger ? triggerText(result.trigger, result.contextWindow) : '—'}</td>
       </tr>
-      {(result.error || result.notes.length > 0) && (
+      {(result.error || result.notes.length > 0 || warnings.length > 0) && (
         <tr className="row-notes">
-          <td colSpan={9 + PROBE_CATEGORIES.length}>
+          <td colSpan={10 + PROBE_CATEGORIES.length}>
+            {warnings.length > 0 && (
+              <ul className="warn notes" data-testid={id('warnings')}>
+                {warnings.map((w, n) => <li key={n} data-kind={w.kind} data-overflow-calls={w.overflowCalls}>⚠ {w.message}</li>)}
+              </ul>
+            )}
             {result.error && <p className="error" role="alert" data-testid={id('error')}>{result.label} stopped: {result.error}{result.calls.length > 0 ? ` (the ${fmt(result.calls.length)} calls before it are kept)` : ''}</p>}
             {result.notes.length > 0 && <ul className="muted notes">{result.notes.map((note, n) => <li key={n}>{note}</li>)}</ul>}
           </td>
