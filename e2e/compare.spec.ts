@@ -25,6 +25,8 @@ interface CliStrategy {
   summaries: string[];
   series: Array<{ call: number; contextTokens: number; compacted: boolean }>;
   probeList: Array<{ kept: boolean }>;
+  trigger: { tokens: number | null } | null;
+  warnings: Array<{ kind: string }>;
   error?: string;
 }
 
