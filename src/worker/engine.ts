@@ -5,6 +5,8 @@
 import { generateSession } from '../core/demo/generate-session.ts';
 import { ImportSession, importText } from '../core/import/run.ts';
 import type { ImportResult } from '../core/import/types.ts';
+import { withSubagentMeta } from '../core/import/subagent-meta.ts';
+import { existingThreadId, threadFileName } from './import-threads.ts';
 import { inspect, type InspectReport, type TokenSummary } from '../core/inspect.ts';
 import type { Entry } from '../core/journal/entry.ts';
 import { COUNTER_LABELS, getCounter, type CounterId } from '../core/tokens/counters.ts';
@@ -205,8 +207,22 @@ export class Engine implements EngineApi {
       } finally {
         reader.releaseLock();
       }
-      const result = session.finish();
-      return this.commit(result, request, blob.size, signal, onProgress);
+      const imported = session.finish();
+      const result = request.subagentMeta ? withSubagentMeta(imported, request.subagentMeta) : imported;
+      const outcome = await this.commit(result, request, blob.size, signal, onProgress);
+      // Subagents written inline (older Claude Code) are saved as conversations of their own.
+      // A Cancel after the session was saved stops here and keeps what was saved.
+      const { jobId, origin, format } = request;
+      for (const thread of result.threads ?? []) {
+        if (signal.aborted) break;
+        const fileName = threadFileName(request.fileName, thread);
+        const replaceId = await existingThreadId(this.db, fileName, thread);
+        await this.commit(thread, { jobId, origin, fileName, ...(format ? { format } : {}), ...(replaceId ? { replaceId } : {}) }, 0, signal, onProgress)
+          .catch((error: unknown) => {
+            if (!signal.aborted) throw error;
+          });
+      }
+      return outcome;
     });
   }
 

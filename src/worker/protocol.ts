@@ -2,6 +2,7 @@
  * The typed API the engine worker serves to the page (over Comlink). Progress arrives through a
  * callback; every long job has a job id the page can cancel; errors cross as {name, message}.
  */
+import type { SubagentLink } from '../core/import/types.ts';
 import type { InputScope, ReplayFrom } from '../core/compaction/input-scope.ts';
 import type { FormatId } from '../core/import/types.ts';
 import type { InspectReport } from '../core/inspect.ts';
@@ -54,6 +55,8 @@ export interface ImportRequest {
   replaceId?: string;
   origin: ConversationRow['origin'];
   title?: string;
+  /** A Claude Code subagent's `agent-<id>.meta.json`, read beside its transcript (type and description). */
+  subagentMeta?: Pick<SubagentLink, 'agentType' | 'description'>;
 }
 
 export interface ImportOutcome {

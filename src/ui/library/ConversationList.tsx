@@ -1,9 +1,10 @@
 /**
  * The library of imported conversations (live from IndexedDB): open, rename, re-import, delete
- * (after confirmation). Arrow keys move between items.
+ * (after confirmation). A session's subagents are listed under it (library-tree.ts), shown or hidden
+ * with its subagents button. Arrow keys move between items, nested ones included.
  */
 import { useLiveQuery } from 'dexie-react-hooks';
-import { memo, useRef, useState, type KeyboardEvent } from 'react';
+import { memo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { FORMAT_LABELS } from '../../core/import/types.ts';
 import { db } from '../../db/db.ts';
 import { renameConversation } from '../../db/conversations.ts';
@@ -14,6 +15,7 @@ import { useAppStore } from '../../store/store.ts';
 import { ConfirmDialog } from '../common/ConfirmDialog.tsx';
 import { BackupControls } from './BackupControls.tsx';
 import { formatNumber } from '../common/format.ts';
+import { libraryTree, subagentNote, type LibraryNode } from './library-tree.ts';
 
 export function ConversationList() {
   const conversations = useLiveQuery(() => db.conversations.orderBy('importedAt').reverse().toArray(), []);
@@ -39,11 +41,29 @@ export function ConversationList() {
       <BackupControls />
       {conversations.length === 0 && <p className="muted">Nothing imported yet.</p>}
       <ul className="library" ref={list} onKeyDown={onKeyDown} data-testid="library.list">
-        {conversations.map((conversation) => (
-          <ConversationItem key={conversation.id} conversation={conversation} selected={conversation.id === selectedId} onOpen={() => select(conversation.id)} />
+        {libraryTree(conversations).map((node) => (
+          <ConversationItem
+            key={node.row.id}
+            conversation={node.row}
+            selected={node.row.id === selectedId}
+            onOpen={() => select(node.row.id)}
+            {...(node.parentMissing !== undefined ? { parentMissing: node.parentMissing } : {})}
+            {...(node.subagents.length > 0 ? { subagents: { count: node.subagents.length, list: <Subagents node={node} selectedId={selectedId} onOpen={select} /> } } : {})}
+          />
         ))}
       </ul>
     </section>
+  );
+}
+
+/** A session's subagents, nested under its item. */
+function Subagents({ node, selectedId, onOpen }: { node: LibraryNode; selectedId: string | undefined; onOpen: (id: string) => void }) {
+  return (
+    <ul className="library subagents" aria-label={`Subagents of ${node.row.title}`} data-testid="library.subagents">
+      {node.subagents.map((row) => (
+        <ConversationItem key={row.id} conversation={row} selected={row.id === selectedId} onOpen={() => onOpen(row.id)} />
+      ))}
+    </ul>
   );
 }
 
@@ -51,18 +71,26 @@ interface ConversationItemProps {
   conversation: ConversationRow;
   selected: boolean;
   onOpen: () => void;
+  /** How many subagents this session has and their nested list. */
+  subagents?: { count: number; list: ReactNode };
+  /** For a subagent whose session is not in the library: that session's id. */
+  parentMissing?: string;
 }
 
 /** What an item shows of its row: a live session rewrites its row at every entry, the others' items need not redraw. */
 function sameItem(a: ConversationItemProps, b: ConversationItemProps): boolean {
   const x = a.conversation;
   const y = b.conversation;
-  return a.selected === b.selected && x.id === y.id && x.title === y.title && x.format === y.format && x.entryCount === y.entryCount && x.issues.length === y.issues.length;
+  return a.selected === b.selected && x.id === y.id && x.title === y.title && x.format === y.format && x.entryCount === y.entryCount && x.issues.length === y.issues.length
+    && a.subagents === undefined && b.subagents === undefined && a.parentMissing === b.parentMissing;
 }
 
 // `onOpen` is left out of the comparison: it always opens the item's own conversation.
-const ConversationItem = memo(function ConversationItem({ conversation, selected, onOpen }: ConversationItemProps) {
+const ConversationItem = memo(function ConversationItem({ conversation, selected, onOpen, subagents, parentMissing }: ConversationItemProps) {
   const [renaming, setRenaming] = useState(false);
+  const [showSubagents, setShowSubagents] = useState(false);
+  const note = subagentNote(conversation);
+  const subagentCount = subagents?.count ?? 0;
   const [confirming, setConfirming] = useState(false);
   const [error, setError] = useState<string>();
   const reimportInput = useRef<HTMLInputElement>(null);
@@ -97,6 +125,12 @@ const ConversationItem = memo(function ConversationItem({ conversation, selected
             {FORMAT_LABELS[conversation.format]} · {formatNumber(conversation.entryCount)} entries
             {conversation.issues.length > 0 && ` · ${conversation.issues.length} problems`}
           </span>
+          {note !== undefined && (
+            <span className="muted small" data-testid="library.item.subagent">
+              {note}
+              {parentMissing !== undefined && ` · of session ${parentMissing ? parentMissing.slice(0, 8) : '(unknown)'} (not imported)`}
+            </span>
+          )}
         </button>
       )}
       {error && <p className="error small">{error}</p>}
@@ -104,6 +138,11 @@ const ConversationItem = memo(function ConversationItem({ conversation, selected
         <button type="button" className="link" onClick={() => setRenaming(true)} data-testid="library.item.rename">Rename</button>
         <button type="button" className="link" onClick={() => reimportInput.current?.click()} data-testid="library.item.reimport">Re-import</button>
         <button type="button" className="link danger" onClick={() => setConfirming(true)} data-testid="library.item.delete">Delete</button>
+        {subagentCount > 0 && (
+          <button type="button" className="link" aria-expanded={showSubagents} onClick={() => setShowSubagents((shown) => !shown)} data-testid="library.item.subagents-toggle">
+            {showSubagents ? 'Hide' : 'Show'} {subagentCount} subagent{subagentCount === 1 ? '' : 's'}
+          </button>
+        )}
         <input
           ref={reimportInput}
           type="file"
@@ -117,6 +156,7 @@ const ConversationItem = memo(function ConversationItem({ conversation, selected
           }}
         />
       </div>
+      {showSubagents && subagents?.list}
       {confirming && (
         <ConfirmDialog
           title="Delete this conversation?"

@@ -1,29 +1,28 @@
 /**
- * Choose or drop a transcript file; the format is detected from its content unless the user picks
- * one. Also offers the generated demo and the bundled real samples.
+ * Choose or drop transcript files or a folder (a Claude Code session with its `subagents/` folder);
+ * the format is detected from its content unless the user picks one. Also offers the generated demo
+ * and the bundled real samples.
  */
 import { useRef, useState, type DragEvent } from 'react';
 import { FORMAT_IDS, FORMAT_LABELS, type FormatId } from '../../core/import/types.ts';
-import { importDemo, importFile, importSample } from '../../store/actions.ts';
+import { importDemo, importSample } from '../../store/actions.ts';
+import { importFiles as importPicked, pickedFiles, type PickedFile } from '../../store/import-files.ts';
+import { droppedFiles } from './dropped-files.ts';
 import { SAMPLES } from './samples.ts';
 import { StoragePersistence } from './StoragePersistence.tsx';
 
 export function ImportControls() {
   const input = useRef<HTMLInputElement>(null);
+  const folderInput = useRef<HTMLInputElement>(null);
   const [format, setFormat] = useState<FormatId | 'auto'>('auto');
   const [dragging, setDragging] = useState(false);
 
-  const importFiles = async (files: FileList | null) => {
-    if (!files) return;
-    for (const file of Array.from(files)) {
-      await importFile(file, format === 'auto' ? {} : { format });
-    }
-  };
+  const importFiles = (files: PickedFile[]) => importPicked(files, format === 'auto' ? {} : { format });
 
   const onDrop = (event: DragEvent) => {
     event.preventDefault();
     setDragging(false);
-    void importFiles(event.dataTransfer.files);
+    void droppedFiles(event.dataTransfer).then(importFiles);
   };
 
   return (
@@ -42,7 +41,10 @@ export function ImportControls() {
         <button type="button" className="primary" onClick={() => input.current?.click()} data-testid="import.choose">
           Choose a transcript…
         </button>
-        <span className="muted">or drop it here</span>
+        <button type="button" onClick={() => folderInput.current?.click()} data-testid="import.choose-folder">
+          Choose a folder…
+        </button>
+        <span className="muted">or drop files or a folder here (a session with its subagents)</span>
         <input
           ref={input}
           type="file"
@@ -50,10 +52,23 @@ export function ImportControls() {
           multiple
           hidden
           onChange={(event) => {
-            void importFiles(event.target.files);
+            void importFiles(pickedFiles(event.target.files ?? []));
             event.target.value = '';
           }}
           data-testid="import.input"
+        />
+        <input
+          ref={folderInput}
+          type="file"
+          // A folder pick: React passes the non-standard attribute through as it is.
+          {...{ webkitdirectory: '' }}
+          multiple
+          hidden
+          onChange={(event) => {
+            void importFiles(pickedFiles(event.target.files ?? []));
+            event.target.value = '';
+          }}
+          data-testid="import.folder-input"
         />
       </div>
       <StoragePersistence />

@@ -1,0 +1,80 @@
+/**
+ * Importing several files or a folder at once: a Claude Code session with its subagents
+ * (`<session>.jsonl`, `<session>/subagents/agent-<id>.jsonl` and their `agent-<id>.meta.json`). Each
+ * metadata file is read with the transcript it describes, never imported as one; files of a folder
+ * that are not transcripts are left out. The library links the subagents to their session by id.
+ */
+import { isSubagentMetaName, parseSubagentMeta, subagentMetaNameOf } from '../core/import/subagent-meta.ts';
+import type { FormatId } from '../core/import/types.ts';
+import { errorMessage, importFile } from './actions.ts';
+import { useAppStore } from './store.ts';
+
+/** What a folder import reads: transcript extensions (a file picked by name is always tried). */
+const TRANSCRIPT = /\.(jsonl|json|ndjson)$/i;
+
+/** A file and its path inside the folder it was picked or dropped with ('' when picked alone). */
+export interface PickedFile {
+  file: File;
+  path: string;
+}
+
+/** Files from a file input: a folder pick gives each its `webkitRelativePath`. */
+export function pickedFiles(files: Iterable<File>): PickedFile[] {
+  return Array.from(files, (file) => ({ file, path: file.webkitRelativePath }));
+}
+
+function folderOf({ path }: PickedFile): string {
+  const slash = path.lastIndexOf('/');
+  return slash === -1 ? '' : path.slice(0, slash);
+}
+
+export interface ImportPlan {
+  transcripts: Array<{ file: File; meta?: File }>;
+  /** Files of a folder that are neither transcripts nor subagent metadata. */
+  skipped: File[];
+}
+
+/** Which files are transcripts, which metadata goes with which transcript, which are left out. */
+export function planImport(files: readonly PickedFile[]): ImportPlan {
+  const metas = new Map<string, File>();
+  for (const picked of files) {
+    if (isSubagentMetaName(picked.file.name)) metas.set(`${folderOf(picked)}/${picked.file.name}`, picked.file);
+  }
+  const transcripts: ImportPlan['transcripts'] = [];
+  const skipped: File[] = [];
+  for (const picked of files) {
+    const { file } = picked;
+    if (isSubagentMetaName(file.name)) continue;
+    if (picked.path !== '' && !TRANSCRIPT.test(file.name)) {
+      skipped.push(file);
+      continue;
+    }
+    const metaName = subagentMetaNameOf(file.name);
+    const meta = metaName === undefined ? undefined : metas.get(`${folderOf(picked)}/${metaName}`);
+    transcripts.push(meta ? { file, meta } : { file });
+  }
+  return { transcripts, skipped };
+}
+
+/** Imports the files one after the other, each subagent with its metadata. */
+export async function importFiles(files: readonly PickedFile[], options: { format?: FormatId } = {}): Promise<void> {
+  const { transcripts, skipped } = planImport(files);
+  if (transcripts.length === 0) {
+    if (files.length === 0) return;
+    const names = skipped.slice(0, 5).map((file) => file.name).join(', ');
+    useAppStore.getState().setNotice({ fileName: files[0]?.path.split('/')[0] || 'the selection', error: `No transcript (.jsonl, .json) to import${names ? `: found ${names}${skipped.length > 5 ? ', …' : ''}` : ''}.`, nothingChanged: true });
+    return;
+  }
+  for (const { file, meta } of transcripts) {
+    let subagentMeta;
+    let metaError: string | undefined;
+    try {
+      subagentMeta = meta ? parseSubagentMeta(await meta.text(), meta.name) : undefined;
+    } catch (error) {
+      metaError = errorMessage(error);
+    }
+    const outcome = await importFile(file, { ...options, ...(subagentMeta ? { subagentMeta } : {}) });
+    // Broken metadata costs the subagent its description, not its import: said once it is in.
+    if (metaError !== undefined && outcome !== undefined) useAppStore.getState().setNotice({ fileName: meta?.name ?? file.name, error: `${metaError} The subagent was imported without its description.` });
+  }
+}
