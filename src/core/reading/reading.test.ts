@@ -1,36 +1,9 @@
-// The shared reading rules on the texts real tools and agents write: git's and vitest's output,
+// The shared reading rules on the texts real tools and agents write: git's and npm's output,
 // Claude Code's rejection and slash-command lines, pi's abort, Codex's rejection.
 import { describe, expect, it } from 'vitest';
-import { commandTarget } from './command-target.ts';
 import { isPastedLine, typedText } from './pasted.ts';
 import { readRefusal } from './refusal.ts';
 import { asksForWork, builtInAsk, readSlashCommand } from './slash-command.ts';
-
-describe('commandTarget', () => {
-  it('is the program, its subcommand and the files it names, whatever the flags', () => {
-    expect(commandTarget('npm test -s')).toBe('npm test');
-    expect(commandTarget('npm test -s -- --pool=threads')).toBe('npm test');
-    expect(commandTarget('git commit -m "Fix BPE merge order"')).toBe('git commit');
-    expect(commandTarget("git commit -am 'wip'")).toBe('git commit');
-    expect(commandTarget('uv run pytest test/test_a.py -v')).toBe('uv run pytest test_a.py');
-    expect(commandTarget('uv run pytest /Users/dev/proj/test/test_a.py -x')).toBe('uv run pytest test_a.py');
-  });
-
-  it('drops output filters and setup, keeps a cd: the same command in another package is another target', () => {
-    expect(commandTarget('cd packages/tui && npm run check 2>&1 | tail -5')).toBe('cd tui && npm run check');
-    expect(commandTarget('cd packages/tui && npm run check 2>&1 | grep "error TS"')).toBe('cd tui && npm run check');
-    expect(commandTarget('cd packages/ai && npm run check')).not.toBe(commandTarget('cd packages/tui && npm run check'));
-    expect(commandTarget('export CI=1; echo start; npm test')).toBe('npm test');
-    expect(commandTarget('cd /tmp')).toBeUndefined();
-    expect(commandTarget('')).toBeUndefined();
-  });
-
-  it('keeps what changes what runs: an inline script, a flag that only reports', () => {
-    expect(commandTarget('python -c "import a"')).not.toBe(commandTarget('python -c "import b"'));
-    expect(commandTarget('uv run pytest --markers')).not.toBe(commandTarget('uv run pytest -m unit -v'));
-    expect(commandTarget('uv run pytest --collect-only -q')).toBe('uv run pytest --collect-only');
-  });
-});
 
 describe('typedText', () => {
   const gitPaste = "i get this when pushing:\n\nERROR: Permission to dev-acme/lexer.git denied to dev-old.\nfatal: Could not read from remote repository.\n\nPlease make sure you have the correct access rights\nand the repository exists.\n\nswitch the remote to ssh, don't change the global git config";

@@ -1,11 +1,11 @@
 /**
  * How the offline summarizer names an error and tells whether a later call fixed it: the telling
  * line of an error text, and the keys a failure and a success share (the same command modulo
- * output filters and paths, the same command target whatever its flags, the same tool on the same
- * file).
+ * output filters and paths, the same command target whatever its flags (one rule with the
+ * retention probes), the same tool on the same file).
  */
 import { isShellTool } from '../compaction/tool-actions.ts';
-import { commandTarget } from '../reading/command-target.ts';
+import { failedTarget, shellTargets } from '../probes/targets.ts';
 import { clipHead, clipLine } from './clip.ts';
 import { MAX_SCRIPT_CHARS, withoutOutputFilters } from './shell.ts';
 
@@ -89,12 +89,21 @@ export function commandKey(command: string): string {
 export function errorKeys(tool: string, target: string | undefined): string[] {
   if (!target) return tool === 'API' ? ['api\u0000'] : [];
   // A file path is no command: only a shell tool's target has a command target.
-  const command = isShellTool(tool) ? targetKey(target) : undefined;
+  const command = isShellTool(tool) ? failureTargetKey(target, '') : undefined;
   return [commandKey(target), `${tool.toLowerCase()}\u0000${target}`, ...(command !== undefined ? [command] : [])];
 }
 
-/** Key of what a command works on (see commandTarget): a later success on it fixes a failure, whatever its flags. */
-export function targetKey(command: string): string | undefined {
-  const target = commandTarget(command);
+/**
+ * Key of what a failed command failed on (the retention probes' rule, see probes/targets.ts: the
+ * program with its subcommand and the operands naming what it acts on, in the directory it `cd`-ed
+ * to; other flags and output filters left out), so a later success on it fixes the failure.
+ */
+export function failureTargetKey(command: string, output: string): string | undefined {
+  const target = failedTarget(command, output);
   return target === undefined ? undefined : `target\u0000${target}`;
+}
+
+/** Keys of everything a successful command worked on (each of its commands' targets). */
+export function successTargetKeys(command: string): string[] {
+  return [...new Set(shellTargets(command))].map((target) => `target\u0000${target}`);
 }

@@ -16,8 +16,8 @@ import { extractConstraints, extractDecisions } from './sentences.ts';
 import { isNoMatch, outputReportsFailure, shellFileChanges } from './shell.ts';
 
 export { clipHead, clipLine, clipWords, oneLine } from './clip.ts';
-export { commandKey, errorKeys, errorLine, MAX_COMMAND_CHARS, MAX_ERROR_CHARS, MAX_PATH_CHARS, targetKey } from './error-keys.ts';
-import { commandKey, errorLine, MAX_COMMAND_CHARS, MAX_PATH_CHARS, targetKey } from './error-keys.ts';
+export { commandKey, errorKeys, errorLine, failureTargetKey, MAX_COMMAND_CHARS, MAX_ERROR_CHARS, MAX_PATH_CHARS, successTargetKeys } from './error-keys.ts';
+import { commandKey, errorLine, failureTargetKey, MAX_COMMAND_CHARS, MAX_PATH_CHARS, successTargetKeys } from './error-keys.ts';
 export { itemKey } from './item-key.ts';
 export { extractConstraints, extractDecisions, MAX_SENTENCE_CHARS, splitSentences } from './sentences.ts';
 
@@ -111,7 +111,7 @@ export function commandRequest(slash: SlashCommand, prompt?: string): string {
 export const MAX_COMMAND_PROMPT_CHARS = 300;
 
 /** Most recent decision sentences kept. */
-export const MAX_DECISIONS = 8;
+export const MAX_DECISIONS = 20;
 
 const TODO_TOOLS = /^(todowrite|todo_write|write_todos|update_plan|todo|update_todos)$/i;
 
@@ -131,13 +131,10 @@ function plainText(entry: Entry): string {
   return entry.blocks.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('\n').trim();
 }
 
-/** Keys of what a call worked on: the same command (see commandKey) and its target, or the same tool on the same path. */
-function actionKeys(tool: string, action: ToolAction | undefined): string[] {
-  if (action?.category === 'command' && action.command) {
-    const target = targetKey(action.command);
-    return target === undefined ? [commandKey(action.command)] : [commandKey(action.command), target];
-  }
-  return [`${tool.toLowerCase()}\u0000${action?.path ?? ''}`];
+/** Key of what a call worked on: the same command (see commandKey), or the same tool on the same path. */
+function actionKey(tool: string, action: ToolAction | undefined): string {
+  if (action?.category === 'command' && action.command) return commandKey(action.command);
+  return `${tool.toLowerCase()}\u0000${action?.path ?? ''}`;
 }
 
 function shortToolName(name: string): string {
@@ -196,6 +193,8 @@ export function extractFacts(entries: readonly Entry[]): SessionFacts {
   const outcomes: Array<{ keys: string[]; position: number; error?: ErrorFact }> = [];
   // A work-asking slash command whose prompt may follow as an injected message.
   let command: { slash: SlashCommand; request?: number } | undefined;
+  // A call was just refused: what the user types next, before the assistant speaks, is their reason.
+  let refused = false;
   const markerRead: string[] = [];
   const markerModified: string[] = [];
   const shellActions: ToolAction[] = [];
@@ -247,10 +246,14 @@ export function extractFacts(entries: readonly Entry[]): SessionFacts {
         command = undefined;
         ask(text);
         // Only what the user typed can be a constraint: pasted logs, errors and documents are material.
-        unionInto(constraints, extractConstraints(typedText(text)));
+        const typed = typedText(text);
+        unionInto(constraints, extractConstraints(typed));
+        if (refused && oneLine(typed)) unionInto(constraints, [clipLine(typed, MAX_REASON_CHARS)]);
+        refused = false;
       }
     } else if (entry.role === 'assistant') {
       command = undefined;
+      if (plainText(entry)) refused = false;
     }
     if (entry.role === 'assistant' && !entry.flags?.synthetic) {
       lastAssistant = entry;
@@ -282,7 +285,7 @@ export function extractFacts(entries: readonly Entry[]): SessionFacts {
         const call = calls.get(block.callId);
         const tool = call ? shortToolName(call.name) : (block.toolName ?? 'tool');
         const action = call ? toolActions(call)[0] : undefined;
-        const keys = actionKeys(tool, action);
+        const key = actionKey(tool, action);
         const target = action?.category === 'command' ? action.command : action?.path;
         const shown = target ? clipLine(target, action?.category === 'command' ? MAX_COMMAND_CHARS : MAX_PATH_CHARS) : undefined;
         const text = blockText(block);
@@ -291,18 +294,20 @@ export function extractFacts(entries: readonly Entry[]): SessionFacts {
         if (refusal) {
           // The user refused the call: nothing failed, and nothing succeeded either; their reason steers the work.
           declinedCalls.add(block.callId);
+          refused = true;
           const reason = refusal.reason !== undefined ? clipLine(refusal.reason, MAX_REASON_CHARS) : undefined;
           if (reason !== undefined) unionInto(constraints, [reason]);
           if (!declined.some((item) => item.tool === tool && item.target === shown && item.reason === reason)) {
             declined.push({ tool, ...(shown ? { target: shown } : {}), ...(reason !== undefined ? { reason } : {}) });
           }
-        } else if (script !== undefined && isNoMatch(script, text)) {
-          // A search that found nothing: neither a failure nor a success.
+        } else if (script !== undefined && block.isError && isNoMatch(script, text)) {
+          // A search that exited 1 finding nothing: neither a failure nor a success (one the tool ran without error succeeded).
         } else if (block.isError || (script !== undefined && outputReportsFailure(script, text))) {
           const error: ErrorFact = { tool, ...(shown ? { target: shown } : {}), message: errorLine(text), entryId: entry.id, resolved: false };
-          outcomes.push({ keys, position, error });
+          const target = script !== undefined ? failureTargetKey(script, text) : undefined;
+          outcomes.push({ keys: target !== undefined ? [key, target] : [key], position, error });
         } else {
-          outcomes.push({ keys, position });
+          outcomes.push({ keys: script !== undefined ? [key, ...successTargetKeys(script)] : [key], position });
           // Files the command clearly wrote (a failed command is not trusted to have written anything).
           if (script !== undefined) for (const change of shellFileChanges(script)) shellActions.push({ tool, category: change.kind, path: change.path });
         }

@@ -93,6 +93,8 @@ describe('quality: three successive compactions of the real Claude Code sample',
       'Always run the unit tests with uv before you say it works.',
       "Don't add new dependencies.",
       '不要修改 pyproject.toml。',
+      // Typed right after rejecting the Write of a throwaway test script (gold: line 74).
+      "I'd actually love that test to be saved a permanent unit test",
     ]);
     expect(requests.length).toBeGreaterThanOrEqual(4);
   });
@@ -213,7 +215,9 @@ describe('determinism and caps', () => {
     expect(lines[0]).toBe(MEMORY_MARKER);
     expect(lines.length).toBeLessThanOrEqual(6);
     expect(text.length).toBeLessThanOrEqual(600);
-    expect(text).toContain('- files modified:');
+    // The user's constraints rank above the file list; with room for both, both are kept.
+    expect(text).toContain('- constraint:');
+    expect(offlineSummaryText(request('budget-memory-block', ENTRIES, { vars: { max_lines: '8', max_chars: '1200' } }))).toContain('- files modified:');
   });
 
   it('memory compression merges to vars.target_lines', () => {

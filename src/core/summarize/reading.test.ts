@@ -127,9 +127,10 @@ describe('2. constraints are the user\'s explicit instructions', () => {
     ]);
   });
 
-  it('on the Claude Code sample: none (the session states no rules; the assistant\'s "must" is not one)', () => {
-    expect(extractFacts(CLAUDE).constraints).toEqual([]);
-    expect(summary('pi-summary', CLAUDE)).toContain('## Constraints & Preferences\n(none)');
+  it('on the Claude Code sample: only what the user typed right after rejecting a call (the assistant\'s "must" is not one)', () => {
+    // Gold lines 74 and 194: each typed right after the user rejected a Write / an Edit.
+    expect(extractFacts(CLAUDE).constraints).toEqual(["I'd actually love that test to be saved a permanent unit test", 'Do we even need _generate_html_with_combined_link then?']);
+    expect(summary('pi-summary', CLAUDE)).not.toContain('must');
   });
 
   it('instructions and prohibitions, English and Chinese, are found; statements and questions are not', () => {
@@ -145,10 +146,16 @@ describe('3. decisions are choices between alternatives, not narration', () => {
   it('on the Claude Code sample: the stated choices only', () => {
     // Before: "I'll create a proper unit test …", "It looks like the function is returning `None` …",
     // "It seems like the code is still falling back to … instead of …" were listed as decisions.
+    // The gold's five decisions (lines 39, 170-190, 195, 298, 325) and two switches of approach.
     expect(extractFacts(CLAUDE).decisions).toEqual([
+      'I can reuse the existing `.navigation` class styling.',
+      'Let me use the test data instead:',
       'I need to pass a Path object instead of a string.',
       'I should just modify that function to accept an optional `combined_transcript_link` parameter instead of creating a separate simplified version.',
       'I should just modify the existing `generate_html` function to accept the combined_transcript_link parameter instead of duplicating all the message processing logic.',
+      "We don't need `_generate_html_with_combined_link` at all.",
+      'I need to restore the session navigation while keeping the combined transcript link.',
+      'Let me check what that component provides and use it instead.',
     ]);
   });
 

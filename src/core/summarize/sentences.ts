@@ -84,19 +84,28 @@ const ALTERNATIVE = /\b(?:instead of|rather than)\b/i;
 const CHOICE_WITH_REASON = /\b(?:use|go with|switch to|stick with|keep|adopt|pick|choose|prefer|rely on|replace|store|represent)\b.*\b(?:because|since|so that|to avoid|as it|as they)\b/i;
 /** "chose X over Y", "prefer X over Y". */
 const OVER = /\b(?:chose|choose|choosing|prefer|preferred|picked|pick|favou?r)\b.*\bover\b/i;
+/** A verdict on options laid out before: "option 2 is cleanest", "option 2 makes more sense", "**Best solution**: …". */
+const VERDICT = /\b(?:option|approach|alternative) (?:\d+|[a-c]|one|two|three)\b.{0,20}\b(?:is|seems|makes|would be)\b.{0,20}\b(?:cleanest|best|simplest|better|safest|right|sense|way to go|preferable)\b|^\**(?:the )?(?:best|simplest|cleanest|better|right) (?:solution|approach|option|fix|way)\**\s*:/i;
+/** Reuse over writing anew, one thing kept while another changes, one of two ways. */
+const CHOICE = /\b(?:re-?use|while keeping|either\b.*\bor)\b/i;
+/** A choice made and stated as such: "X should use Y instead", "we're using X instead of Y", "we don't need X at all". */
+const STATED_CHOICE = /\bshould (?:use|be|stay|keep|call|catch|return|handle)\b.*\binstead\b|\b(?:we're|we are|i'm|i am|now) (?:now )?us(?:ing|es)\b.*\binstead of\b|^(?:we|i) (?:don't|do not) need\b.*\bat all\b|^if (?:we|you) want to\b.*,\s*(?:we|you) should\b/i;
 
 /**
  * The assistant's decisions in `text`: sentences of prose stating a choice between alternatives —
- * its intent plus the alternative it rejects or the reason for the choice, an explicit "decided /
- * chose / went with", or "X over Y". Narration ("Let me read the file", "Now I'll run the tests")
+ * its intent plus the alternative it rejects, the reason for the choice, a reuse, a thing kept,
+ * an explicit "decided / chose / went with", "X over Y", a verdict on options ("option 2 is
+ * cleanest", "**Best solution**: …"), or a choice stated as such ("the footer should use dim
+ * instead", "we don't need X at all"). Narration ("Let me read the file", "Now I'll run the tests")
  * and diagnosis ("It seems the code falls back to X instead of Y") are not decisions.
  */
 export function extractDecisions(text: string): string[] {
   return splitSentences(text).filter((raw) => {
-    if (!/^[\p{L}"'(]/u.test(raw) || raw.length < 20 || raw.length > MAX_SENTENCE_CHARS) return false;
+    if (!/^[\p{L}"'(*`]/u.test(raw) || raw.length < 20 || raw.length > MAX_SENTENCE_CHARS) return false;
     const sentence = straightQuotes(raw);
     if (DECIDED.test(sentence) || /^(?:instead of|rather than)\b[^,]{3,},\s*(?:i|we|let)\b/i.test(sentence)) return true;
+    if (VERDICT.test(sentence) || STATED_CHOICE.test(sentence.replace(/^(?:(?:so|now|ok|okay|then|actually|perfect|done|great)[!,.]?\s+)+/i, ''))) return true;
     if (!INTENT.test(sentence)) return false;
-    return ALTERNATIVE.test(sentence) || CHOICE_WITH_REASON.test(sentence) || OVER.test(sentence);
+    return ALTERNATIVE.test(sentence) || /\binstead[.:!]?$/i.test(sentence) || CHOICE_WITH_REASON.test(sentence) || OVER.test(sentence) || CHOICE.test(sentence);
   });
 }
