@@ -41,7 +41,8 @@ describe('eval on a session folder with its subagents', () => {
       ['agent-aef063ba534d73153.jsonl', 5, parentFile, 'Round 2: bob comparison'],
     ]);
     expect(report.files.every((file) => file.error === undefined && file.strategies.length === 1)).toBe(true);
-    expect(report.files[1]).toMatchObject({ parent: { sessionId: SESSION }, agent: { id: 'a36efb2a1231c41e2', type: 'general-purpose' } });
+    expect(report.files[1]).toMatchObject({ parent: { sessionId: SESSION, toolUseId: 'toolu_017y4gSjMWeQ3L2DAKiygU2y' }, agent: { id: 'a36efb2a1231c41e2', type: 'general-purpose' } });
+    expect(Object.keys(report.files[0]!.subagentCalls ?? {})).toHaveLength(6);
     // The metadata files are read, never rows; an orphan one and a non-transcript are listed with why.
     expect(report.files.some((file) => file.file.endsWith('.meta.json'))).toBe(false);
     expect(report.skipped).toEqual([

@@ -29,10 +29,11 @@ export function threadsOf(result: ImportResult): ImportResult[] {
 }
 
 /** The fields a thread adds to its rows: its session, and for a subagent its parent and agent. */
-export function threadFields(result: ImportResult, isInline: boolean): Pick<EvalFileReport, 'sessionId' | 'parent' | 'agent' | 'thread'> {
+export function threadFields(result: ImportResult, isInline: boolean): Pick<EvalFileReport, 'sessionId' | 'parent' | 'agent' | 'thread' | 'subagentCalls'> {
   const link = result.meta.subagent;
   const sessionId = result.meta.sessionId;
-  if (link === undefined) return sessionId !== undefined ? { sessionId } : {};
+  const calls = result.meta.subagentCalls;
+  if (link === undefined) return { ...(sessionId !== undefined ? { sessionId } : {}), ...(calls !== undefined ? { subagentCalls: calls } : {}) };
   return {
     parent: { sessionId: link.parentSessionId ?? null, file: null, ...(link.parentToolUseId ? { toolUseId: link.parentToolUseId } : {}) },
     agent: { id: link.agentId ?? null, ...(link.agentType ? { type: link.agentType } : {}), ...(link.description ? { description: link.description } : {}) },
@@ -40,14 +41,22 @@ export function threadFields(result: ImportResult, isInline: boolean): Pick<Eval
   };
 }
 
-/** Fills each subagent row's `parent.file` with the file of its session's main row, when there is one. */
+/**
+ * Fills each subagent row's `parent.file` with the file of its session's main row, when there is
+ * one, and `parent.toolUseId` with the call that session recorded for the agent.
+ */
 export function linkParents(reports: EvalFileReport[]): EvalFileReport[] {
-  const sessions = new Map<string, string>();
+  const sessions = new Map<string, EvalFileReport>();
   for (const report of reports) {
-    if (report.parent === undefined && report.sessionId !== undefined && !sessions.has(report.sessionId)) sessions.set(report.sessionId, report.file);
+    if (report.parent === undefined && report.sessionId !== undefined && !sessions.has(report.sessionId)) sessions.set(report.sessionId, report);
   }
   for (const report of reports) {
-    if (report.parent?.sessionId) report.parent.file = sessions.get(report.parent.sessionId) ?? null;
+    const parent = report.parent;
+    if (!parent?.sessionId) continue;
+    const session = sessions.get(parent.sessionId);
+    parent.file = session?.file ?? null;
+    const call = report.agent?.id ? session?.subagentCalls?.[report.agent.id] : undefined;
+    if (parent.toolUseId === undefined && call !== undefined) parent.toolUseId = call;
   }
   return reports;
 }

@@ -77,6 +77,8 @@ export interface EvalFileReport {
   agent?: EvalAgent;
   /** For a subagent written inline in its session's file: the thread's id within the file (`sidechain-<n>`). */
   thread?: string;
+  /** For a session: the subagents it started, by agent id -> the tool call that started each. */
+  subagentCalls?: Record<string, string>;
 }
 
 export interface EvalReport {

@@ -50,6 +50,15 @@ describe('Claude Code subagent transcripts (2.1: <session>/subagents/agent-<id>.
   it('leaves the parent session as it was: 17 calls on one branch, no threads', () => {
     const result = load(`${SESSION}.jsonl`);
     expect(branchCalls(result)).toBe(17);
+    // Which call started which subagent, from the results' `toolUseResult.agentId` (lines 57-144).
+    expect(result.meta.subagentCalls).toEqual({
+      ab1e6e141221a29ab: 'toolu_01EaAN7bPNQrMTGoKhbEjVrx',
+      a52886dc180afb356: 'toolu_016neBD9WjCCZqzRTP3afGDT',
+      a4ca7529859c158c2: 'toolu_01GmrK6tgdD9D5xD6W5X9UUy',
+      aef063ba534d73153: 'toolu_01N26s4U6vDxE1NRAH5CyCNf',
+      a6aa8ad077d9ea083: 'toolu_0151DrVyXBXfb63SXGNF1qDb',
+      a36efb2a1231c41e2: 'toolu_017y4gSjMWeQ3L2DAKiygU2y',
+    });
     expect(result.threads).toBeUndefined();
     expect(result.meta.subagent).toBeUndefined();
     expect(result.meta.sessionId).toBe(SESSION);

@@ -208,8 +208,9 @@ class ClaudeCodeImporter implements LineImporter {
       return;
     }
 
-    // `toolUseResult` is deliberately not read: it is the harness's richer copy, not model context.
+    // `toolUseResult` is not model context (the harness's richer copy); only the subagent it names is read.
     const results = blocks.filter((block) => block.type === 'tool_result');
+    this.readSubagentCall(value.toolUseResult, results[0]);
     const rest = blocks.filter((block) => block.type !== 'tool_result');
     let last: Entry | undefined;
     if (results.length > 0) {
@@ -230,6 +231,14 @@ class ClaudeCodeImporter implements LineImporter {
       });
     }
     if (uuid !== undefined && last) this.alias.set(uuid, last.id);
+  }
+
+  /** A subagent call's result names the agent it started (2.1): remembered so its file links to the call. */
+  private readSubagentCall(toolUseResult: unknown, result: Block | undefined): void {
+    const agentId = isRecord(toolUseResult) ? str(toolUseResult.agentId) : undefined;
+    if (agentId === undefined || result?.type !== 'tool_result') return;
+    const calls = (this.builder.meta.subagentCalls ??= {});
+    calls[agentId] ??= result.callId;
   }
 
   private assistant(value: Json, lineNo: number): void {

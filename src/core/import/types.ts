@@ -37,6 +37,11 @@ export interface SessionMeta {
   /** Context window the source recorded (Codex `model_context_window`). */
   contextWindow?: number;
   version?: string;
+  /**
+   * Subagents this session started, by agent id -> the tool call that started them (Claude Code 2.1
+   * records `toolUseResult.agentId` on the call's result).
+   */
+  subagentCalls?: Record<string, string>;
   /** Set when this conversation is a subagent's own thread: the session that started it. */
   subagent?: SubagentLink;
 }
