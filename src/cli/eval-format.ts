@@ -2,10 +2,11 @@
 import { PROBE_CATEGORIES } from '../core/probes/types.ts';
 import { triggerText } from '../core/replay/trigger-point.ts';
 import type { EvalReport, EvalStrategyReport } from './eval.ts';
+import { recordedLines, recordedRows, RECORDED_COLUMNS } from './eval-recorded.ts';
 import { parentCell, rowName } from './eval-threads.ts';
 
 // `parent` (a subagent's session) comes last so the columns before it keep their places.
-const COLUMNS = ['file', 'strategy', 'calls', 'compactions', 'peak', 'overflow calls', 'tokens per task', 'summarizer in', 'summarizer out', 'cost USD', ...PROBE_CATEGORIES, 'trigger', 'warnings', 'parent'];
+const COLUMNS = ['file', 'strategy', 'calls', 'compactions', 'peak', 'overflow calls', 'tokens per task', 'summarizer in', 'summarizer out', 'cost USD', ...PROBE_CATEGORIES, 'vs uncompacted', 'trigger', 'warnings', 'parent'];
 
 function rows(report: EvalReport): string[][] {
   return report.files.flatMap((file) => {
@@ -24,6 +25,7 @@ function rows(report: EvalReport): string[][] {
       String(s.summarizerTokens.output),
       s.cost === null ? '' : s.cost.toFixed(4),
       ...PROBE_CATEGORIES.map((category) => score(s, category)),
+      s.ratioToUncompacted === null ? '' : s.ratioToUncompacted.toFixed(2),
       s.trigger ? triggerText(s.trigger, file.contextWindow) : '',
       s.warnings.map((w) => `${w.kind}: ${w.message}`).join(' '),
       parent,
@@ -55,6 +57,10 @@ export function formatEvalMarkdown(report: EvalReport): string {
     'The same probes checked right after the compaction that removed them (what each summary carried at that moment):',
     '',
     ...table(['file', 'strategy', ...PROBE_CATEGORIES], atCompaction),
+    '',
+    'The agent\'s own run as recorded (prompt tokens its provider reported, system prompt and tool definitions included; its own compactions) and the same calls with nothing compacted:',
+    '',
+    ...table(RECORDED_COLUMNS, recordedRows(report)),
   ].join('\n');
 }
 
@@ -63,12 +69,20 @@ export function formatEvalCsv(report: EvalReport): string {
   return [COLUMNS, ...rows(report)].map((row) => row.map(cell).join(',')).join('\n');
 }
 
-/** The plain-text summary: one line per file and configuration, its trigger against the window and each window warning under it. */
+/** The plain-text summary: one line per file and configuration, its trigger against the window and each window warning under it; then the file's recorded and uncompacted runs. */
 export function formatEvalText(report: EvalReport): string {
-  const warnings = report.files.flatMap((file) => (file.error !== undefined ? [[]] : file.strategies.map((s) => s.warnings)));
-  const trigger = 10 + PROBE_CATEGORIES.length;
-  return rows(report).map((row, r) => [
-    `${row[0]}${row[COLUMNS.length - 1] ? ` (subagent of ${row[COLUMNS.length - 1]})` : ''}  ${row[1]}: ${row[3]} compactions, peak ${row[4]}, ${row[5]} overflow, ${row[6]} tokens per task${row[9] ? `, $${row[9]}` : ''}; probes ${PROBE_CATEGORIES.map((c, i) => `${c} ${row[10 + i]}`).join(', ')}${row[trigger] ? `; trigger ${row[trigger]}` : ''}`,
-    ...(warnings[r] ?? []).map((w) => `  warning (${w.kind}, ${w.overflowCalls} overflow calls): ${w.message}`),
-  ].join('\n')).join('\n');
+  const all = rows(report);
+  const trigger = COLUMNS.indexOf('trigger');
+  const lines: string[] = [];
+  let r = 0;
+  for (const file of report.files) {
+    const strategies = file.error !== undefined ? [undefined] : file.strategies;
+    for (const s of strategies) {
+      const row = all[r++]!;
+      lines.push(`${row[0]}${row[COLUMNS.length - 1] ? ` (subagent of ${row[COLUMNS.length - 1]})` : ''}  ${row[1]}: ${row[3]} compactions, peak ${row[4]}, ${row[5]} overflow, ${row[6]} tokens per task${row[9] ? `, $${row[9]}` : ''}; probes ${PROBE_CATEGORIES.map((c, i) => `${c} ${row[10 + i]}`).join(', ')}${row[trigger] ? `; trigger ${row[trigger]}` : ''}`);
+      for (const w of s?.warnings ?? []) lines.push(`  warning (${w.kind}, ${w.overflowCalls} overflow calls): ${w.message}`);
+    }
+    lines.push(...recordedLines(file));
+  }
+  return lines.join('\n');
 }

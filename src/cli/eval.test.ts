@@ -88,8 +88,8 @@ describe('eval', () => {
     expect(pi!.probeList.length).toBe(Object.values(pi!.probes).reduce((n, s) => n + s.total, 0));
     expect(masking!.summarizerTokens).toEqual({ input: 0, output: 0 });
     const md = formatEvalMarkdown(report);
-    // One row per configuration in the totals table, and again in the at-compaction table.
-    expect(md.split('\n').filter((line) => line.startsWith('| public/samples'))).toHaveLength(4);
+    // One row per configuration in the totals table, and again in the at-compaction table; one for the recorded run.
+    expect(md.split('\n').filter((line) => line.startsWith('| public/samples'))).toHaveLength(5);
     expect(md).toContain('checked right after the compaction that removed them');
     const csv = formatEvalCsv(report).split('\n');
     expect(csv).toHaveLength(3);
@@ -105,12 +105,33 @@ describe('eval', () => {
     expect(pi!.warnings).toEqual([]);
     expect(pi!.trigger!.tokens).toBe(50_000 - 16_384);
     const text = formatEvalText(report).split('\n');
-    expect(text).toHaveLength(3);
+    expect(text).toHaveLength(5);
     expect(text[0]).toContain('; trigger 100,000 tokens = 200% of the window (triggerTokens 100,000)');
     expect(text[1]).toBe(`  warning (trigger-past-window, ${clearing!.overflowCalls} overflow calls): ${clearing!.warnings[0]!.message}`);
     expect(text[2]).toContain('trigger 33,616 tokens = 67% of the window (contextWindow 50,000 - reserveTokens 16,384)');
     const md = formatEvalMarkdown(report);
     expect(md).toContain('| trigger | warnings |');
     expect(md).toContain(`trigger-past-window: ${clearing!.warnings[0]!.message}`);
+  }, 60_000);
+
+  it('--json: the agent\'s own run as recorded and the uncompacted run per file, each configuration\'s ratio to it; printed as their own rows', async () => {
+    const report = JSON.parse(JSON.stringify(await runEval({ paths: ['public/samples/pi/before-compaction.jsonl', 'public/samples/codex/schema-coverage.jsonl'], configs: [{ strategy: 'pi', options: {} }], counter: 'chars4', contextWindow: 200_000, jobs: 1 }))) as Awaited<ReturnType<typeof runEval>>;
+    const [codex, pi] = report.files; // in path order
+    expect(pi!.recorded!.series).toHaveLength(pi!.calls);
+    expect(pi!.recorded!.compactions.map((c) => c.call)).toEqual([171, 294]);
+    expect(pi!.recorded!.tokensPerTask).toBe(pi!.recorded!.series.reduce((sum, p) => sum + (p.sentTokens ?? 0), 0));
+    expect(pi!.uncompacted!.tokensPerTask).toBeGreaterThan(pi!.strategies[0]!.tokensPerTask);
+    expect(pi!.strategies[0]!.ratioToUncompacted).toBe(Math.round((pi!.strategies[0]!.tokensPerTask / pi!.uncompacted!.tokensPerTask) * 10_000) / 10_000);
+    expect(pi!.recorded!.ratioToUncompacted).toBe(Math.round((pi!.recorded!.tokensPerTask / pi!.uncompacted!.tokensPerTask) * 10_000) / 10_000);
+    expect(codex!.recorded).toBeNull();
+    expect(codex!.uncompacted!.tokensPerTask).toBeGreaterThan(0);
+    const text = formatEvalText(report);
+    expect(text).toContain(`  as recorded (the agent's own run, provider-reported prompt tokens): ${pi!.recorded!.recordedCalls} of ${pi!.calls} calls with usage, 2 own compactions, peak ${pi!.recorded!.peakTokens}`);
+    expect(text).toContain('  as recorded: no call recorded its usage');
+    expect(text).toContain(`  uncompacted (every call sent all before it): peak ${codex!.uncompacted!.peakTokens}`);
+    const md = formatEvalMarkdown(report);
+    expect(md).toContain(`| public/samples/pi/before-compaction.jsonl | ${pi!.recorded!.recordedCalls} of ${pi!.calls} | 2 |`);
+    expect(md).toContain('| public/samples/codex/schema-coverage.jsonl | no usage recorded |');
+    expect(formatEvalCsv(report).split('\n')[0]).toContain(',vs uncompacted,trigger,warnings,parent');
   }, 60_000);
 });

@@ -13,6 +13,7 @@ import { compareConfigs, conversationLeaves } from '../core/replay/compare.ts';
 import type { ReplayConfig, ReplayResult, TriggerPoint, WindowWarning } from '../core/replay/types.ts';
 import type { FormatId } from '../core/import/types.ts';
 import { parseConfigOptions } from '../core/replay/config-options.ts';
+import { ratioToUncompacted, type RecordedRun, type UncompactedRun } from '../core/replay/recorded-run.ts';
 import { createOfflineSummarizer } from '../core/summarize/offline.ts';
 import { getCounter, type CounterId } from '../core/tokens/counters.ts';
 import { countEntries } from '../core/tokens/entry-tokens.ts';
@@ -52,12 +53,17 @@ export interface EvalStrategyReport {
   probesAtCompaction: ReplayResult['scores'];
   probeList: Array<{ category: string; kind: string; text: string; kept: boolean; entryId: string }>;
   summaries: string[];
+  /** Tokens per task over the uncompacted run's (the file's `uncompacted`): 1 saves nothing; null when that is 0. */
+  ratioToUncompacted: number | null;
   /** Where the trigger fires, in the counter's tokens, against `contextWindow`; null for a configuration that failed before it was read. */
   trigger: TriggerPoint | null;
   /** Why the context cannot stay inside the window, each with the calls sent over it (window-warnings.ts); empty when it stays inside. */
   warnings: WindowWarning[];
   error?: string;
 }
+
+/** The agent's run as recorded (recorded-run.ts), with its tokens per task over the uncompacted run's. */
+export type EvalRecorded = RecordedRun & { ratioToUncompacted: number | null };
 
 export interface EvalFileReport {
   file: string;
@@ -68,6 +74,14 @@ export interface EvalFileReport {
   counter: string;
   contextWindow: number;
   strategies: EvalStrategyReport[];
+  /**
+   * The source agent's own run over the same calls: the prompt tokens it recorded per call (null
+   * where a call recorded none), its own compactions at the call they came before, its tokens per
+   * task; null where no call recorded usage (or the file could not be read).
+   */
+  recorded: EvalRecorded | null;
+  /** The same calls with nothing compacted (counter tokens): the baseline of `ratioToUncompacted`; null when the file could not be read. */
+  uncompacted: UncompactedRun | null;
   error?: string;
   /** The session the conversation belongs to (the file's `sessionId`), when recorded. */
   sessionId?: string;
@@ -110,7 +124,7 @@ export async function evalFile(file: string, args: EvalArgs): Promise<EvalFileRe
     const meta = readSubagentMetaBeside(file);
     if (meta !== undefined) imported = withSubagentMeta(imported, meta);
   } catch (error) {
-    return [{ file: shown, format: args.format ?? 'claude-code', calls: 0, counter: args.counter, contextWindow: args.contextWindow, strategies: [], error: (error as Error).message }];
+    return [{ file: shown, format: args.format ?? 'claude-code', calls: 0, counter: args.counter, contextWindow: args.contextWindow, strategies: [], recorded: null, uncompacted: null, error: (error as Error).message }];
   }
   const reports: EvalFileReport[] = [];
   for (const result of threadsOf(imported)) reports.push(...(await evalThread(result, shown, args, result !== imported)));
@@ -138,14 +152,16 @@ async function evalThread(result: ImportResult, shown: string, args: EvalArgs, i
       calls: output.calls,
       counter: counter.label,
       contextWindow: args.contextWindow,
-      strategies: output.results.map(strategyReport),
+      strategies: output.results.map((replay) => ({ ...strategyReport(replay), ratioToUncompacted: ratioToUncompacted(replay.totals.tokensPerTask, output.uncompacted) })),
+      recorded: output.recorded ? { ...output.recorded, ratioToUncompacted: ratioToUncompacted(output.recorded.tokensPerTask, output.uncompacted) } : null,
+      uncompacted: output.uncompacted,
       ...threadFields(result, isInline),
     });
   }
   return reports;
 }
 
-export function strategyReport(result: ReplayResult): EvalStrategyReport {
+export function strategyReport(result: ReplayResult): Omit<EvalStrategyReport, 'ratioToUncompacted'> {
   return {
     id: result.config.strategy,
     label: result.label,

@@ -21,6 +21,7 @@ import { replayFolding } from './folding-replay.ts';
 import type { ReplayConfig, ReplayProgress, ReplayResult } from './types.ts';
 import { charsPerToken } from './trigger-point.ts';
 import { withWindowCheck } from './window-warnings.ts';
+import { recordedRun, uncompactedRun, type RecordedRun, type UncompactedRun } from './recorded-run.ts';
 
 export interface CompareArgs {
   journal: readonly Entry[];
@@ -50,6 +51,10 @@ export interface CompareOutput {
   scope: InputScope;
   priceModel?: string;
   results: ReplayResult[];
+  /** The source agent's own run over the same calls (recorded-run.ts); null when none of them recorded usage. */
+  recorded: RecordedRun | null;
+  /** The same calls with nothing ever compacted: the baseline of `ratioToUncompacted`. */
+  uncompacted: UncompactedRun;
 }
 
 export async function compareConfigs(args: CompareArgs): Promise<CompareOutput> {
@@ -90,6 +95,11 @@ export async function compareConfigs(args: CompareArgs): Promise<CompareOutput> 
     scope: built.scope,
     ...(price ? { priceModel: price.model } : {}),
     results,
+    recorded: recordedRun({
+      journal: args.journal, ...(args.leafId ? { leafId: args.leafId } : {}), entries: input.entries, journalIndex: built.journalIndex,
+      firstCall: built.firstCall, contextWindow: args.contextWindow,
+    }),
+    uncompacted: uncompactedRun(input, built.firstCall),
   };
 }
 
