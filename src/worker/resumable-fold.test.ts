@@ -16,7 +16,7 @@ afterEach(async () => {
 });
 
 const view = { notes: [] } as unknown as FoldView;
-const remote = { presetId: 'openai', api: 'openai' as const, baseUrl: 'https://api.example.test/v1', model: 'gpt-test', apiKey: 'sk-secret-fold' };
+const remote = { presetId: 'openai', api: 'openai' as const, baseUrl: 'https://api.example.test/v1', model: 'gpt-test', apiKey: 'sk-secret-fold', keyOrigin: 'https://api.example.test' };
 const request = (extra: Partial<FoldRequest> = {}): FoldRequest => ({ conversationId: 'c1', options: {}, counter: 'chars4', contextWindow: 200_000, summarizer: 'remote', remote, jobId: 'fold-1', selfCheck: true, ...extra });
 
 async function open() {
@@ -65,14 +65,16 @@ describe('ResumableFolds', () => {
     const after = new OriginLocks();
     const [interrupted] = await interruptedJobs(jobs, await heldLocks(after));
     expect(interrupted?.kind).toBe('fold-summaries');
+    // Neither the key nor the origin it was bound to is recorded: a resume takes both from the page.
+    expect(interrupted?.request.remote).toEqual({ presetId: 'openai', api: 'openai', baseUrl: 'https://api.example.test/v1', model: 'gpt-test' });
     const asked: FoldRequest[] = [];
     await new ResumableFolds(db, after.api).run(
-      { conversationId: 'c1', options: {}, counter: 'o200k', contextWindow: 1, summarizer: 'offline', remote: { ...remote, apiKey: 'sk-read-again' }, resumeJobId: interrupted!.id, jobId: 'fold-2' },
+      { conversationId: 'c1', options: {}, counter: 'o200k', contextWindow: 1, summarizer: 'offline', remote: { ...remote, apiKey: 'sk-read-again', keyOrigin: 'https://bound.example' }, resumeJobId: interrupted!.id, jobId: 'fold-2' },
       new AbortController().signal,
       async (r) => (asked.push(r), view),
     );
     // The recorded request (model, counter, window, self-check), the key from now, the page's cancel id.
-    expect(asked[0]).toMatchObject({ summarizer: 'remote', counter: 'chars4', contextWindow: 200_000, selfCheck: true, jobId: 'fold-2', remote: { apiKey: 'sk-read-again', model: 'gpt-test' } });
+    expect(asked[0]).toMatchObject({ summarizer: 'remote', counter: 'chars4', contextWindow: 200_000, selfCheck: true, jobId: 'fold-2', remote: { apiKey: 'sk-read-again', keyOrigin: 'https://bound.example', model: 'gpt-test' } });
     expect((await jobs.get(interrupted!.id))?.state).toBe('done');
     expect(await interruptedJobs(jobs, await heldLocks(after))).toEqual([]);
   });
