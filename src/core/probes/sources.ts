@@ -106,47 +106,8 @@ export function resultText(parts: ReadonlyArray<{ type: string; text?: string }>
   return `${full.slice(0, half)}\n…\n${full.slice(full.length - half)}`;
 }
 
-/**
- * Whether a line of a user message looks like something pasted rather than typed: terminal output
- * (a shell prompt, a stack frame, an `Error:` line, box-drawing or spinner characters), a diff
- * line (`+ 12 - …`, `@@`), an indented line, or a line that is only an absolute path (a dropped
- * file).
- */
-export function isPastedLine(line: string): boolean {
-  if (/^\s{2,}\S|^\t/.test(line)) return true;
-  const trimmed = line.trim();
-  return (
-    /^(?:[➜❯$%>#]|\S+@\S+[:$#])\s/.test(trimmed) ||
-    /^at\s+\S/.test(trimmed) ||
-    /^(?:\w*(?:Error|Exception)|Traceback|fatal|panic|npm (?:ERR!|error)|error(?:\[\w+\])?)(?::|\s\()/.test(trimmed) ||
-    /[─│┌┐└┘├┤━┃⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/.test(trimmed) ||
-    /^(?:[+-]\s*\d+\b|@@|[+-]{3}\s|diff --git)/.test(trimmed) ||
-    /^(?:\/|~\/)\S*$|^(['"])(?:\/|~\/)[^'"]*\1$/.test(trimmed)
-  );
-}
-
-/**
- * The part of a user's message they typed: pasted blocks (see `isPastedLine`) removed. A paste runs
- * from its first pasted-looking line until a blank line followed by a line of prose (a letter
- * first, three words or more).
- */
-export function typedText(text: string): string {
-  const kept: string[] = [];
-  let pasting = false;
-  let blank = false;
-  for (const line of text.split('\n')) {
-    if (line.trim().length === 0) {
-      blank = true;
-      if (!pasting) kept.push('');
-      continue;
-    }
-    if (isPastedLine(line)) pasting = true;
-    else if (pasting && blank && /^\p{L}\S*(?:\s+\S+){2,}/u.test(line.trim())) pasting = false;
-    blank = false;
-    if (!pasting) kept.push(line);
-  }
-  return kept.join('\n').trim();
-}
+/** Which lines of a user message were pasted (logs, errors, diffs, documents): one rule with the offline summarizer. */
+export { isPastedLine, typedText } from '../reading/pasted.ts';
 
 /** A user's refusal or interruption of a tool call (or pi's "Command aborted"): not an error the agent hit. */
 export function isRefusal(text: string): boolean {

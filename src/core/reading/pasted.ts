@@ -19,6 +19,8 @@ const PASTED_LINE: RegExp[] = [
   /^\[(?:INFO|WARN|WARNING|ERROR|DEBUG|TRACE|FATAL)\]/i,
   /^E {2,}\S/,
   /^Traceback \(most recent call last\)/,
+  // The runtime's banner Node prints after an uncaught exception.
+  /^Node\.js v\d+\.\d+\.\d+$/,
   /^(?:[\w$]+\.)*[A-Z]\w*(?:Error|Exception|Warning):/,
   // Stack frames and source locations: `at f (a.js:1:2)`, `File "a.py", line 3`, `a.ts:3:1: error`, `a.ts(3,1): error TS2345`.
   /^at \S.*(?::\d+:\d+\)?|\(native\)|\(<anonymous>\))$/,
@@ -44,6 +46,11 @@ const PASTED_LINE: RegExp[] = [
   /^\|.*\|$/,
   // Quoted text.
   /^>/,
+  // Terminal drawing and spinners, prompts of other shells, a line that is only a dropped file's path.
+  /[─│┌┐└┘├┤━┃⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/,
+  /^[➜❯%] /,
+  /^['"]?~?\/\S*['"]?$/,
+  /^[+-]\s*\d+\s/,
 ];
 
 /** A Markdown heading: after pasted text, the document goes on (alone, it may be the user's own outline). */

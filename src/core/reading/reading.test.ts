@@ -18,7 +18,7 @@ describe('typedText', () => {
   });
 
   it('drops stack traces, log lines, diffs, JSON, quotes and fenced code', () => {
-    for (const line of ['    at Object.<anonymous> (src/a.js:3:9)', 'at run (node:internal/main:12:5)', 'npm error code ELIFECYCLE', 'src/a.ts(3,1): error TS2345: bad', '2025-10-02 10:00:01 INFO started', '$ npm test', '@@ -1,3 +1,4 @@', '"name": "lexer",', '> never push to main', 'TypeError: x is not a function']) {
+    for (const line of ['    at Object.<anonymous> (src/a.js:3:9)', 'at run (node:internal/main:12:5)', 'npm error code ELIFECYCLE', 'src/a.ts(3,1): error TS2345: bad', '2025-10-02 10:00:01 INFO started', '$ npm test', '@@ -1,3 +1,4 @@', '"name": "lexer",', '> never push to main', 'TypeError: x is not a function', '➜  repo git:(main) npx tsx cli.ts', '│ Tests 3 passed │', "'/var/folders/49/Screenshot.png'", '+314 - Tips for creating themes', 'Node.js v23.4.0']) {
       expect(isPastedLine(line), line).toBe(true);
     }
     expect(typedText('look:\n```\nalways use tabs\n```\nkeep the API')).toBe('look:\n\n\n\nkeep the API');
