@@ -39,15 +39,16 @@ test('a scripted live session over a folder: mention, compactions, branches, exp
   await expect(page.getByTestId('live.notes')).toContainText(/overflow/i);
   await expect(live.chat()).toContainText('src/utils/format.py:6');
 
-  // The compaction is a run on the Runs view, and the Fold view folds from it (what came before
-  // is in its summary), while the session is still running.
+  // The compaction is a run on the Runs view, and the Fold view, while the session is still running,
+  // reads the branch from its first entry and leaves the session's own compaction out (the history
+  // it summarized is in the journal in full).
   await page.getByTestId('tab.runs').click();
   await expect(page.getByTestId('runs.row')).toHaveCount(1, { timeout: 15_000 });
   await expect(page.getByTestId('runs.row')).toContainText('pi');
   await expect(page.getByTestId('run.tokens')).toBeVisible();
   await page.getByTestId('tab.fold').click();
   await expect(page.getByTestId('fold.summary')).toBeVisible({ timeout: 30_000 });
-  await expect(page.getByTestId('fold.start')).toContainText('Starts at the compaction');
+  await expect(page.getByTestId('fold.start')).toContainText(/^From the first entry of the branch \(\d+ entries, \d+ calls\): the source agent's own compaction \(line \d+\) is left out/);
   await page.getByTestId('tab.live').click();
   await expect(live.chat().getByTestId('live.compaction-entry')).toHaveCount(1);
 
