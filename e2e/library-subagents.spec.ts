@@ -51,6 +51,8 @@ test('a folder with a session and its subagents: nested, named from their .meta.
   // A subagent whose session was not imported stays at the top level and says so.
   const lone = app.libraryItems().filter({ hasText: 'agent-c8d9b115.jsonl' });
   await expect(lone.getByTestId('library.item.subagent')).toHaveText('subagent · of session a7da6a22 (not imported)');
+  await lone.getByTestId('library.item.open').click();
+  await expect(page.getByTestId('conversation.subagent-of')).toHaveText('subagent · of session a7da6a22 (not imported)');
 });
 
 test('several files picked together link a subagent to its session', async ({ app, page }) => {
@@ -67,4 +69,9 @@ test('several files picked together link a subagent to its session', async ({ ap
   await expect(child).toHaveCount(1);
   await expect(child.locator('.title')).toHaveText('Research Claude Code teammates');
   await expect(page.getByTestId('import.notice.error')).toHaveCount(0);
+  // The subagent's conversation names its session and opens it.
+  await child.getByTestId('library.item.open').click();
+  await expect(page.getByTestId('conversation.subagent-of')).toContainText('subagent (general-purpose) · of');
+  await page.getByTestId('conversation.subagent-of.open').click();
+  await expect(page.getByTestId('conversation.title')).toHaveText(`${SESSION}.jsonl`);
 });

@@ -17,6 +17,7 @@ import { useAppStore } from '../../store/store.ts';
 import { TokenTotals } from '../tokens/TokenTotals.tsx';
 import { WindowGauge } from '../tokens/WindowGauge.tsx';
 import { BranchPicker } from './BranchPicker.tsx';
+import { SubagentOf } from './SubagentOf.tsx';
 import { TranscriptList } from './TranscriptList.tsx';
 import { useBranches } from './use-branches.ts';
 import { useEntries } from './use-entries.ts';
@@ -63,6 +64,7 @@ function LoadedConversation({ conversation }: { conversation: ConversationRow })
           {conversation.ignoredLines > 0 && ` (${formatNumber(conversation.ignoredLines)} metadata lines not shown)`}
           {(conversation.blankLines ?? 0) > 0 && <span data-testid="conversation.blank-lines">{` · ${formatNumber(conversation.blankLines ?? 0)} blank`}</span>}
         </p>
+        <SubagentOf conversation={conversation} />
       </header>
       {conversation.issues.length > 0 && <IssueList conversation={conversation} />}
       {countError && <p className="error" role="alert">Counting failed: {countError}</p>}
