@@ -14,6 +14,7 @@ import type { ReplayConfig, ReplayResult, TriggerPoint, WindowWarning } from '..
 import type { FormatId } from '../core/import/types.ts';
 import { parseConfigOptions } from '../core/replay/config-options.ts';
 import { ratioToUncompacted, type RecordedRun, type UncompactedRun } from '../core/replay/recorded-run.ts';
+import { retention } from '../core/replay/retention.ts';
 import { createOfflineSummarizer } from '../core/summarize/offline.ts';
 import { getCounter, type CounterId } from '../core/tokens/counters.ts';
 import { countEntries } from '../core/tokens/entry-tokens.ts';
@@ -175,7 +176,7 @@ export function strategyReport(result: ReplayResult): Omit<EvalStrategyReport, '
     summarizerTokens: result.totals.summarizerTokens,
     cost: result.totals.cost,
     costModel: result.totals.costModel,
-    probes: result.scores,
+    probes: retention(result.probes).byCategory,
     probesAtCompaction: result.compactionScores,
     probeList: result.probes.map(({ probe, kept }) => ({ category: probe.category, kind: probe.kind, text: probe.text, kept, entryId: probe.entryId })),
     summaries: result.compactions.flatMap((compaction) => Object.values(compaction.summaries)),

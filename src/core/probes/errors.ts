@@ -166,6 +166,7 @@ export function errorProbes(calls: readonly CallRecord[], root: string | undefin
   const targets = calls.map((record) => callTarget(record.call, root) ?? `tool:${record.call.name.toLowerCase()}`);
   const relative = (text: string): string => (root ? text.split(root).join('') : text);
   const successes = new Map<string, number[]>();
+  const idAt = new Map<number, string>();
   const add = (key: string, index: number): void => {
     const list = successes.get(key) ?? [];
     list.push(index);
@@ -173,6 +174,7 @@ export function errorProbes(calls: readonly CallRecord[], root: string | undefin
   };
   calls.forEach((record, position) => {
     if (!isSuccess(record)) return;
+    idAt.set(record.result!.index, record.result!.entry.id);
     add(targets[position]!, record.result!.index);
     const script = toolFamily(record.call.name) === 'shell' ? shellScript(inputObject(record.call.input)) : undefined;
     if (script !== undefined) for (const key of new Set(shellTargets(relative(script)))) add(`loose:${key}`, record.result!.index);
@@ -202,7 +204,10 @@ export function errorProbes(calls: readonly CallRecord[], root: string | undefin
     const candidates = [later(target), later(loose === undefined ? undefined : `loose:${loose}`)].filter((index): index is number => index !== undefined);
     const resolvedAt = candidates.length > 0 ? Math.min(...candidates) : undefined;
     const probe = makeProbe('error', resolvedAt === undefined ? 'open' : 'resolved', `${callLabel(record.call)} → ${line}`, { entry: result.entry, index: result.index }, needles);
-    if (resolvedAt !== undefined) probe.resolvedAt = resolvedAt;
+    if (resolvedAt !== undefined) {
+      probe.resolvedAt = resolvedAt;
+      probe.resolvedBy = idAt.get(resolvedAt)!;
+    }
     open.push({ line: identity, probe });
     if (open.length > 50) open.shift();
     probes.push(probe);

@@ -28,6 +28,8 @@ export interface Probe {
    * from then on); absent while open.
    */
   resolvedAt?: number;
+  /** Errors: id of the entry at `resolvedAt` (the successful result that resolved it). */
+  resolvedBy?: string;
   /**
    * What must appear in a context for the probe to count as kept, already normalized
    * (`normalizeForMatch`). Each inner list is one alternative; an alternative matches when all its

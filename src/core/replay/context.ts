@@ -221,12 +221,12 @@ export class ReplayContext {
       const entry = this.entryOf(ref);
       const text = () => (entry ? entryText(entry) : '');
       if (ref.origin === 'journal') {
-        yield { key: `j:${ref.entryId}`, text };
+        yield { key: `j:${ref.entryId}`, text, origin: 'journal', ...(entry ? { entry } : {}) };
         continue;
       }
       const keys = (this.made(ref.entry).keys ??= {});
       const key = (keys[ref.origin] ??= `m:${ref.origin}:${text()}`);
-      yield { key, text };
+      yield { key, text, origin: ref.origin, entry: ref.entry };
     }
   }
 

@@ -78,10 +78,10 @@ export class FoldContextBuilder {
     return refs.map((ref) => {
       if (ref.origin === 'journal') {
         const entry = this.entries[byId.get(ref.entryId) ?? -1];
-        return { key: `j:${ref.entryId}`, text: () => (entry ? entryText(entry) : '') };
+        return { key: `j:${ref.entryId}`, text: () => (entry ? entryText(entry) : ''), origin: 'journal' as const, ...(entry ? { entry } : {}) };
       }
       const text = entryText(ref.entry);
-      return { key: `m:${ref.origin}:${text}`, text: () => text };
+      return { key: `m:${ref.origin}:${text}`, text: () => text, origin: ref.origin, entry: ref.entry };
     });
   }
 

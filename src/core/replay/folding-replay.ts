@@ -100,7 +100,7 @@ export async function replayFolding(args: FoldingReplayArgs): Promise<ReplayResu
       const removed = removedSince(last, context, partialFrom, c);
       for (const i of removed) removedEver.add(i);
       const removedIds = removed.map((i) => entries[i]!.id);
-      const probes = checker.check(probesOf(removedIds, byEntry), () => builder.parts(withAppended(context.refs, partialFrom, c), indexOf));
+      const probes = checker.check(probesOf(removedIds, byEntry), () => builder.parts(withAppended(context.refs, partialFrom, c), indexOf), c);
       const compaction = foldCompaction({
         call: k, folds, options, counter: input.counter.label, context, previousTexts: last.texts, tokensBefore: before, tokensAfter: contextTokens,
         appendFrom: partialFrom, end: c, removedIds, probes, levels: session.levels, keyMoments: session.moments.filter((m) => m !== undefined).length, durationMs: Date.now() - started,
@@ -126,7 +126,7 @@ export async function replayFolding(args: FoldingReplayArgs): Promise<ReplayResu
   const appendFrom = pushed < iterations.length ? iterations[pushed]!.from : entries.length;
   const finalContext = withAppended(contextNow(session.current()).refs, appendFrom, Math.max(end, appendFrom));
   const finalIds = [...removedEver].sort((a, b) => a - b).map((i) => entries[i]!.id);
-  const probes: ProbeOutcome[] = checker.check(probesOf(finalIds, byEntry), () => builder.parts(finalContext, indexOf));
+  const probes: ProbeOutcome[] = checker.check(probesOf(finalIds, byEntry), () => builder.parts(finalContext, indexOf), Math.max(end, appendFrom));
   const contextTokens = calls.reduce((sum, call) => sum + call.contextTokens, 0);
   const summarizerTokens = { input: 0, output: 0 };
   args.onProgress?.({ call: calls.length, calls: callIndices.length, compactions: compactions.length, phase: 'done' });

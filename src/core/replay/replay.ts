@@ -181,7 +181,7 @@ export async function replaySession(args: ReplayArgs): Promise<ReplayResult> {
       input: summarizerTokens.input + outcome.record.summary_usage.input,
       output: summarizerTokens.output + outcome.record.summary_usage.output,
     };
-    const probes = checker.check(probesOf(removedIds, byEntry), () => context.parts(context.refs));
+    const probes = checker.check(probesOf(removedIds, byEntry), () => context.parts(context.refs), end);
     compactions.push(compactionOf(call, decision, outcome, tokensBefore, context, end, unrecorded ? { context: context.refs.slice() } : { contextDelta: delta }, removedIds, probes));
     unrecorded = false;
     return true;
@@ -221,7 +221,7 @@ export async function replaySession(args: ReplayArgs): Promise<ReplayResult> {
   if (nothingToDo > 0) notes.push(`The trigger fired ${nothingToDo} time(s) with nothing to compact; the context was left as it was.`);
   const end = error === undefined ? (callIndices.length === allCalls.length ? entries.length : callIndices.at(-1)! + 1) : (calls.at(-1)?.entryIndex ?? -1) + 1;
   const finalContext = context.snapshot(Math.max(end, context.appendFrom));
-  const probes: ProbeOutcome[] = checker.check(probesOf([...new Set(removedEver)], byEntry), () => context.parts(finalContext));
+  const probes: ProbeOutcome[] = checker.check(probesOf([...new Set(removedEver)], byEntry), () => context.parts(finalContext), Math.max(end, context.appendFrom));
   const contextTokens = calls.reduce((sum, call) => sum + call.contextTokens, 0);
   args.onProgress?.({ call: calls.length, calls: callIndices.length, compactions: compactions.length, phase: 'done' });
   return {

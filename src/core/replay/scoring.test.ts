@@ -10,6 +10,8 @@ import { describe, expect, it } from 'vitest';
 import { importText } from '../import/run.ts';
 import { entryText } from '../journal/entry.ts';
 import { extractProbes, matchProbe, prepareContext } from '../probes/index.ts';
+import { occurrences } from '../probes/match.ts';
+import { CONSTRAINT_SHARE } from './evidence.ts';
 import { ProbeChecker, type ContextPart } from './scoring.ts';
 
 const SAMPLE = readFileSync('public/samples/claude-code/37f83ec9-f2ea-42a9-925e-0d5c105cb6e8.jsonl', 'utf8');
@@ -40,8 +42,11 @@ describe('ProbeChecker', () => {
         });
         const expected = chosen.map((probe) => {
           for (const part of parts) {
-            const match = matchProbe(probe, prepareContext(part.text()));
-            if (match.kept) return { probe, kept: true, ...(match.span !== undefined ? { span: match.span } : {}) };
+            const context = prepareContext(part.text());
+            const match = matchProbe(probe, context);
+            // A constraint counts when most of its words are there (evidence.ts), not only all of them within one span.
+            const share = probe.category === 'constraint' ? probe.needles[0]!.filter((needle) => occurrences(context, needle).length > 0).length / probe.needles[0]!.length : 0;
+            if (match.kept || share >= CONSTRAINT_SHARE) return { probe, kept: true, ...(match.span !== undefined ? { span: match.span } : {}) };
           }
           return { probe, kept: false };
         });

@@ -3,7 +3,9 @@
  * the verbatim context are looked for in the context right after; at the end, every such probe is
  * looked for in the final context. Only the latest user request among removed entries is a task probe.
  */
+import type { Entry } from '../journal/entry.ts';
 import { matchProbe, prepareContext, type NormalizedContext } from '../probes/index.ts';
+import { carries, evidenceView, viewText, type EvidenceView, type PartOrigin } from './evidence.ts';
 import { PROBE_CATEGORIES, type Probe } from '../probes/types.ts';
 import { mayCarry, plainText, type PlainText } from './plain-text-filter.ts';
 import type { ProbeOutcome, ProbeScores } from './types.ts';
@@ -48,10 +50,16 @@ export function probesOf(removedIds: readonly string[], byEntry: ReadonlyMap<str
   return found.sort((a, b) => a.entryIndex - b.entryIndex || a.id.localeCompare(b.id));
 }
 
-/** One entry of a context: a key that names its text (journal id, or the made text) and the text. */
+/**
+ * One entry of a context: a key that names its text (journal id, or the made text), the text, and
+ * where it comes from (see evidence.ts: which parts may carry which probes). Without `origin` and
+ * `entry` a part counts in full, as any text would.
+ */
 export interface ContextPart {
   key: string;
   text: () => string;
+  origin?: PartOrigin;
+  entry?: Entry;
 }
 
 /** Characters of normalized parts kept between compactions before the cache starts over. */
@@ -70,35 +78,50 @@ export class ProbeChecker {
   private readonly plain = new Map<string, PlainText | null>();
   private chars = 0;
 
-  check(probes: readonly Probe[], parts: () => Iterable<ContextPart>): ProbeOutcome[] {
+  /**
+   * Which probes a context carries. `at`: how many journal entries the context covers (an error
+   * resolved at or after it is still open there); default: all of them.
+   */
+  check(probes: readonly Probe[], parts: () => Iterable<ContextPart>, at = Number.POSITIVE_INFINITY): ProbeOutcome[] {
     if (probes.length === 0) return [];
     const outcomes: ProbeOutcome[] = probes.map((probe) => ({ probe, kept: false }));
+    const list = [...parts()];
+    const present = new Set<string>();
+    for (const part of list) if (part.origin === 'journal' && part.entry) present.add(part.entry.id);
     let left = outcomes.length;
-    for (const part of parts()) {
+    for (const part of list) {
       if (left === 0) break;
-      const plain = this.plainOf(part);
-      let context: NormalizedContext | undefined;
       for (const outcome of outcomes) {
         if (outcome.kept) continue;
-        if (plain !== null && !mayCarry(outcome.probe, plain)) continue;
-        context ??= this.prepared(part);
-        const match = matchProbe(outcome.probe, context);
-        if (match.kept) {
-          outcome.kept = true;
-          left--;
-          if (match.span !== undefined) outcome.span = match.span;
-        }
+        const probe = outcome.probe;
+        const view = evidenceView(probe, part.origin, part.entry);
+        if (view === undefined) continue;
+        const plain = this.plainOf(part, view);
+        // A constraint counts with part of its words: the all-needles pre-check does not apply.
+        if (plain !== null && probe.category !== 'constraint' && !mayCarry(probe, plain)) continue;
+        const context = this.prepared(part, view);
+        const resolvedNow = probe.resolvedAt !== undefined && probe.resolvedAt < at;
+        if (!carries(probe, view, part.entry, context, resolvedNow, present)) continue;
+        outcome.kept = true;
+        left--;
+        const span = matchProbe(probe, context).span;
+        if (span !== undefined) outcome.span = span;
       }
     }
     return outcomes;
   }
 
-  private plainOf(part: ContextPart): PlainText | null {
-    let plain = this.plain.get(part.key);
+  private viewOf(part: ContextPart, view: EvidenceView): string {
+    return viewText(view, part.entry, part.text);
+  }
+
+  private plainOf(part: ContextPart, view: EvidenceView): PlainText | null {
+    const key = `${part.key}#${view}`;
+    let plain = this.plain.get(key);
     if (plain === undefined) {
-      plain = plainText(part.text());
+      plain = plainText(this.viewOf(part, view));
       this.room();
-      this.plain.set(part.key, plain);
+      this.plain.set(key, plain);
       this.chars += plain?.text.length ?? 0;
     }
     return plain;
@@ -112,12 +135,13 @@ export class ProbeChecker {
     }
   }
 
-  private prepared(part: ContextPart): NormalizedContext {
-    let context = this.cache.get(part.key);
+  private prepared(part: ContextPart, view: EvidenceView): NormalizedContext {
+    const key = `${part.key}#${view}`;
+    let context = this.cache.get(key);
     if (!context) {
-      context = prepareContext(part.text());
+      context = prepareContext(this.viewOf(part, view));
       this.room();
-      this.cache.set(part.key, context);
+      this.cache.set(key, context);
       this.chars += context.normalized.length;
     }
     return context;

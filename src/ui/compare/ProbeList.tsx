@@ -5,7 +5,8 @@
  */
 import { memo, useMemo, useState } from 'react';
 import type { Entry } from '../../core/journal/entry.ts';
-import type { Probe } from '../../core/probes/types.ts';
+import type { Probe, ProbeCategory } from '../../core/probes/types.ts';
+import { retention } from '../../core/replay/retention.ts';
 import { PROBE_CATEGORIES } from '../../core/probes/types.ts';
 import type { ProbeOutcome } from '../../core/replay/types.ts';
 import type { ReplayResultView } from '../../worker/compare-view.ts';
@@ -71,14 +72,15 @@ export const ProbeList = memo(function ProbeList({ results, byId, dismissed, onD
 function ProbeGroup({ category, group, results, byId, onDismiss }: { category: string; group: ProbeRow[]; results: readonly ReplayResultView[]; byId: ReadonlyMap<string, Entry>; onDismiss: (probe: Probe) => void }) {
   const [all, setAll] = useState(false);
   const shown = all ? group : group.slice(0, SHOWN);
-  const keptBy = results.map((_, i) => group.filter((row) => row.outcomes[i]?.kept !== false).length);
+  // The same figure as the totals table: probes whose source left that configuration's context.
+  const scores = results.map((result) => retention(result.probes).byCategory[category as ProbeCategory]);
   return (
     <details className="probe-group" data-testid={`compare.probes.${category}`}>
       <summary>
         <strong>{category}</strong> ({group.length}) ·{' '}
         {results.map((result, i) => (
           <span key={i} className="probe-score" style={{ color: colorOf(i) }} title={result.label}>
-            {result.label}: {keptBy[i]}/{group.length}{' '}
+            {result.label}: <span data-testid={`compare.probes.${category}.${i}`} data-kept={scores[i]!.kept} data-total={scores[i]!.total}>{scores[i]!.kept}/{scores[i]!.total}</span>{' '}
           </span>
         ))}
       </summary>

@@ -9,7 +9,8 @@ import { memo } from 'react';
 import { PROBE_CATEGORIES } from '../../core/probes/types.ts';
 import { triggerText } from '../../core/replay/trigger-point.ts';
 import type { ReplayResultView } from '../../worker/compare-view.ts';
-import { colorOf, overallScore, percent } from './model.ts';
+import { retention } from '../../core/replay/retention.ts';
+import { colorOf, percent } from './model.ts';
 import { formatNumber } from '../common/format.ts';
 
 const fmt = formatNumber;
@@ -44,7 +45,7 @@ export const TotalsTable = memo(function TotalsTable({ results, counterLabel }: 
 
 function TotalsRow({ result, index }: { result: ReplayResultView; index: number }) {
   const t = result.totals;
-  const all = overallScore(result.scores);
+  const { byCategory, all } = retention(result.probes);
   const warnings = result.warnings ?? [];
   const id = (name: string) => `compare.totals.${index}.${name}`;
   const cell = (name: string, value: number, text = fmt(value)) => <td data-testid={id(name)} data-value={value}>{text}</td>;
@@ -67,7 +68,7 @@ function TotalsRow({ result, index }: { result: ReplayResultView; index: number 
           {t.costModel && <span className="muted"> {t.costModel}</span>}
         </td>
         {PROBE_CATEGORIES.map((category) => {
-          const score = result.scores[category];
+          const score = byCategory[category];
           const at = result.compactionScores[category];
           return (
             <td key={category} data-testid={id(`score.${category}`)} data-kept={score.kept} data-total={score.total}>

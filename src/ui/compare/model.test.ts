@@ -2,12 +2,18 @@ import { describe, expect, it } from 'vitest';
 import type { Entry } from '../../core/journal/entry.ts';
 import type { ReplayCall, ReplayCompaction, ReplayResult } from '../../core/replay/types.ts';
 import type { ComparisonRow } from '../../db/schema.ts';
-import { comparisonCsv, contextAtCall, defaultName, overallScore, resolvePriceModel } from './model.ts';
+import type { Probe, ProbeCategory } from '../../core/probes/types.ts';
+import { retention } from '../../core/replay/retention.ts';
+import { comparisonCsv, contextAtCall, defaultName, resolvePriceModel } from './model.ts';
 
 const IDS = ['e0', 'e1', 'e2', 'e3', 'e4', 'e5', 'e6', 'e7'];
 const call = (n: number, entryIndex: number): ReplayCall => ({ call: n, entryIndex, entryId: IDS[entryIndex]!, contextTokens: 10 * n, cachedTokens: 0, outputTokens: 1, compacted: false, overflow: false });
 const summary: Entry = { id: 's1', index: -1, parentId: null, role: 'summary', kind: 'message', blocks: [{ type: 'text', text: 'the summary' }], sourceType: 'summary', line: 0 };
 const scores = () => ({ artifact: { total: 2, kept: 1 }, constraint: { total: 1, kept: 1 }, task: { total: 0, kept: 0 }, error: { total: 1, kept: 0 }, identifier: { total: 0, kept: 0 }, decision: { total: 0, kept: 0 } });
+
+const probe = (category: ProbeCategory, n: number): Probe => ({ id: `${category}${n}`, category, kind: 'x', text: 't', entryId: 'e1', entryIndex: 1, needles: [['t']] });
+/** Outcomes that score as `scores()`: artifact 1/2, constraint 1/1, error 0/1. */
+const outcomes = () => [{ probe: probe('artifact', 0), kept: true }, { probe: probe('artifact', 1), kept: false }, { probe: probe('constraint', 0), kept: true }, { probe: probe('error', 0), kept: false }];
 
 function result(compactions: Array<Pick<ReplayCompaction, 'call' | 'context' | 'appendFrom'>>): ReplayResult {
   return {
@@ -15,7 +21,7 @@ function result(compactions: Array<Pick<ReplayCompaction, 'call' | 'context' | '
     calls: [call(0, 1), call(1, 3), call(2, 5), call(3, 7)],
     compactions: compactions as ReplayCompaction[],
     totals: { calls: 4, tokensPerTask: 60, contextTokens: 60, peakTokens: 30, compactions: compactions.length, overflowCalls: 0, summarizerTokens: { input: 0, output: 0 }, cost: 0.00123, costModel: 'claude-sonnet-4-5' },
-    probes: [], scores: scores(), compactionScores: scores(), finalContext: [], notes: [],
+    probes: outcomes(), scores: scores(), compactionScores: scores(), finalContext: [], notes: [],
   };
 }
 
@@ -60,7 +66,7 @@ describe('exports and defaults', () => {
   });
 
   it('scores over every category; price model and names', () => {
-    expect(overallScore(scores())).toEqual({ kept: 2, total: 4 });
+    expect(retention(outcomes())).toEqual({ byCategory: scores(), all: { kept: 2, total: 4 } });
     expect(resolvePriceModel('', 'claude-200k')).toBe('claude-sonnet-4-5');
     expect(resolvePriceModel('', 'custom')).toBeUndefined();
     expect(resolvePriceModel('recorded', 'claude-200k')).toBeUndefined();

@@ -8,7 +8,8 @@ import { entryText } from '../../core/journal/entry.ts';
 import { compactionContext } from '../../core/replay/compaction-context.ts';
 import { priceFor } from '../../core/pricing.ts';
 import { PROBE_CATEGORIES } from '../../core/probes/types.ts';
-import type { ContextRef, ProbeScores, ReplayCompaction, ReplayResult } from '../../core/replay/types.ts';
+import { retention } from '../../core/replay/retention.ts';
+import type { ContextRef, ReplayCompaction, ReplayResult } from '../../core/replay/types.ts';
 import type { ComparisonRow } from '../../db/schema.ts';
 
 /** One colour per configuration (up to 8), distinguishable for the common colour-vision deficiencies. */
@@ -42,17 +43,6 @@ export function contextAtCall(result: ReplayResult, entryIds: readonly string[],
   const from = before ? before.compaction.appendFrom : 0;
   const appended = entryIds.slice(from, Math.max(from, call.entryIndex)).map((entryId): ContextRef => ({ origin: 'journal', entryId }));
   return before ? [...compactionContext(result.compactions, before.index, entryIds), ...appended] : appended;
-}
-
-/** Kept / total over every category. */
-export function overallScore(scores: ProbeScores): { kept: number; total: number } {
-  let kept = 0;
-  let total = 0;
-  for (const category of PROBE_CATEGORIES) {
-    kept += scores[category].kept;
-    total += scores[category].total;
-  }
-  return { kept, total };
 }
 
 export function percent(kept: number, total: number): string {
@@ -100,11 +90,11 @@ export function comparisonCsv(row: ComparisonRow): string {
   const lines = [CSV_HEADER.join(',')];
   for (const result of row.result.results) {
     const t = result.totals;
-    const all = overallScore(result.scores);
+    const { byCategory, all } = retention(result.probes);
     lines.push([
       result.label, result.config.strategy, JSON.stringify(result.config.options), t.calls, t.compactions, t.peakTokens, t.overflowCalls, t.contextTokens, t.tokensPerTask,
       t.summarizerTokens.input, t.summarizerTokens.output, t.cost === null ? '' : t.cost.toFixed(6), t.costModel ?? '',
-      ...PROBE_CATEGORIES.flatMap((category) => [result.scores[category].kept, result.scores[category].total]),
+      ...PROBE_CATEGORIES.flatMap((category) => [byCategory[category].kept, byCategory[category].total]),
       all.kept, all.total, result.error ?? '',
     ].map(csvCell).join(','));
   }
