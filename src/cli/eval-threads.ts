@@ -4,7 +4,6 @@
  * that session when the same eval read it.
  */
 import type { ImportResult } from '../core/import/types.ts';
-import type { EvalFileReport } from './eval.ts';
 
 /** The parent of a subagent's row. */
 export interface EvalParent {
@@ -23,13 +22,24 @@ export interface EvalAgent {
   description?: string;
 }
 
+/** The fields of an eval row this module reads and fills (a subset of eval.ts's EvalFileReport). */
+export interface ThreadRow {
+  file: string;
+  conversation?: number;
+  sessionId?: string;
+  parent?: EvalParent;
+  agent?: EvalAgent;
+  thread?: string;
+  subagentCalls?: Record<string, string>;
+}
+
 /** The conversations of an import: its main thread first, then each inline subagent thread. */
 export function threadsOf(result: ImportResult): ImportResult[] {
   return [result, ...(result.threads ?? [])];
 }
 
 /** The fields a thread adds to its rows: its session, and for a subagent its parent and agent. */
-export function threadFields(result: ImportResult, isInline: boolean): Pick<EvalFileReport, 'sessionId' | 'parent' | 'agent' | 'thread' | 'subagentCalls'> {
+export function threadFields(result: ImportResult, isInline: boolean): Omit<ThreadRow, 'file' | 'conversation'> {
   const link = result.meta.subagent;
   const sessionId = result.meta.sessionId;
   const calls = result.meta.subagentCalls;
@@ -45,8 +55,8 @@ export function threadFields(result: ImportResult, isInline: boolean): Pick<Eval
  * Fills each subagent row's `parent.file` with the file of its session's main row, when there is
  * one, and `parent.toolUseId` with the call that session recorded for the agent.
  */
-export function linkParents(reports: EvalFileReport[]): EvalFileReport[] {
-  const sessions = new Map<string, EvalFileReport>();
+export function linkParents<Row extends ThreadRow>(reports: Row[]): Row[] {
+  const sessions = new Map<string, Row>();
   for (const report of reports) {
     if (report.parent === undefined && report.sessionId !== undefined && !sessions.has(report.sessionId)) sessions.set(report.sessionId, report);
   }
@@ -62,13 +72,13 @@ export function linkParents(reports: EvalFileReport[]): EvalFileReport[] {
 }
 
 /** How a row names its conversation in the tables: the file, `#thread` for an inline subagent, `#n` for the n-th root. */
-export function rowName(report: EvalFileReport): string {
+export function rowName(report: ThreadRow): string {
   if (report.thread !== undefined) return `${report.file}#${report.thread}`;
   return report.conversation !== undefined ? `${report.file}#${report.conversation}` : report.file;
 }
 
 /** The parent column: the parent session's file, or its id marked as not evaluated; empty for a session's own rows. */
-export function parentCell(report: EvalFileReport): string {
+export function parentCell(report: ThreadRow): string {
   if (report.parent === undefined) return '';
   if (report.parent.file !== null) return report.parent.file;
   return report.parent.sessionId ? `session ${report.parent.sessionId} (not evaluated)` : '(unknown session)';
