@@ -1,5 +1,6 @@
 /** `compact <file> --strategy <id>`: plan and run a compaction with the offline summarizer, print the result. */
 import { buildInput } from '../core/compaction/input.ts';
+import type { InputScope, ReplayFrom } from '../core/compaction/input-scope.ts';
 import { runCompaction, type CompactionOutcome } from '../core/compaction/run.ts';
 import { withUserWindow } from '../core/compaction/window-option.ts';
 import type { ContextEntry } from '../core/compaction/types.ts';
@@ -20,6 +21,8 @@ export interface CompactArgs {
   counter: CounterId;
   contextWindow: number;
   upTo?: number;
+  /** Where the input starts (`--from`, default 'start': the first entry, the source's own compactions left out). */
+  from?: ReplayFrom;
   /** A hook module (`--hook`): beforeCompact / afterCompact / beforeFork, run in worker threads. */
   hook?: string;
   /** Time each hook call may take, ms (default 2,000). */
@@ -35,6 +38,8 @@ export interface CompactReport {
   tokensBefore: number;
   tokensAfter: number;
   counter: string;
+  /** Where the input started, what it held and why. */
+  scope: InputScope;
   counts: { input: number; summarized: number; kept: number; compressed: number; dropped: number; contextEntries: number };
   orphanToolResults: number;
   orphanToolCalls: number;
@@ -71,7 +76,7 @@ export async function runCompact(args: CompactArgs): Promise<CompactReport> {
   const result = await importFile(args.file, args.format);
   const counter = await getCounter(args.counter);
   const { totals } = countEntries(result.entries, counter);
-  const at = { contextWindow: args.contextWindow, wallClock: Date.now() };
+  const at = { contextWindow: args.contextWindow, wallClock: Date.now(), ...(args.from ? { from: args.from } : {}) };
   const built = buildInput(result.entries, totals, counter, { ...at, ...(args.upTo !== undefined ? { upTo: args.upTo } : {}) });
   if (hooks && args.upTo !== undefined) {
     // Compacting as of an earlier point forks the session there: before-fork may refuse.
@@ -98,6 +103,7 @@ export async function runCompact(args: CompactArgs): Promise<CompactReport> {
     tokensBefore: plan.tokensBefore,
     tokensAfter: context.tokensAfter,
     counter: counter.label,
+    scope: built.scope,
     counts: {
       input: built.input.entries.length,
       summarized: fates.filter((f) => f === 'summarize').length,

@@ -1,4 +1,6 @@
 /** Command-line arguments of `eval`: many paths, a list of configurations, the output format. */
+import { parseReplayFrom, type ReplayFrom } from '../core/compaction/input-scope.ts';
+import { parseEvalBranches, type EvalBranches } from '../core/replay/eval-branches.ts';
 import { parseConfigList } from '../core/replay/label.ts';
 import type { ReplayConfig } from '../core/replay/types.ts';
 import { FORMAT_IDS, type FormatId } from '../core/import/types.ts';
@@ -20,6 +22,15 @@ export function parseEvalArgs(argv: readonly string[]): EvalArgs & { output: Eva
   let format: FormatId | undefined;
   let jobs = 1;
   let output: EvalOutput = 'text';
+  let from: ReplayFrom | undefined;
+  let branches: EvalBranches | undefined;
+  const choice = <T>(parse: () => T): T => {
+    try {
+      return parse();
+    } catch (error) {
+      throw new EvalUsageError((error as Error).message);
+    }
+  };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     const value = (): string => {
@@ -51,7 +62,9 @@ export function parseEvalArgs(argv: readonly string[]): EvalArgs & { output: Eva
       const id = value();
       if (!(FORMAT_IDS as string[]).includes(id)) throw new EvalUsageError(`--format must be one of ${FORMAT_IDS.join(', ')}; got "${id}"`);
       format = id as FormatId;
-    } else if (arg === '--json') output = 'json';
+    } else if (arg === '--from') from = choice(() => parseReplayFrom(value()));
+    else if (arg === '--branches') branches = choice(() => parseEvalBranches(value()));
+    else if (arg === '--json') output = 'json';
     else if (arg === '--csv') output = 'csv';
     else if (arg === '--md') output = 'md';
     else if (arg.startsWith('--')) throw new EvalUsageError(`unknown option ${arg}`);
@@ -60,5 +73,5 @@ export function parseEvalArgs(argv: readonly string[]): EvalArgs & { output: Eva
   if (paths.length === 0) throw new EvalUsageError('eval needs at least one <file|folder>');
   if (!configs) throw new EvalUsageError('eval needs --strategies, e.g. --strategies pi,augment,observation-masking:keepTurns=5');
   if (configs.length > 8) throw new EvalUsageError(`eval compares at most 8 configurations; got ${configs.length}`);
-  return { paths, configs, counter: parseCounterId(counter), contextWindow, ...(model ? { model } : {}), ...(format ? { format } : {}), jobs, output };
+  return { paths, configs, counter: parseCounterId(counter), contextWindow, ...(model ? { model } : {}), ...(format ? { format } : {}), ...(from ? { from } : {}), ...(branches ? { branches } : {}), jobs, output };
 }

@@ -1,7 +1,7 @@
 /** The `eval` report as a Markdown table a person can paste into an issue, or as CSV (one row per file and configuration). */
 import { PROBE_CATEGORIES } from '../core/probes/types.ts';
 import { triggerText } from '../core/replay/trigger-point.ts';
-import type { EvalReport, EvalStrategyReport } from './eval.ts';
+import type { EvalFileReport, EvalReport, EvalStrategyReport } from './eval.ts';
 import { recordedLines, recordedRows, RECORDED_COLUMNS } from './eval-recorded.ts';
 import { parentCell, rowName } from './eval-threads.ts';
 
@@ -10,9 +10,10 @@ const COLUMNS = ['file', 'strategy', 'calls', 'compactions', 'peak', 'overflow c
 
 function rows(report: EvalReport): string[][] {
   return report.files.flatMap((file) => {
-    const name = rowName(file);
+    const name = branchName(file);
     const parent = parentCell(file);
     if (file.error !== undefined) return [[name, `error: ${file.error}`, ...COLUMNS.slice(2, -1).map(() => ''), parent]];
+    if (file.notReplayed !== undefined) return [[name, `not replayed: ${file.notReplayed}`, String(file.calls), ...COLUMNS.slice(3, -1).map(() => ''), parent]];
     return file.strategies.map((s) => [
       name,
       s.error !== undefined ? `${s.label} (stopped: ${s.error})` : s.label,
@@ -33,6 +34,11 @@ function rows(report: EvalReport): string[][] {
   });
 }
 
+/** The row's name with its branch, when its conversation has several: `file branch 2/3 (leaf line 80)`. */
+function branchName(file: EvalFileReport): string {
+  return file.branch ? `${rowName(file)} branch ${file.branch.index}/${file.branch.of} (leaf line ${file.branch.line})` : rowName(file);
+}
+
 function score(s: EvalStrategyReport, category: (typeof PROBE_CATEGORIES)[number], at: 'final' | 'compaction' = 'final'): string {
   const { total, kept } = (at === 'final' ? s.probes : s.probesAtCompaction)[category];
   return total === 0 ? '–' : `${kept}/${total} (${Math.round((kept / total) * 100)}%)`;
@@ -47,7 +53,7 @@ export function formatEvalMarkdown(report: EvalReport): string {
   ];
   const counters = [...new Set(report.files.map((file) => `${file.counter}, window ${file.contextWindow.toLocaleString('en-US')}`))].join('; ');
   const atCompaction = report.files.flatMap((file) => file.strategies.map((s) => [
-    rowName(file), s.label, ...PROBE_CATEGORIES.map((category) => score(s, category, 'compaction')),
+    branchName(file), s.label, ...PROBE_CATEGORIES.map((category) => score(s, category, 'compaction')),
   ]));
   return [
     `Tokens in ${counters}. Probes: kept / total, from entries that left the verbatim context, checked against the final context.`,
@@ -61,6 +67,10 @@ export function formatEvalMarkdown(report: EvalReport): string {
     'The agent\'s own run as recorded (prompt tokens its provider reported, system prompt and tool definitions included; its own compactions) and the same calls with nothing compacted:',
     '',
     ...table(RECORDED_COLUMNS, recordedRows(report)),
+    '',
+    'Where each replay starts:',
+    '',
+    ...report.files.flatMap((file) => (file.scope ? [`- ${escape(branchName(file))}: ${escape(file.scope.note)}`] : [])),
   ].join('\n');
 }
 
@@ -76,9 +86,13 @@ export function formatEvalText(report: EvalReport): string {
   const lines: string[] = [];
   let r = 0;
   for (const file of report.files) {
-    const strategies = file.error !== undefined ? [undefined] : file.strategies;
+    const strategies = file.error !== undefined || file.notReplayed !== undefined ? [undefined] : file.strategies;
     for (const s of strategies) {
       const row = all[r++]!;
+      if (/^(error|not replayed): /.test(row[1]!)) {
+        lines.push(`${row[0]}${row[COLUMNS.length - 1] ? ` (subagent of ${row[COLUMNS.length - 1]})` : ''}  ${row[1]}`);
+        continue;
+      }
       lines.push(`${row[0]}${row[COLUMNS.length - 1] ? ` (subagent of ${row[COLUMNS.length - 1]})` : ''}  ${row[1]}: ${row[3]} compactions, peak ${row[4]}, ${row[5]} overflow, ${row[6]} tokens per task${row[9] ? `, $${row[9]}` : ''}; probes ${PROBE_CATEGORIES.map((c, i) => `${c} ${row[10 + i]}`).join(', ')}${row[trigger] ? `; trigger ${row[trigger]}` : ''}`);
       for (const w of s?.warnings ?? []) lines.push(`  warning (${w.kind}, ${w.overflowCalls} overflow calls): ${w.message}`);
     }

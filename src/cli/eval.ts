@@ -9,7 +9,9 @@
  */
 import { spawn } from 'node:child_process';
 import { relative, resolve } from 'node:path';
-import { compareConfigs, conversationLeaves } from '../core/replay/compare.ts';
+import type { InputScope, ReplayFrom } from '../core/compaction/input-scope.ts';
+import { compareConfigs } from '../core/replay/compare.ts';
+import { evalBranches, type EvalBranches } from '../core/replay/eval-branches.ts';
 import type { ReplayConfig, ReplayResult, TriggerPoint, WindowWarning } from '../core/replay/types.ts';
 import type { FormatId } from '../core/import/types.ts';
 import { parseConfigOptions } from '../core/replay/config-options.ts';
@@ -33,6 +35,10 @@ export interface EvalArgs {
   model?: string;
   format?: FormatId;
   jobs: number;
+  /** Where each replay starts (`--from`, default 'start'). */
+  from?: ReplayFrom;
+  /** Which branches of a file are replayed (`--branches`, default 'all'). */
+  branches?: EvalBranches;
 }
 
 export interface EvalStrategyReport {
@@ -70,8 +76,14 @@ export interface EvalFileReport {
   file: string;
   /** Which root conversation of the file (1-based), when it holds several. */
   conversation?: number;
+  /** Which branch of that conversation (1-based, file order), when it has several: its leaf and the calls an earlier branch's replay also covered. */
+  branch?: { index: number; of: number; leafId: string; line: number; sharedCalls: number };
+  /** Why this branch was not replayed (no call of its own); it has no strategies. */
+  notReplayed?: string;
   format: FormatId;
   calls: number;
+  /** Where the replay started, what it covered and why. */
+  scope?: InputScope;
   counter: string;
   contextWindow: number;
   strategies: EvalStrategyReport[];
@@ -136,21 +148,29 @@ export async function evalFile(file: string, args: EvalArgs): Promise<EvalFileRe
 async function evalThread(result: ImportResult, shown: string, args: EvalArgs, isInline: boolean): Promise<EvalFileReport[]> {
   const counter = await getCounter(args.counter);
   const { totals } = countEntries(result.entries, counter);
-  const leaves = conversationLeaves(result.entries);
   const prompts = loadPrompts();
   const reports: EvalFileReport[] = [];
-  for (let i = 0; i < leaves.length; i++) {
+  for (const branch of evalBranches(result.entries, args.branches)) {
+    const where = {
+      file: shown,
+      ...(branch.conversation !== undefined ? { conversation: branch.conversation } : {}),
+      ...(branch.branch ? { branch: { ...branch.branch, leafId: branch.leafId, line: branch.line, sharedCalls: branch.sharedCalls } } : {}),
+    };
+    if (branch.skipped !== undefined) {
+      reports.push({ ...where, notReplayed: branch.skipped, format: result.format, calls: branch.calls, counter: counter.label, contextWindow: args.contextWindow, strategies: [], recorded: null, uncompacted: null, ...threadFields(result, isInline) });
+      continue;
+    }
     const output = await compareConfigs({
       journal: result.entries, totals, counter, contextWindow: args.contextWindow, configs: args.configs,
-      summarizer: createOfflineSummarizer(), prompts,
-      ...(leaves.length > 1 ? { leafId: leaves[i]! } : {}),
+      summarizer: createOfflineSummarizer(), prompts, leafId: branch.leafId,
+      ...(args.from ? { from: args.from } : {}),
       ...(args.model ? { priceModel: args.model } : {}),
     });
     reports.push({
-      file: shown,
-      ...(leaves.length > 1 ? { conversation: i + 1 } : {}),
+      ...where,
       format: result.format,
       calls: output.calls,
+      scope: output.scope,
       counter: counter.label,
       contextWindow: args.contextWindow,
       strategies: output.results.map((replay) => ({ ...strategyReport(replay), ratioToUncompacted: ratioToUncompacted(replay.totals.tokensPerTask, output.uncompacted) })),
@@ -194,7 +214,7 @@ async function runInChildren(files: string[], args: EvalArgs): Promise<EvalRepor
   const main = resolve(import.meta.dirname, 'main.ts');
   const outputs = await Promise.all(chunks.map((chunk) => new Promise<EvalReport>((resolvePromise, reject) => {
     // The CLI runs its TypeScript through tsx (npm run cli): the children load it the same way.
-    const child = spawn(process.execPath, ['--import', 'tsx', main, 'eval', ...chunk, '--configs-json', JSON.stringify(args.configs), '--counter', args.counter, '--window', String(args.contextWindow), ...(args.model ? ['--model', args.model] : []), ...(args.format ? ['--format', args.format] : []), '--jobs', '1', '--json'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', main, 'eval', ...chunk, '--configs-json', JSON.stringify(args.configs), '--counter', args.counter, '--window', String(args.contextWindow), ...(args.model ? ['--model', args.model] : []), ...(args.format ? ['--format', args.format] : []), ...(args.from ? ['--from', args.from] : []), ...(args.branches ? ['--branches', args.branches] : []), '--jobs', '1', '--json'], { stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     child.stdout.setEncoding('utf8').on('data', (data: string) => (out += data));
     child.on('error', reject);

@@ -4,7 +4,8 @@
  * with `--simulate a-b`, also what folding that range into one block would save (F13).
  */
 import type { Entry } from '../core/journal/entry.ts';
-import { activeLeaf, pathTo } from '../core/journal/tree.ts';
+import { buildInput } from '../core/compaction/input.ts';
+import type { InputScope, ReplayFrom } from '../core/compaction/input-scope.ts';
 import { FoldSimulateError, foldRun, parseFoldOptions, parseRange, simulateFold, type FoldedBlock, type FoldRun, type FoldSimulation, type ZoneUsage } from '../core/folding/index.ts';
 import { getCounter, type CounterId } from '../core/tokens/counters.ts';
 import { countEntries } from '../core/tokens/entry-tokens.ts';
@@ -21,6 +22,8 @@ export interface FoldArgs {
   level?: number;
   /** Who writes the simulated block; only 'offline' runs in Node (models run in the app). */
   summarizer?: string;
+  /** Where the fold starts (`--from`, default 'start': the first entry, the source's own compactions left out). */
+  from?: ReplayFrom;
 }
 
 export interface FoldReportBlock {
@@ -52,14 +55,9 @@ export interface FoldReport {
   moments: FoldRun['moments'];
   partitions: ZoneUsage[];
   summariesMade: number;
+  /** Where the fold started, what it held and why. */
+  scope: InputScope;
   simulation?: FoldSimulation;
-}
-
-/** The branch a model saw: the active leaf's path, without harness events and subagent traffic. */
-function branchEntries(journal: readonly Entry[]): Entry[] {
-  const leaf = activeLeaf(journal);
-  const path = leaf ? pathTo(journal, leaf.id) : journal.map((entry) => entry.index);
-  return path.map((index) => journal[index]!).filter((entry) => entry.kind !== 'event' && !entry.flags?.sidechain);
 }
 
 function reportBlock(block: FoldedBlock, entries: readonly Entry[]): FoldReportBlock {
@@ -98,9 +96,12 @@ export async function runFold(args: FoldArgs): Promise<FoldReport> {
   if (args.contextWindow !== undefined && raw.contextWindow === undefined && raw.context_window === undefined) raw.contextWindow = args.contextWindow;
   const options = parseFoldOptions(raw); // refuse a bad option before reading the file
   const result = await importFile(args.file);
-  const entries = branchEntries(result.entries);
   const counter = await getCounter(args.counter ?? 'chars4');
-  const { totals } = countEntries(entries, counter);
+  // The active branch as the app folds it (`buildInput`): from its first entry unless `from` says otherwise.
+  const counted = countEntries(result.entries, counter).totals;
+  const built = buildInput(result.entries, counted, counter, { contextWindow: options.contextWindow, ...(args.from ? { from: args.from } : {}) });
+  const entries = built.input.entries;
+  const totals = built.journalIndex.map((index) => counted[index] ?? 0);
   const run = foldRun(entries, totals, options, new Map(), counter);
   const simulation = simulate ? await simulateFold(run, entries, totals, { ...simulate, counter }) : undefined;
   return {
@@ -115,6 +116,7 @@ export async function runFold(args: FoldArgs): Promise<FoldReport> {
     moments: run.moments,
     partitions: run.partitions,
     summariesMade: run.summariesMade,
+    scope: built.scope,
     ...(simulation ? { simulation } : {}),
   };
 }
@@ -139,6 +141,7 @@ export function formatFold(report: FoldReport): string {
     `Iterations: ${report.iterations} (window ${report.contextWindow} tokens, ${report.counter})`,
     `Tokens: ${report.tokensBefore} -> ${report.tokensAfter} (saved ${pct(report.tokensAfter)}%)`,
     `Levels: ${report.levels.join('')}`,
+    `Scope: ${report.scope.note}`,
     `Blocks (${report.blocks.length}):`,
     ...report.blocks.map((b) => `  L${b.level} iter ${b.from}-${b.to} [${b.tokens.original} -> ${b.tokens.folded}] ${b.title}${b.children.length ? ` (${b.children.length} children)` : ''}`),
     `Events (${report.events.length}):`,

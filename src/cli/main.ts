@@ -1,12 +1,13 @@
 /**
  * Foldlab's command line: the same core as the app, run in Node.
  *   npm run cli -- inspect <file> [--format F] [--counter C] [--json]
- *   npm run cli -- compact <file> --strategy <id> [--option k=v ...] [--counter C] [--window N] [--upto I] [--hook M.mjs [--hook-timeout MS]] [--json]
- *   npm run cli -- fold <file> [--option k=v ...] [--counter C] [--window N] [--simulate a-b [--level 2|3|4] [--summarizer offline]] [--json]
- *   npm run cli -- eval <file|folder>... --strategies <id[:k=v,...]>,... [--window N] [--counter C] [--model M] [--jobs N] [--json|--csv|--md]
+ *   npm run cli -- compact <file> --strategy <id> [--option k=v ...] [--counter C] [--window N] [--upto I] [--from start|last-compaction] [--hook M.mjs [--hook-timeout MS]] [--json]
+ *   npm run cli -- fold <file> [--option k=v ...] [--counter C] [--window N] [--from start|last-compaction] [--simulate a-b [--level 2|3|4] [--summarizer offline]] [--json]
+ *   npm run cli -- eval <file|folder>... --strategies <id[:k=v,...]>,... [--window N] [--counter C] [--model M] [--from start|last-compaction] [--branches all|last] [--jobs N] [--json|--csv|--md]
  *   npm run cli -- probes <file> [--format F] [--json]
  *   npm run cli -- session --dir <folder> (--base-url <url> --model <name> [--api openai|anthropic] | --script <replies.json>) --prompt "<message>"... --out <file.jsonl> [--json]
  */
+import { parseReplayFrom, type ReplayFrom } from '../core/compaction/input-scope.ts';
 import { parseKeyValues } from '../core/compaction/options.ts';
 import { FORMAT_IDS, type FormatId } from '../core/import/types.ts';
 import { STRATEGY_IDS } from '../core/strategies/index.ts';
@@ -25,10 +26,14 @@ import { sessionMain } from './session.ts';
 const USAGE = `usage:
   npm run cli -- inspect <file> [--format ${FORMAT_IDS.join('|')}] [--counter o200k|cl100k|chars4|len3|chars] [--json]
   npm run cli -- compact <file> --strategy ${STRATEGY_IDS.join('|')} [--option key=value ...] [--counter C] [--window TOKENS] [--upto INDEX]
-                      [--hook MODULE.mjs [--hook-timeout MS]] [--json]
-  npm run cli -- fold <file> [--option key=value ...] [--counter C] [--window TOKENS] [--simulate FROM-TO [--level 2|3|4] [--summarizer offline]] [--json]
+                      [--from start|last-compaction] [--hook MODULE.mjs [--hook-timeout MS]] [--json]
+  npm run cli -- fold <file> [--option key=value ...] [--counter C] [--window TOKENS] [--from start|last-compaction]
+                      [--simulate FROM-TO [--level 2|3|4] [--summarizer offline]] [--json]
   npm run cli -- eval <file|folder>... --strategies <id[:key=value,...]>,... [--window TOKENS] [--counter C]
-                      [--model PRICE_MODEL] [--summarizer offline] [--jobs N] [--json|--csv|--md]
+                      [--model PRICE_MODEL] [--summarizer offline] [--from start|last-compaction] [--branches all|last]
+                      [--jobs N] [--json|--csv|--md]
+  (--from: where a replay starts; default start, the first entry of the branch, the source agent's own
+   compactions left out. --branches: default all, every branch of a file; last, the last of each conversation)
   npm run cli -- probes <file> [--format ${FORMAT_IDS.join('|')}] [--json]
   npm run cli -- backup-check <file> [--json]
   npm run cli -- session --dir <folder> (--base-url <url> --model <name> [--api openai|anthropic] | --script <replies.json>)
@@ -55,6 +60,7 @@ interface Args {
   summarizer?: string;
   hook?: string;
   hookTimeout?: number;
+  from?: ReplayFrom;
 }
 
 function parseArgs(argv: string[]): Args {
@@ -88,6 +94,13 @@ function parseArgs(argv: string[]): Args {
     else if (arg === '--summarizer') args.summarizer = value();
     else if (arg === '--hook') args.hook = value();
     else if (arg === '--hook-timeout') args.hookTimeout = integer('--hook-timeout');
+    else if (arg === '--from') {
+      try {
+        args.from = parseReplayFrom(value());
+      } catch (error) {
+        throw new UsageError((error as Error).message);
+      }
+    }
     else if (arg.startsWith('--')) throw new UsageError(`unknown option ${arg}`);
     else positional.push(arg);
   }
@@ -159,7 +172,7 @@ async function main(): Promise<void> {
     const counter = parseCounterId(args.counter || 'o200k');
     if (args.command === 'fold') {
       const simulate = { ...(args.simulate !== undefined ? { simulate: args.simulate } : {}), ...(args.level !== undefined ? { level: args.level } : {}), ...(args.summarizer !== undefined ? { summarizer: args.summarizer } : {}) };
-      const report = await runFold({ file: args.file, options: parseKeyValues(args.options), counter, contextWindow: args.window, ...simulate });
+      const report = await runFold({ file: args.file, options: parseKeyValues(args.options), counter, contextWindow: args.window, ...simulate, ...(args.from ? { from: args.from } : {}) });
       process.stdout.write(`${args.json ? JSON.stringify(report, null, 2) : formatFold(report)}\n`);
     } else if (args.command === 'inspect') {
       const report = await runInspect(args.file, counter, args.format);
@@ -173,6 +186,7 @@ async function main(): Promise<void> {
         contextWindow: args.window,
         ...(args.format ? { format: args.format } : {}),
         ...(args.upTo !== undefined ? { upTo: args.upTo } : {}),
+        ...(args.from ? { from: args.from } : {}),
         ...(args.hook !== undefined ? { hook: args.hook } : {}),
         ...(args.hookTimeout !== undefined ? { hookTimeoutMs: args.hookTimeout } : {}),
       });
