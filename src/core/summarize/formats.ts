@@ -149,7 +149,8 @@ export function piSummaryParts(digest: Digest): Part[] {
   if (digest.timeRange) context.push({ text: `- Time range: ${digest.timeRange.start} → ${digest.timeRange.end}`, priority: 64 });
   const parts: Part[] = [
     { fixed: '## Goal' },
-    { items: requestItems(digest.requests, (request) => `- ${request}`), empty: '(none)' },
+    // A split turn's earlier history may hold no request: say so (the request is in the turn's own summary).
+    { items: requestItems(digest.requests, (request) => `- ${request}`), empty: '(none: no user request in these messages)' },
     blank(),
     { fixed: '## Constraints & Preferences' },
     { items: digest.constraints.map((constraint, index) => ({ text: `- ${constraint}`, priority: rank(88, index, digest.constraints.length) })), empty: '(none)' },

@@ -104,6 +104,16 @@ describe('the Goal is never empty while the session has a request', () => {
     expect(goal[0]).toMatch(/^- \/init: .*CLAUDE\.md/);
   });
 
+  it('a part with no request says so, and the note never reads back as a request', () => {
+    const pi = sampleEntries(readFileSync(PI_SAMPLE, 'utf8'));
+    // pi's first entries: `/mode` and an aborted reply, the history before the first turn a split-turn compaction keeps.
+    const before = summary(pi.slice(0, 2));
+    expect(section(before, '## Goal')).toEqual(['(none: no user request in these messages)']);
+    const updated = summary(pi.slice(2, 6), before);
+    expect(section(updated, '## Goal')).toHaveLength(1);
+    expect(section(updated, '## Goal')[0]).toMatch(/^- read packages\/coding-agent\/docs\/theme\.md/);
+  });
+
   it('harness commands (/clear, /mode) and a typed path are not requests', () => {
     const pi = sampleEntries(readFileSync(PI_SAMPLE, 'utf8'));
     const requests = extractFacts(pi).requests;
