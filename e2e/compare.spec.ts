@@ -30,13 +30,21 @@ interface CliStrategy {
   error?: string;
 }
 
-let cli: { calls: number; strategies: CliStrategy[] };
+interface CliRecorded {
+  series: Array<{ sentTokens: number | null }>;
+  compactions: unknown[];
+  tokensPerTask: number;
+  peakTokens: number;
+  recordedCalls: number;
+}
+
+let cli: { calls: number; strategies: CliStrategy[]; recorded: CliRecorded | null };
 
 test.beforeAll(() => {
   const out = execFileSync(resolve(ROOT, 'node_modules/.bin/tsx'), [resolve(ROOT, 'src/cli/main.ts'), 'eval', CLAUDE, '--strategies', STRATEGIES.join(','), '--counter', 'chars4', '--window', WINDOW, '--json'], {
     cwd: ROOT, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024,
   });
-  const report = JSON.parse(out) as { files: Array<{ calls: number; strategies: CliStrategy[] }> };
+  const report = JSON.parse(out) as { files: Array<{ calls: number; strategies: CliStrategy[]; recorded: CliRecorded | null }> };
   expect(report.files).toHaveLength(1);
   cli = report.files[0]!;
 });
@@ -94,7 +102,14 @@ test('four configurations (memory folding among them): one curve each, totals eq
 
   const chart = page.getByTestId('compare.chart');
   await expect(chart).toHaveAttribute('data-series', String(STRATEGIES.length));
-  await expect(chart.locator('.u-legend .u-series')).toHaveCount(1 + STRATEGIES.length);
+  // The agent's own run is one more curve, and a row of the totals labelled as such, with the CLI's figures.
+  expect(cli.recorded).not.toBeNull();
+  await expect(chart).toHaveAttribute('data-recorded', String(cli.recorded!.series.length));
+  await expect(chart.locator('.u-legend .u-series')).toHaveCount(2 + STRATEGIES.length);
+  await expect(page.getByTestId('compare.totals.recorded')).toContainText('As recorded (the agent\'s own run)');
+  expect(await value(page, 'compare.totals.recorded.tokensPerTask')).toBe(String(cli.recorded!.tokensPerTask));
+  expect(await value(page, 'compare.totals.recorded.peakTokens')).toBe(String(cli.recorded!.peakTokens));
+  expect(await value(page, 'compare.totals.recorded.compactions')).toBe(String(cli.recorded!.compactions.length));
 
   for (const [i, expected] of cli.strategies.entries()) {
     expect(expected.error).toBeUndefined();

@@ -77,6 +77,8 @@ export class CompareJobs {
       entryIds: output.entryIds,
       scope: output.scope,
       results: output.results,
+      recorded: output.recorded,
+      uncompacted: output.uncompacted,
       durationMs: Date.now() - started,
     };
   }

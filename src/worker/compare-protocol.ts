@@ -5,6 +5,7 @@
  */
 import type { InputScope, ReplayFrom } from '../core/compaction/input-scope.ts';
 import type { ReplayConfig, ReplayProgress, ReplayResult } from '../core/replay/types.ts';
+import type { RecordedRun, UncompactedRun } from '../core/replay/recorded-run.ts';
 import type { CounterId } from '../core/tokens/counters.ts';
 import type { RemoteConfig } from '../llm/remote.ts';
 import type { AppConfig } from '@mlc-ai/web-llm';
@@ -61,6 +62,10 @@ export interface CompareResult {
   scope?: InputScope;
   /** One per configuration, in request order; a configuration whose summarizer failed has `error` and the calls up to the failure. */
   results: ReplayResult[];
+  /** The source agent's own run over the same calls (null: no usage recorded; absent in comparisons stored before it was shown). */
+  recorded?: RecordedRun | null;
+  /** The same calls with nothing compacted (absent in comparisons stored before it). */
+  uncompacted?: UncompactedRun;
   /** Wall time of the whole compare, ms. */
   durationMs: number;
 }

@@ -12,12 +12,16 @@ import type { ReplayResultView } from '../../worker/compare-view.ts';
 import { drawOverlay, drawSelection, nearestCompaction, type ChartSelection } from './chart-overlay.ts';
 import { colorOf, SERIES_DASH } from './model.ts';
 import { afterNextFrame } from '../common/after-next-frame.ts';
+import type { RecordedRun } from '../../core/replay/recorded-run.ts';
+import { drawRecordedCompactions, recordedColumn, recordedSeries } from './recorded-series.ts';
 import { formatNumber } from '../common/format.ts';
 
 export type { ChartSelection } from './chart-overlay.ts';
 
 export interface CompareChartProps {
   results: readonly ReplayResultView[];
+  /** The agent's own run, drawn as one more curve that is not a configuration (absent: none recorded). */
+  recorded?: RecordedRun | null | undefined;
   contextWindow: number;
   counterLabel: string;
   selection: ChartSelection | undefined;
@@ -29,7 +33,7 @@ const HEIGHT = 320;
 
 const compact = (n: number) => (n >= 1_000_000 ? `${(n / 1_000_000).toFixed(1)}M` : n >= 1000 ? `${Math.round(n / 1000)}k` : String(n));
 
-export default function CompareChart({ results, contextWindow, counterLabel, selection, onPickCall, onPickCompaction }: CompareChartProps) {
+export default function CompareChart({ results, recorded, contextWindow, counterLabel, selection, onPickCall, onPickCompaction }: CompareChartProps) {
   const host = useRef<HTMLDivElement>(null);
   const plot = useRef<uPlot | null>(null);
   const selected = useRef(selection);
@@ -49,7 +53,7 @@ export default function CompareChart({ results, contextWindow, counterLabel, sel
     const element = host.current;
     if (!element) return;
     const build = (): (() => void) => {
-      const length = Math.max(1, ...results.map((result) => result.calls.length));
+      const length = Math.max(1, ...results.map((result) => result.calls.length), recorded?.series.length ?? 0);
       const xs = new Float64Array(length);
       for (let i = 0; i < length; i++) xs[i] = i + 1;
       // The worker's columns are drawn as they came; only a configuration that stopped early is padded with gaps.
@@ -83,6 +87,7 @@ export default function CompareChart({ results, contextWindow, counterLabel, sel
             points: { show: false },
             value: (_u, v) => (v == null ? '—' : formatNumber(Math.round(v))),
           })),
+          ...(recorded ? [recordedSeries()] : []),
         ],
         cursor: { drag: { x: true, y: false, setScale: true } },
         hooks: {
@@ -90,6 +95,7 @@ export default function CompareChart({ results, contextWindow, counterLabel, sel
             (u) => {
               if ((u.data[0]?.length ?? 0) === 0) return; // built empty: the data comes next
               drawOverlay(u, results, contextWindow);
+              if (recorded) drawRecordedCompactions(u, recorded, results.length + 1);
               drawSelection(u, results, selected.current);
             },
           ],
@@ -97,9 +103,10 @@ export default function CompareChart({ results, contextWindow, counterLabel, sel
       };
       // Built empty (the frame, axes and legend), drawn with its data after the next frame: two
       // shorter tasks instead of one that lays out the chart and draws thousands of points.
-      const chart = new uPlot(options, [[], ...ys.map(() => [])], element);
+      const columns = recorded ? [...ys, recordedColumn(recorded, length)] : ys;
+      const chart = new uPlot(options, [[], ...columns.map(() => [])], element);
       plot.current = chart;
-      const cancelData = afterNextFrame(() => chart.setData([xs, ...ys]));
+      const cancelData = afterNextFrame(() => chart.setData([xs, ...columns] as uPlot.AlignedData));
 
       const onClick = (event: MouseEvent) => {
         // From the event, not uPlot's cursor: the cursor position is updated on the next frame.
@@ -150,7 +157,7 @@ export default function CompareChart({ results, contextWindow, counterLabel, sel
       clearTimeout(timer);
       cleanup?.();
     };
-  }, [results, contextWindow, counterLabel]);
+  }, [results, recorded, contextWindow, counterLabel]);
 
   return (
     <div
@@ -158,6 +165,7 @@ export default function CompareChart({ results, contextWindow, counterLabel, sel
       className="compare-chart"
       data-testid="compare.chart"
       data-series={results.length}
+      data-recorded={recorded ? recorded.series.length : 0}
       role="img"
       aria-label={`Context tokens per call for ${results.length} configuration${results.length === 1 ? '' : 's'}, window ${formatNumber(contextWindow)} tokens. The compactions are listed below the chart.`}
     />

@@ -69,7 +69,7 @@ export function ResultView({ row, conversation, journal, dismissed, onDismiss, o
         {newlyDismissed > 0 && <p className="muted small">{newlyDismissed} probe{newlyDismissed === 1 ? ' was' : 's were'} dismissed after this run: run again to update the scores.</p>}
       </header>
       <Suspense fallback={<div className="compare-chart muted">Loading the chart…</div>}>
-        <CompareChart results={results} contextWindow={result.contextWindow} counterLabel={result.counterLabel} selection={selection} onPickCall={pickCall} onPickCompaction={pickCompaction} />
+        <CompareChart results={results} recorded={result.recorded} contextWindow={result.contextWindow} counterLabel={result.counterLabel} selection={selection} onPickCall={pickCall} onPickCompaction={pickCompaction} />
       </Suspense>
       <p className="muted small">Click a ◆ to open a compaction, a curve to see the context of that call; drag to zoom, double-click to reset.</p>
       {stage >= 2 && <MarkerList results={results} selected={marker} onPick={pickCompaction} />}
@@ -88,7 +88,7 @@ export function ResultView({ row, conversation, journal, dismissed, onDismiss, o
       <h4>Context at a call</h4>
       {stage >= 3 && <CallContext comparisonId={row.id} results={results} byId={byId} tokensOf={tokensOf} config={call.config} call={call.call} onChange={pickCall} />}
       <h4>Totals</h4>
-      <TotalsTable results={results} counterLabel={result.counterLabel} />
+      <TotalsTable results={results} recorded={result.recorded} counterLabel={result.counterLabel} />
       <h4>Final contexts and what each lost</h4>
       {stage >= 4 && <FinalContexts results={results} byId={byId} dismissed={dismissed} />}
       <h4>Probes</h4>

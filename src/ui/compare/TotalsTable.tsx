@@ -7,7 +7,9 @@
  */
 import { memo } from 'react';
 import { PROBE_CATEGORIES } from '../../core/probes/types.ts';
+import type { RecordedRun } from '../../core/replay/recorded-run.ts';
 import { triggerText } from '../../core/replay/trigger-point.ts';
+import { RecordedRow } from './RecordedRow.tsx';
 import type { ReplayResultView } from '../../worker/compare-view.ts';
 import { retention } from '../../core/replay/retention.ts';
 import { colorOf, percent } from './model.ts';
@@ -15,7 +17,7 @@ import { formatNumber } from '../common/format.ts';
 
 const fmt = formatNumber;
 
-export const TotalsTable = memo(function TotalsTable({ results, counterLabel }: { results: readonly ReplayResultView[]; counterLabel: string }) {
+export const TotalsTable = memo(function TotalsTable({ results, recorded, counterLabel }: { results: readonly ReplayResultView[]; recorded?: RecordedRun | null | undefined; counterLabel: string }) {
   return (
     <div className="table-scroll" tabIndex={0} role="region" aria-label="Totals per configuration">
       <table className="compare-table small" data-testid="compare.totals">
@@ -37,6 +39,7 @@ export const TotalsTable = memo(function TotalsTable({ results, counterLabel }: 
         </thead>
         <tbody>
           {results.map((result, i) => <TotalsRow key={i} result={result} index={i} />)}
+          {recorded && <RecordedRow recorded={recorded} />}
         </tbody>
       </table>
     </div>
