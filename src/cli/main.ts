@@ -5,7 +5,7 @@
  *   npm run cli -- fold <file> [--option k=v ...] [--counter C] [--window N] [--from start|last-compaction] [--simulate a-b [--level 2|3|4] [--summarizer offline]] [--json]
  *   npm run cli -- eval <file|folder>... --strategies <id[:k=v,...]>,... [--window N] [--counter C] [--model M] [--from start|last-compaction] [--branches all|last] [--jobs N] [--json|--csv|--md]
  *   npm run cli -- probes <file> [--format F] [--json]
- *   npm run cli -- session --dir <folder> (--base-url <url> --model <name> [--api openai|anthropic] | --script <replies.json>) --prompt "<message>"... --out <file.jsonl> [--json]
+ *   npm run cli -- session --dir <folder> (--base-url <url> --model <name> [--api openai|anthropic] | --script <replies.json>) --prompt "<message>"... --out <file.jsonl> [--idle-timeout S] [--json]
  */
 import { parseReplayFrom, type ReplayFrom } from '../core/compaction/input-scope.ts';
 import { parseKeyValues } from '../core/compaction/options.ts';
@@ -38,7 +38,7 @@ const USAGE = `usage:
   npm run cli -- backup-check <file> [--json]
   npm run cli -- session --dir <folder> (--base-url <url> --model <name> [--api openai|anthropic] | --script <replies.json>)
                       [--strategy ID --option key=value ...] [--window TOKENS] [--counter C] [--gitignore] [--summarizer model|offline]
-                      --prompt "<user message>" [--prompt "<next>" ...] --out <session.jsonl> [--json]
+                      --prompt "<user message>" [--prompt "<next>" ...] --out <session.jsonl> [--idle-timeout S] [--json]
                       (the API key is read from FOLDLAB_API_KEY, never from the command line)`;
 
 class UsageError extends Error {

@@ -15,6 +15,12 @@ describe('session arguments', () => {
     expect(args).toMatchObject({ strategy: 'layered', options: { contextWindow: '9000' }, window: 32_000, counter: 'chars4', api: 'anthropic', json: true, gitignore: true });
   });
 
+  it('reads --idle-timeout in seconds (default 60) and refuses what is not a positive number', () => {
+    expect(parseSessionArgs(base).idleTimeoutMs).toBe(60_000);
+    expect(parseSessionArgs([...base, '--idle-timeout', '2.5']).idleTimeoutMs).toBe(2_500);
+    for (const bad of ['0', '-1', 'soon', '']) expect(() => parseSessionArgs([...base, '--idle-timeout', bad])).toThrow(/--idle-timeout must be a number of seconds above 0/);
+  });
+
   it('runs from a script without a server', () => {
     const args = parseSessionArgs(['--dir', 'repo', '--script', 'replies.json', '--prompt', 'go', '--out', 'o.jsonl']);
     expect(args.script).toBe('replies.json');

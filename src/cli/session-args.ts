@@ -6,6 +6,7 @@
 import { parseKeyValues } from '../core/compaction/options.ts';
 import { STRATEGY_IDS } from '../core/strategies/index.ts';
 import { parseCounterId, type CounterId } from '../core/tokens/counters.ts';
+import { DEFAULT_IDLE_TIMEOUT_MS } from '../llm/timeouts.ts';
 import type { StrategyId } from '../core/compaction/types.ts';
 
 export class SessionUsageError extends Error {
@@ -32,9 +33,18 @@ export interface SessionArgs {
   gitignore: boolean;
   /** Who writes the strategy's summaries: the session's model (default) or the offline summarizer. */
   summarizer: 'model' | 'offline';
+  /** Longest silence inside a model's reply before it fails with an idle timeout, ms (`--idle-timeout <s>`, default 60 s). */
+  idleTimeoutMs: number;
 }
 
 export const DEFAULT_SESSION_WINDOW = 128_000;
+
+/** `--idle-timeout <s>`: seconds (decimals allowed) > 0, as ms. */
+export function parseIdleTimeout(raw: string): number {
+  const n = Number(raw);
+  if (raw.trim() === '' || !Number.isFinite(n) || n <= 0) throw new SessionUsageError(`--idle-timeout must be a number of seconds above 0; got "${raw}"`);
+  return Math.round(n * 1000);
+}
 
 export function parseSessionArgs(argv: readonly string[]): SessionArgs {
   let dir: string | undefined;
@@ -51,6 +61,7 @@ export function parseSessionArgs(argv: readonly string[]): SessionArgs {
   let json = false;
   let gitignore = false;
   let summarizer: SessionArgs['summarizer'] = 'model';
+  let idleTimeoutMs = DEFAULT_IDLE_TIMEOUT_MS;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     const value = (): string => {
@@ -83,6 +94,7 @@ export function parseSessionArgs(argv: readonly string[]): SessionArgs {
     else if (arg === '--out') out = value();
     else if (arg === '--json') json = true;
     else if (arg === '--gitignore') gitignore = true;
+    else if (arg === '--idle-timeout') idleTimeoutMs = parseIdleTimeout(value());
     else if (arg === '--summarizer') {
       const name = value();
       if (name !== 'model' && name !== 'offline') throw new SessionUsageError(`--summarizer must be model or offline; got "${name}"`);
@@ -108,7 +120,7 @@ export function parseSessionArgs(argv: readonly string[]): SessionArgs {
     throw new SessionUsageError((error as Error).message);
   }
   return {
-    dir, api, strategy: strategy as StrategyId, options: parsedOptions, window, counter, prompts, out, json, gitignore, summarizer,
+    dir, api, strategy: strategy as StrategyId, options: parsedOptions, window, counter, prompts, out, json, gitignore, summarizer, idleTimeoutMs,
     ...(baseUrl ? { baseUrl } : {}), ...(model ? { model } : {}), ...(script !== undefined ? { script } : {}),
   };
 }

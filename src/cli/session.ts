@@ -55,7 +55,7 @@ function modelOf(args: SessionArgs, env: NodeJS.ProcessEnv, prompts: PromptLibra
     // A script answers the session's calls only: its summaries are the offline summarizer's.
     return { model: createScriptedModel(script), summarizer: createOfflineSummarizer() };
   }
-  const model = createAgentModel(remoteOf(args, env));
+  const model = createAgentModel(remoteOf(args, env), { idleTimeoutMs: args.idleTimeoutMs });
   // Summaries by the session's own model (one model, one key), or offline when asked.
   return { model, summarizer: args.summarizer === 'offline' ? createOfflineSummarizer() : modelSummarizer(model, getPrompt(prompts, SUMMARY_SYSTEM_PROMPT_ID)) };
 }

@@ -9,9 +9,10 @@ import { ContextOverflowError, ModelAbortedError, type ModelDelta } from '../cor
 import { ContextOverflowError as ProviderOverflowError, ProviderError, redact, type ProviderRef } from './errors.ts';
 import { randomNonce } from './fence.ts';
 import { withRetry, type RetryOptions } from './retry.ts';
+import type { RequestTimeouts } from './timeouts.ts';
 
 /** How an agent model reaches its server. */
-export interface AgentModelConfig {
+export interface AgentModelConfig extends RequestTimeouts {
   /** Server root: `https://api.openai.com/v1`, `http://localhost:11434/v1` (OpenAI-compatible), `https://api.anthropic.com` (Anthropic). */
   baseUrl: string;
   model: string;

@@ -9,7 +9,7 @@ import type { Usage } from '../core/journal/entry.ts';
 import type { AgentModel, ModelDelta, ModelReply, ModelRequest, ModelToolCall } from '../core/agent/types.ts';
 import { count, newCallId, parseToolInput, runAgentRequest, type AgentModelConfig } from './agent-common.ts';
 import { ContextOverflowError, StreamError, type ProviderRef } from './errors.ts';
-import { errorFromResponse, outputCap, parseEventData, postWith, sseEvents, statusOfStreamError } from './http.ts';
+import { errorFromResponse, outputCap, parseEventData, postWith, rethrowTimeout, sseEvents, statusOfStreamError } from './http.ts';
 import { maxTokensField, openAIProvider, streamFields } from './openai-request.ts';
 import { trimSlashes } from './provider-presets.ts';
 import { openAIHeaders } from './request-headers.ts';
@@ -70,7 +70,8 @@ export function createOpenAIAgentModel(config: OpenAIAgentConfig): AgentModel {
       let chunk: ChatChunk;
       try {
         chunk = (await response.json()) as ChatChunk;
-      } catch {
+      } catch (error) {
+        rethrowTimeout(error);
         throw new StreamError(provider, 'a reply that is neither an event stream nor JSON', 0);
       }
       reply.read(chunk, 'message', config.apiKey);

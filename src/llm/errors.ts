@@ -186,7 +186,25 @@ export class ProviderTimeoutError extends SummaryTimeoutError {
   override name = 'ProviderTimeoutError';
   constructor(timeoutMs: number, label: string) {
     super(timeoutMs);
-    this.message = `${label} did not finish the summary ${timeoutMs > 0 ? `within ${seconds(timeoutMs)}` : 'in time'}: the model may be slow or overloaded; try a smaller or faster model, or a shorter range.`;
+    this.message = `Total timeout: ${label} did not finish the summary ${timeoutMs > 0 ? `within ${seconds(timeoutMs)}` : 'in time'}: the model may be slow or overloaded; try a smaller or faster model, or a shorter range.`;
+  }
+}
+
+/** No response headers arrived within the connect timeout: the server is down, unreachable or stuck before answering. */
+export class ConnectTimeoutError extends ProviderTimeoutError {
+  override name = 'ConnectTimeoutError';
+  constructor(timeoutMs: number, label: string) {
+    super(timeoutMs, label);
+    this.message = `Connect timeout: ${label} sent no response within ${seconds(timeoutMs)} of the request: check that the server is running and reachable, or allow it longer.`;
+  }
+}
+
+/** The stream started, then nothing arrived for the idle timeout: the server stalled mid-reply. */
+export class IdleTimeoutError extends ProviderTimeoutError {
+  override name = 'IdleTimeoutError';
+  constructor(timeoutMs: number, label: string, readonly bytesReceived: number) {
+    super(timeoutMs, label);
+    this.message = `Idle timeout: ${label} sent nothing for ${seconds(timeoutMs)} after ${bytesReceived.toLocaleString('en-US')} bytes of its reply: the server stalled; try again, or allow it longer (--idle-timeout in the command line).`;
   }
 }
 

@@ -6,10 +6,11 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import {
   AuthError, ContextOverflowError, KeyOriginError, ModelNotFoundError, NetworkError, OfflineError, OverloadedError, ProviderHttpError,
-  RateLimitError, SpendLimitError, StreamError, abortError, isContextOverflow, parseErrorBody, redact,
+  ProviderTimeoutError, RateLimitError, SpendLimitError, StreamError, abortError, isContextOverflow, parseErrorBody, redact,
   type ProviderError, type ProviderRef,
 } from './errors.ts';
 import { isOffline } from './network.ts';
+import { DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_IDLE_TIMEOUT_MS, requestController, withIdleTimeout, type RequestTimeouts } from './timeouts.ts';
 
 /** Characters of an error body read before giving up on the rest (a proxy may send a whole HTML page). */
 export const MAX_ERROR_BODY_CHARS = 65_536;
@@ -17,7 +18,7 @@ export const MAX_ERROR_BODY_CHARS = 65_536;
 export const MAX_EVENT_CHARS = 8_000_000;
 
 /** A request to a provider; `secret` is only used to scrub messages. */
-export interface PostArgs {
+export interface PostArgs extends RequestTimeouts {
   provider: ProviderRef;
   url: string;
   headers: Record<string, string>;
@@ -30,8 +31,12 @@ export interface PostArgs {
 }
 
 /** `post` with a provider config's fetch (default: the global one) and its key as the secret to scrub. */
-export function postWith(config: { fetch?: typeof fetch; apiKey?: string; keyOrigin?: string }, args: Omit<PostArgs, 'fetch' | 'secret' | 'keyOrigin'>): Promise<Response> {
-  return post({ ...args, fetch: config.fetch ?? globalThis.fetch, ...(config.apiKey ? { secret: config.apiKey } : {}), ...(config.apiKey && config.keyOrigin !== undefined ? { keyOrigin: config.keyOrigin } : {}) });
+export function postWith(config: RequestTimeouts & { fetch?: typeof fetch; apiKey?: string; keyOrigin?: string }, args: Omit<PostArgs, 'fetch' | 'secret' | 'keyOrigin' | keyof RequestTimeouts>): Promise<Response> {
+  const timeouts: RequestTimeouts = {
+    ...(config.connectTimeoutMs !== undefined ? { connectTimeoutMs: config.connectTimeoutMs } : {}),
+    ...(config.idleTimeoutMs !== undefined ? { idleTimeoutMs: config.idleTimeoutMs } : {}),
+  };
+  return post({ ...args, ...timeouts, fetch: config.fetch ?? globalThis.fetch, ...(config.apiKey ? { secret: config.apiKey } : {}), ...(config.apiKey && config.keyOrigin !== undefined ? { keyOrigin: config.keyOrigin } : {}) });
 }
 
 /** The origin of a URL ('' when it is not one), compared with the origin a key was saved for. */
@@ -43,20 +48,31 @@ export function originOf(url: string): string {
   }
 }
 
-/** POSTs the body; resolves with a 2xx response, rejects with a named error for anything else. */
+/**
+ * POSTs the body; resolves with a 2xx response, rejects with a named error for anything else.
+ * No headers within the connect timeout fails with ConnectTimeoutError; a body (stream or not)
+ * silent for the idle timeout fails its read with IdleTimeoutError.
+ */
 export async function post(args: PostArgs): Promise<Response> {
   if (args.signal.aborted) throw abortError(args.signal, args.provider.label);
   if (args.keyOrigin !== undefined && originOf(args.url) !== args.keyOrigin) throw new KeyOriginError(args.provider, args.keyOrigin, originOf(args.url));
+  const request = requestController(args.signal, args.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS, args.provider.label);
   let response: Response;
   // Called as a plain function: a browser's fetch refuses to run with another object as `this`.
   const send = args.fetch;
   try {
-    response = await send(args.url, { method: 'POST', headers: args.headers, body: JSON.stringify(args.body), signal: args.signal });
+    response = await send(args.url, { method: 'POST', headers: args.headers, body: JSON.stringify(args.body), signal: request.signal });
   } catch {
+    request.release();
     // The cause (a TypeError, or the abort reason) is left out on purpose: it may carry the URL.
+    const timedOut = request.timedOut();
+    if (timedOut) throw timedOut;
     if (args.signal.aborted) throw abortError(args.signal, args.provider.label);
     throw isOffline() ? new OfflineError(args.provider, 1) : new NetworkError(args.provider);
   }
+  request.connected();
+  const idleMs = args.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
+  response = withIdleTimeout(response, idleMs, args.provider.label, (error) => request.abort(error), request.release);
   if (response.ok) return response;
   let body = '';
   try {
@@ -65,6 +81,11 @@ export async function post(args: PostArgs): Promise<Response> {
     if (args.signal.aborted) throw abortError(args.signal, args.provider.label);
   }
   throw errorFromResponse(args.provider, response.status, body, response.headers, args.secret);
+}
+
+/** Rethrows a connect or idle timeout met while reading a body, so it is not reported as a broken stream. */
+export function rethrowTimeout(error: unknown): void {
+  if (error instanceof ProviderTimeoutError) throw error;
 }
 
 /** The named error for an HTTP refusal (also used for error events inside a stream, with the status they stand for). */
@@ -182,7 +203,8 @@ export async function* sseEvents(response: Response, provider: ProviderRef, sign
       let chunk: ReadableStreamReadResult<Uint8Array>;
       try {
         chunk = await reader.read();
-      } catch {
+      } catch (error) {
+        rethrowTimeout(error);
         if (signal.aborted) throw abortError(signal, provider.label);
         throw new StreamError(provider, 'the connection was cut mid-stream', received());
       }

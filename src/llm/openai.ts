@@ -5,7 +5,7 @@
  */
 import type { Summarizer, SummaryRequest, SummaryResponse } from '../core/compaction/summarizer.ts';
 import { EmptyReplyError, StreamError } from './errors.ts';
-import { StreamMeter, errorFromResponse, outputCap, parseEventData, postWith, sseEvents, statusOfStreamError } from './http.ts';
+import { StreamMeter, errorFromResponse, outputCap, parseEventData, postWith, rethrowTimeout, sseEvents, statusOfStreamError } from './http.ts';
 import { fencePrompt } from './fence.ts';
 import { maxTokensField, openAIProvider, streamFields } from './openai-request.ts';
 import { SUMMARIZER_SYSTEM_PROMPT, trimSlashes } from './presets.ts';
@@ -86,7 +86,8 @@ export function createOpenAISummarizer(config: OpenAISummarizerConfig): Summariz
     let chunk: ChatChunk;
     try {
       chunk = (await response.json()) as ChatChunk;
-    } catch {
+    } catch (error) {
+      rethrowTimeout(error);
       throw new StreamError(provider, 'a reply that is neither an event stream nor JSON', 0);
     }
     if (chunk.error !== undefined && chunk.error !== null) throw errorFromResponse(provider, statusOfStreamError(chunk), JSON.stringify(chunk), undefined, config.apiKey);

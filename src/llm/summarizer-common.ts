@@ -9,9 +9,10 @@ import { StreamMeter, type TokenCallback } from './http.ts';
 import { inertResponse } from './inert-output.ts';
 import { withOverflowRetry } from './overflow.ts';
 import { withRetry, type RetryOptions } from './retry.ts';
+import type { RequestTimeouts } from './timeouts.ts';
 
 /** The settings every remote summarizer takes besides its server, model and key. */
-export interface RemoteSummarizerConfig {
+export interface RemoteSummarizerConfig extends RequestTimeouts {
   /** Default: the global fetch. */
   fetch?: typeof fetch;
   /** The origin the API key was entered for (a remembered key): a request to another origin is refused. Default: not checked (a key given with its base URL, as on the command line). */

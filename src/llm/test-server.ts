@@ -24,6 +24,8 @@ export interface ScriptedReply {
   cut?: boolean;
   /** After the frames, keep the response open (until the client leaves or `maxOpenMs`). */
   hang?: boolean;
+  /** Send nothing at all, not even headers (until the client leaves or `maxOpenMs`). */
+  silent?: boolean;
 }
 
 export interface RecordedRequest {
@@ -104,6 +106,7 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     const status = reply.status ?? 200;
     const deadline = later(maxOpenMs, () => res.destroy());
     res.on('close', () => clearTimeout(deadline));
+    if (reply.silent) return;
     if (!reply.events) {
       const body = reply.json !== undefined ? JSON.stringify(reply.json) : reply.text ?? '';
       res.writeHead(status, { 'content-type': reply.json !== undefined ? 'application/json' : 'text/plain', ...reply.headers });
