@@ -23,7 +23,7 @@ describe('npm run cli -- backup-check', () => {
   it('describes a valid backup and names the wrong line of a damaged one (exit code 1)', async () => {
     const file = await backupFile();
     const report = await runBackupCheck(file);
-    expect(report).toMatchObject({ valid: true, version: 1, schema: SCHEMA_VERSION, exportedAt: '2026-01-02T00:00:00.000Z', conversations: [{ title: 'pi v3' }] });
+    expect(report).toMatchObject({ valid: true, version: 2, schema: SCHEMA_VERSION, exportedAt: '2026-01-02T00:00:00.000Z', conversations: [{ title: 'pi v3' }] });
     expect(report.rows?.entries).toBe(report.conversations?.[0]?.entries);
 
     const lines = readFileSync(file, 'utf8').trimEnd().split('\n');

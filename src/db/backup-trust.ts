@@ -7,7 +7,7 @@
  * code set aside, disabled, until the user enables it here. Pure: the CLI's backup-check uses the
  * same warnings the page shows.
  */
-import type { ParsedBackup, Row } from './backup-format.ts';
+import { UNCHECKED_NOTE, type ParsedBackup, type Row } from './backup-format.ts';
 
 /** The key of the page's preferences in the settings table (and in localStorage). */
 export const PREFERENCES_KEY = 'foldlab.preferences';
@@ -23,7 +23,7 @@ export type CodeKind = (typeof CODE_FIELDS)[keyof typeof CODE_FIELDS];
 
 /** Something in a backup that is not applied as it is, in a sentence a user can act on. */
 export interface BackupWarning {
-  kind: CodeKind | 'endpoint';
+  kind: CodeKind | 'endpoint' | 'checksum';
   message: string;
 }
 
@@ -85,6 +85,7 @@ export function backupEndpoints(backup: ParsedBackup): BackupEndpoint[] {
 export function backupWarnings(backup: ParsedBackup): BackupWarning[] {
   const state = preferencesOf(backup)?.state;
   const warnings: BackupWarning[] = [];
+  if (backup.checksum === 'none') warnings.push({ kind: 'checksum', message: UNCHECKED_NOTE });
   if (state) {
     for (const [field, kind] of Object.entries(CODE_FIELDS)) {
       const source = text(state[field]);

@@ -11,6 +11,7 @@ import {
   BACKUP_TABLE_NAMES, headerLine, PER_CONVERSATION, parseBackup, readLines, rowLine, trailerLine, withoutSecrets,
   type BackupTable, type ParsedBackup, type Row,
 } from './backup-format.ts';
+import { SectionHasher } from './backup-checksum.ts';
 import { PREFERENCES_KEY, RESTORED_CODE_KEY, restoredPreferences, type CodeKind, type RestoredCode } from './backup-trust.ts';
 import { SCHEMA_VERSION, UPGRADE_NOTE, type FoldlabDatabase } from './schema.ts';
 
@@ -28,10 +29,13 @@ function table(db: FoldlabDatabase, name: BackupTable): Table<Row, unknown> {
 
 /**
  * The backup file in parts: the header, each table's rows page by page (one line per row), the
- * trailer. Each part is a short string; `exportBackup` makes a Blob of them.
+ * trailer with the counts and the checksum of every line. Each part is a short string; `exportBackup` makes a Blob of them.
  */
 export async function* backupParts(db: FoldlabDatabase, now = Date.now()): AsyncGenerator<string> {
-  yield headerLine(SCHEMA_VERSION, now);
+  const hasher = new SectionHasher();
+  const header = headerLine(SCHEMA_VERSION, now);
+  hasher.add(header.slice(0, -1));
+  yield header;
   const counts = Object.fromEntries(BACKUP_TABLE_NAMES.map((name) => [name, 0])) as Record<BackupTable, number>;
   for (const name of BACKUP_TABLE_NAMES) {
     const source = table(db, name);
@@ -43,7 +47,9 @@ export async function* backupParts(db: FoldlabDatabase, now = Date.now()): Async
       let part = '';
       for (const row of rows) {
         if (!row || (name === 'settings' && row.key === UPGRADE_NOTE)) continue;
-        part += rowLine(name, SCRUBBED.has(name) ? withoutSecrets(row) : row);
+        const line = rowLine(name, SCRUBBED.has(name) ? withoutSecrets(row) : row);
+        hasher.add(line.slice(0, -1));
+        part += line;
         counts[name]++;
         if (part.length >= PART_CHARS) {
           yield part;
@@ -55,7 +61,7 @@ export async function* backupParts(db: FoldlabDatabase, now = Date.now()): Async
       if (keys.length < PAGE) break;
     }
   }
-  yield trailerLine(counts);
+  yield trailerLine(counts, await hasher.checksum());
 }
 
 /** The whole library as one backup file. */

@@ -7,7 +7,7 @@
  */
 import { useRef, useState } from 'react';
 import { exportBackup, readBackup, restoreBackup, type RestoreReport } from '../../db/backup.ts';
-import type { ParsedBackup } from '../../db/backup-format.ts';
+import { UNCHECKED_NOTE, type ParsedBackup } from '../../db/backup-format.ts';
 import { backupEndpoints, type BackupEndpoint } from '../../db/backup-trust.ts';
 import { db } from '../../db/db.ts';
 import { errorMessage } from '../../store/actions.ts';
@@ -23,11 +23,12 @@ interface Confirming {
   endpoints: BackupEndpoint[];
 }
 
-function describe(report: RestoreReport, settings: 'applied' | 'kept' | 'none'): string {
+function describe(report: RestoreReport, settings: 'applied' | 'kept' | 'none', checked: boolean): string {
   const rows = Object.values(report.written).reduce((a, b) => a + b, 0);
   const parts = [`Restored ${report.added} conversation${report.added === 1 ? '' : 's'}`];
   if (report.existing > 0) parts.push(`${report.existing} already in the library (kept, not duplicated)`);
   const notes = [...report.skipped];
+  if (!checked) notes.push(UNCHECKED_NOTE);
   if (report.setAside.length > 0) notes.push(`The backup holds ${report.setAside.map((kind) => (kind === 'hook' ? 'a hook module' : 'a custom-strategy plugin')).join(' and ')}: kept disabled under Compact until you read and enable ${report.setAside.length === 1 ? 'it' : 'them'}.`);
   if (settings === 'kept') notes.push('Your provider settings were kept; the backup\'s were not applied.');
   if (settings === 'applied') notes.push('The backup\'s provider settings were applied.');
@@ -64,7 +65,7 @@ export function BackupControls() {
       const report = await restoreBackup(db, backup, { settings, currentPreferences: await currentPreferences() });
       if (await adoptStoredPreferences()) await useAppStore.persist.rehydrate();
       const endpoints = backupEndpoints(backup).length > 0;
-      setStatus({ kind: 'done', text: describe(report, !endpoints ? 'none' : settings ? 'applied' : 'kept') });
+      setStatus({ kind: 'done', text: describe(report, !endpoints ? 'none' : settings ? 'applied' : 'kept', backup.checksum === 'verified') });
     } catch (error) {
       setStatus({ kind: 'error', text: `${name} was not restored, and nothing was changed. ${errorMessage(error)}` });
     }
