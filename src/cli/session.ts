@@ -2,9 +2,11 @@
  * `cli session`: the app's live agent loop in Node, over a real folder (read-only tools), with an
  * OpenAI-compatible or Anthropic server (a local Ollama or llama.cpp works) or a scripted model.
  * Each --prompt is one user turn, in order; the session is written as pi JSONL v3 to --out, and
- * --json prints the calls, compactions, overflow retries, tool calls and notes.
+ * --json prints the calls, compactions, overflow retries, tool calls and notes. The file is
+ * rewritten after every entry (to a temporary file, then renamed), so a stop, a failure or a kill
+ * at any moment leaves a valid session of every entry completed so far.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { withMentions } from '../core/agent/mentions.ts';
 import { createMtimeTracker } from '../core/agent/mtime.ts';
@@ -68,11 +70,14 @@ export async function runSession(args: SessionArgs, env: NodeJS.ProcessEnv = pro
   const counter = await getCounter(args.counter);
   const mtimes = createMtimeTracker();
   const entries: Entry[] = [];
+  const cwd = resolve(args.dir);
+  const save = () => writeSession(args.out, entries, cwd, model.model);
   const report: SessionReport = { calls: 0, compactions: [], overflowRetries: 0, toolCalls: [], notes: [], turns: [], entries: 0, out: args.out };
   const onEvent = (event: AgentEvent) => {
     switch (event.type) {
       case 'entry':
         entries.push(event.entry);
+        save();
         break;
       case 'call':
         report.calls++;
@@ -98,16 +103,27 @@ export async function runSession(args: SessionArgs, env: NodeJS.ProcessEnv = pro
     contextWindow: args.window,
     prepareInput: (text, turnSignal) => withMentions(text, folder, { gitignore: args.gitignore, mtimes, signal: turnSignal }),
   });
-  for (const prompt of args.prompts) {
-    const result = await session.send(prompt, signal);
-    report.turns.push({ prompt, status: result.status, calls: result.calls, ...(result.error !== undefined ? { error: result.error } : {}) });
-    if (result.status !== 'done') break;
+  try {
+    for (const prompt of args.prompts) {
+      const result = await session.send(prompt, signal);
+      report.turns.push({ prompt, status: result.status, calls: result.calls, ...(result.error !== undefined ? { error: result.error } : {}) });
+      if (result.status !== 'done') break;
+    }
+  } finally {
+    // Written whatever happened, so an error or a stop never loses the turns before it.
+    report.notes.push(...save());
   }
-  const exported = exportPiSession(entries, { cwd: resolve(args.dir), model: model.model, createdAt: entries[0]?.timestamp ?? 0, title: `Live session over ${basename(resolve(args.dir))}` });
-  writeFileSync(args.out, exported.text);
-  report.notes.push(...exported.notes);
   report.entries = entries.length;
   return report;
+}
+
+/** Writes the session as pi JSONL in one step (a temporary file renamed over `out`); the exporter's notes. */
+function writeSession(out: string, entries: readonly Entry[], cwd: string, model: string): string[] {
+  const exported = exportPiSession(entries, { cwd, model, createdAt: entries[0]?.timestamp ?? 0, title: `Live session over ${basename(cwd)}` });
+  const partial = `${out}.${process.pid}.partial`;
+  writeFileSync(partial, exported.text);
+  renameSync(partial, out);
+  return exported.notes;
 }
 
 export function formatSession(report: SessionReport): string {
@@ -134,8 +150,14 @@ export async function sessionMain(argv: readonly string[], usage: string): Promi
     return;
   }
   const controller = new AbortController();
-  const stop = () => controller.abort();
-  process.once('SIGINT', stop);
+  // First Ctrl-C: stop the turn and write the session. A second one leaves at once: the file
+  // already holds every completed entry.
+  const stop = () => {
+    if (controller.signal.aborted) process.exit(130);
+    process.stderr.write('Stopping: writing the session (Ctrl-C again to quit now)\n');
+    controller.abort();
+  };
+  process.on('SIGINT', stop);
   try {
     const report = await runSession(args, process.env, controller.signal);
     process.stdout.write(`${args.json ? JSON.stringify(report, null, 2) : formatSession(report)}\n`);
