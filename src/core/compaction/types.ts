@@ -26,6 +26,13 @@ export interface CompactionInput {
   pinned?: ReadonlySet<string>;
   /** Clock, epoch ms (injectable in tests). */
   now: number;
+  /**
+   * Tokens every call sends that `entries` do not hold (system prompt, tool definitions), in the
+   * counter's units: triggers compare the counted context plus these with their thresholds
+   * (compaction/unseen-prefix.ts). Absent: strategies that read recorded usage (pi, layered) read it
+   * as their agents do, the others count the transcript alone.
+   */
+  unseenPrefixTokens?: number;
 }
 
 /** What a later compaction needs from an earlier one. */

@@ -80,14 +80,20 @@ function ownCompaction(entries: readonly Entry[], index: number, byId: Map<strin
   return kept !== undefined && kept < index ? { keptFrom: kept, keptTo: index - 1 } : { keptFrom: index, keptTo: index - 1 };
 }
 
-/** Every call of `entries` (a replay's input) with its recorded and counted size. O(entries). */
-export function recordedCalls(entries: readonly Entry[], tokens: TokenIndex): RecordedCall[] {
+/**
+ * Every call of `entries` (a replay's input; calls numbered as the replay numbers them, from the
+ * reply after `firstCall`) with its recorded and counted size. O(entries). A call after the agent's
+ * own compaction is counted from it only where `entries` hold that compaction: the whole-session
+ * input leaves them out, and there such calls come out low (their usage is of the compacted
+ * context); the session's figure, read from the calls sent the least transcript, stays right.
+ */
+export function recordedCalls(entries: readonly Entry[], tokens: TokenIndex, firstCall = 0): RecordedCall[] {
   const byId = new Map<string, number>();
   // Context of the source at a point: the kept range before its latest compaction, then from the compaction on.
   let kept = 0;
   let from = 0;
   let c = 0;
-  const calls = findCalls(entries);
+  const calls = findCalls(entries, firstCall);
   const out: RecordedCall[] = [];
   for (let i = 0; i < entries.length && c < calls.length; i++) {
     const entry = entries[i]!;

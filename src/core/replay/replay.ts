@@ -23,6 +23,7 @@ import { ReplayContext } from './context.ts';
 import { DEFAULT_CACHE_TTL_MS, replayCall, replayCost } from './cost.ts';
 import { configLabel } from './label.ts';
 import { emptyScores, ProbeChecker, probesByEntry, probesOf, scoreOf } from './scoring.ts';
+import { recordedCalls, unseenPrefixOf, type UnseenPrefix } from './recorded-usage.ts';
 import type { ProbeOutcome, ReplayCall, ReplayCompaction, ReplayConfig, ReplayPlan, ReplayProgress, ReplayResult } from './types.ts';
 
 export interface ReplayArgs {
@@ -47,6 +48,12 @@ export interface ReplayArgs {
   calls?: number;
   /** Input index of the first reply replayed as a call (`buildInput`'s `firstCall`; default 0). */
   firstCall?: number;
+  /**
+   * Tokens every call sends that the transcript does not hold, added to every call's context and
+   * given to every trigger (`unseenPrefixTokens`). Default: derived from the usage the input
+   * recorded (`unseenPrefixOf`), 0 where none was recorded.
+   */
+  unseenPrefix?: UnseenPrefix;
 }
 
 /** Yield to the event loop after this much work, so a cancel or a progress message can get through. */
@@ -55,7 +62,10 @@ const YIELD_EVERY_MS = 25;
 export async function replaySession(args: ReplayArgs): Promise<ReplayResult> {
   const { config } = args;
   const strategy = resolveStrategy(config);
-  const input: CompactionInput = { ...args.input };
+  const unseenPrefix = args.unseenPrefix ?? unseenPrefixOf(recordedCalls(args.input.entries, args.input.tokens, args.firstCall));
+  const unseen = unseenPrefix.tokens;
+  // Every trigger reads the context as sent: the transcript plus what the transcript never shows.
+  const input: CompactionInput = { ...args.input, unseenPrefixTokens: unseen };
   const raw = withUserWindow(strategy, config.options, input.contextWindow);
   const options = strategy.parse(raw) as Options;
   delete input.previous;
@@ -86,35 +96,12 @@ export async function replaySession(args: ReplayArgs): Promise<ReplayResult> {
     ...(previous ? { previous } : {}),
     now: now ?? input.now,
   });
-  /**
-   * The first `end` entries as one array that grows with the replay, for the trigger and the
-   * compaction (they only read their input): no copy of the history per call. The entry whose
-   * recorded usage is lowered is swapped in while the trigger runs and swapped back after.
-   */
+  /** The first `end` entries as one array that grows with the replay, for the trigger and the compaction (they only read their input): no copy of the history per call. */
   const live: Entry[] = [];
   const liveView = (end: number): readonly Entry[] => {
     if (live.length > end) live.length = end;
     while (live.length < end) live.push(entries[live.length]!);
     return live;
-  };
-
-  /**
-   * Usage the source recorded describes the source's own context. Once the replay has compacted,
-   * the context it sent is smaller by what it removed: a trigger that reads the last recorded usage
-   * (layered's `last_usage`) is shown that usage less the tokens removed at that call (counted with
-   * the chosen counter), the nearest the replay can come to what the provider would have reported.
-   */
-  const lastUsageAt = new Int32Array(entries.length + 1).fill(-1);
-  for (let i = 0; i < entries.length; i++) lastUsageAt[i + 1] = entries[i]!.role === 'assistant' && entries[i]!.usage ? i : lastUsageAt[i]!;
-  const removedAt = new Map<number, number>();
-  let usageAdjusted = 0;
-  const adjustedUsage = (end: number): { index: number; entry: Entry } | undefined => {
-    const j = lastUsageAt[end]!;
-    const removed = j >= 0 ? removedAt.get(j) : undefined;
-    const entry = entries[j];
-    if (removed === undefined || !entry?.usage) return undefined;
-    usageAdjusted++;
-    return { index: j, entry: { ...entry, usage: { ...entry.usage, input: Math.max(0, entry.usage.input - removed) } } };
   };
 
   /** The last trigger answer before the current call, and why a firing trigger changed nothing (said when the call overflows). */
@@ -125,19 +112,10 @@ export async function replaySession(args: ReplayArgs): Promise<ReplayResult> {
   const consider = async (end: number, now: number | undefined, call: number): Promise<boolean> => {
     if (end <= context.appendFrom) return false;
     lastNothing = undefined;
-    const view = liveView(end);
-    const usage = adjustedUsage(end);
-    if (usage) live[usage.index] = usage.entry;
-    let decision: TriggerDecision;
-    let idle: string | undefined;
-    const asked = prefix(end, now, view);
-    try {
-      decision = strategy.trigger(asked, options);
-      // A strategy that tells cheaply that its plan would change nothing is not asked for one.
-      if (decision.fire) idle = strategy.nothingToDo?.(asked, options);
-    } finally {
-      if (usage) live[usage.index] = entries[usage.index]!;
-    }
+    const asked = prefix(end, now, liveView(end));
+    const decision = strategy.trigger(asked, options);
+    // A strategy that tells cheaply that its plan would change nothing is not asked for one.
+    const idle = decision.fire ? strategy.nothingToDo?.(asked, options) : undefined;
     lastDecision = decision;
     if (!decision.fire) return false;
     if (idle !== undefined) {
@@ -146,17 +124,10 @@ export async function replaySession(args: ReplayArgs): Promise<ReplayResult> {
       return false;
     }
     // The compaction reads the growing branch itself, through the very input the trigger read (what
-    // a strategy worked out for its trigger serves its plan too). With lowered usage it reads a copy
-    // that holds it: what a strategy builds from the branch may be kept for the next call, so the
-    // branch must not change under it.
-    let at = asked;
-    if (usage) {
-      const copy = entries.slice(0, end);
-      copy[usage.index] = usage.entry;
-      at = prefix(end, now, copy);
-    }
+    // a strategy worked out for its trigger serves its plan too).
+    const at = asked;
     args.onProgress?.({ call, calls: callIndices.length, compactions: compactions.length, phase: 'summarizing' });
-    const tokensBefore = context.tokensAt(end);
+    const tokensBefore = context.tokensAt(end) + unseen;
     const outcome = await runCompaction({
       strategy, input: at, rawOptions: raw, summarizer: args.summarizer, prompts: args.prompts,
       ...(args.signal ? { signal: args.signal } : {}), ...(args.timeoutMs ? { timeoutMs: args.timeoutMs } : {}),
@@ -167,7 +138,7 @@ export async function replaySession(args: ReplayArgs): Promise<ReplayResult> {
       return false;
     }
     const { removed: removedIds, delta } = context.apply(outcome.context, end);
-    if (removedIds.length === 0 && context.tokensAt(end) >= tokensBefore) {
+    if (removedIds.length === 0 && context.tokensAt(end) + unseen >= tokensBefore) {
       // Assembled to the same context (nothing left it, nothing got smaller): not a compaction.
       nothingToDo++;
       previous = outcome.context.previous;
@@ -182,7 +153,7 @@ export async function replaySession(args: ReplayArgs): Promise<ReplayResult> {
       output: summarizerTokens.output + outcome.record.summary_usage.output,
     };
     const probes = checker.check(probesOf(removedIds, byEntry), () => context.parts(context.refs), end);
-    compactions.push(compactionOf(call, decision, outcome, tokensBefore, context, end, unrecorded ? { context: context.refs.slice() } : { contextDelta: delta }, removedIds, probes));
+    compactions.push(compactionOf(call, decision, outcome, tokensBefore, context.tokensAt(end) + unseen, end, unrecorded ? { context: context.refs.slice() } : { contextDelta: delta }, removedIds, probes));
     unrecorded = false;
     return true;
   };
@@ -202,9 +173,7 @@ export async function replaySession(args: ReplayArgs): Promise<ReplayResult> {
       error = `Call ${k + 1}: ${(caught as Error).message}`;
       break;
     }
-    const contextTokens = context.tokensAt(c);
-    const removed = c > 0 ? input.tokens.range(0, c - 1) - contextTokens : 0;
-    if (removed > 0 && entries[c]!.usage) removedAt.set(c, removed);
+    const contextTokens = context.tokensAt(c) + unseen;
     calls.push(replayCall({
       call: k, entryIndex: c, entry: entries[c]!, contextTokens, countedOutput: input.tokens.countAt(c), previous: calls[k - 1], compacted,
       requestAt: clock[c - 1] ?? clock[c], cacheTtlMs: cacheTtl, contextWindow: input.contextWindow,
@@ -217,7 +186,9 @@ export async function replaySession(args: ReplayArgs): Promise<ReplayResult> {
     }
   }
 
-  if (usageAdjusted > 0) notes.push(`After the first compaction, the usage the source recorded was lowered by the tokens the replay had removed (${input.counter.label}) before the trigger read it, ${usageAdjusted} time(s): the source's usage describes its own, larger context.`);
+  notes.push(unseen > 0
+    ? `Every call's context is the transcript (${input.counter.label}) plus ${unseen.toLocaleString('en-US')} tokens not in it (system prompt, tool definitions), and every trigger reads that size: ${unseenPrefix.note}`
+    : `Every call's context counts the transcript alone (${input.counter.label}): ${unseenPrefix.note}`);
   if (nothingToDo > 0) notes.push(`The trigger fired ${nothingToDo} time(s) with nothing to compact; the context was left as it was.`);
   const end = error === undefined ? (callIndices.length === allCalls.length ? entries.length : callIndices.at(-1)! + 1) : (calls.at(-1)?.entryIndex ?? -1) + 1;
   const finalContext = context.snapshot(Math.max(end, context.appendFrom));
@@ -246,6 +217,7 @@ export async function replaySession(args: ReplayArgs): Promise<ReplayResult> {
     scores: probes.length > 0 ? scoreOf(probes) : emptyScores(),
     compactionScores: scoreOf(compactions.flatMap((compaction) => compaction.probes)),
     finalContext,
+    unseenPrefix,
     ...(error !== undefined ? { error } : {}),
     notes,
   };
@@ -291,7 +263,7 @@ function replayPlan(plan: Plan): ReplayPlan {
 
 function compactionOf(
   call: number, trigger: TriggerDecision, outcome: CompactionOutcome, tokensBefore: number,
-  context: ReplayContext, end: number, stored: Pick<ReplayCompaction, 'context' | 'contextDelta'>, removedIds: string[], probes: ProbeOutcome[],
+  tokensAfter: number, end: number, stored: Pick<ReplayCompaction, 'context' | 'contextDelta'>, removedIds: string[], probes: ProbeOutcome[],
 ): ReplayCompaction {
   return {
     call,
@@ -300,7 +272,7 @@ function compactionOf(
     summaries: outcome.summaries,
     record: outcome.record,
     tokensBefore,
-    tokensAfter: context.tokensAt(end),
+    tokensAfter,
     ...stored,
     appendFrom: end,
     removedIds,

@@ -8,6 +8,7 @@ import type { CompactionRecord } from '../compaction/run.ts';
 import type { ContextEntry, Fate, Plan, SummaryTask, TriggerDecision } from '../compaction/types.ts';
 import type { Entry } from '../journal/entry.ts';
 import type { Probe, ProbeCategory } from '../probes/types.ts';
+import type { UnseenPrefix } from './recorded-usage.ts';
 
 /** One configuration to replay: a strategy, its raw options (UI strings, CLI k=v), a label. */
 export interface ReplayConfig {
@@ -24,7 +25,10 @@ export interface ReplayCall {
   /** Index (in the replayed input) of the assistant entry that answered this call. */
   entryIndex: number;
   entryId: string;
-  /** Tokens of the context the model was sent for this call (counter units). */
+  /**
+   * Tokens of the context the model was sent for this call (counter units): the transcript's entries
+   * in the context plus the result's unseen prefix (system prompt, tool definitions).
+   */
   contextTokens: number;
   /** Of those, tokens a provider cache would serve (the unchanged prefix since the previous call). */
   cachedTokens: number;
@@ -97,6 +101,7 @@ export interface ReplayCompaction {
   /** Summary texts by task id. */
   summaries: Record<string, string>;
   record: CompactionRecord;
+  /** The context before and right after, as sent (with the result's unseen prefix, like the calls). */
   tokensBefore: number;
   tokensAfter: number;
   /**
@@ -171,6 +176,12 @@ export interface ReplayResult {
   compactionScores: ProbeScores;
   /** The context after the last recorded call: what the next call would be sent. */
   finalContext: ContextRef[];
+  /**
+   * The tokens every call's `contextTokens` (and every compaction's before / after, and the totals)
+   * holds beyond the transcript, and where the figure comes from. Absent in results saved before it
+   * (their figures count the transcript alone).
+   */
+  unseenPrefix?: UnseenPrefix;
   /** Why the replay stopped early (summarizer failure): the calls up to there are kept. */
   error?: string;
   notes: string[];

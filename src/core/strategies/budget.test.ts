@@ -101,8 +101,18 @@ describe('B1 precheck', () => {
       fire: true,
       rule: 'input-budget',
       detail: 'input 231,004 > budget 200,000 - 16,384 = 183,616',
-      numbers: { input: 231_004, contextWindow: 200_000, reservedOutputTokens: 16_384, budget: 183_616 },
+      numbers: { input: 231_004, contextWindow: 200_000, reservedOutputTokens: 16_384, unseenPrefixTokens: 0, budget: 183_616 },
     });
+  });
+
+  it('leaves the transcript the window less the reserve and the tokens every request sends outside it', () => {
+    const entries = transcript();
+    const counts = entries.map((_, i) => (i === 0 ? 170_000 - 10 * (entries.length - 1) : 10));
+    const input = { ...makeInput(entries, { contextWindow: 200_000, counts }), unseenPrefixTokens: 18_000 };
+    const decision = budgetStrategy.trigger(input, budgetStrategy.parse());
+    expect(decision).toMatchObject({ fire: true, detail: 'input 170,000 > budget 200,000 - 16,384 - 18,000 not in the transcript = 165,616' });
+    expect(budgetStrategy.trigger({ ...input, unseenPrefixTokens: 0 }, budgetStrategy.parse()).fire).toBe(false);
+    expect(() => budgetStrategy.trigger({ ...input, unseenPrefixTokens: 190_000 }, budgetStrategy.parse())).toThrow(/16,384 tokens\) and the 190,000 tokens every request sends outside the transcript/);
   });
 
   it('has nothing to do under budget, says so with the numbers, and leaves the context unchanged', () => {

@@ -19,6 +19,7 @@ import {
 import { capTokens } from './two-layer.ts';
 import { groupsEndingBefore } from './iteration-index.ts';
 import { layoutOnce } from './layout-memo.ts';
+import { unseenTokens } from '../compaction/unseen-prefix.ts';
 import { allKeep, fatesDerived } from './context-builder.ts';
 import type { Entry } from '../journal/entry.ts';
 import { systemIndices } from './group-facts.ts';
@@ -128,7 +129,8 @@ function computeLayout(input: CompactionInput, options: MaskingThenSummaryOption
   for (const i of keptBefore) if (i < start && !isSystemMessage(input.entries[i]!)) head += input.tokens.countAt(i);
   const region = start < input.entries.length ? input.tokens.range(start, input.entries.length - 1) : 0;
   const contextTokens = head + region - masking.earlierTokens;
-  const maskedTokens = head + region - masking.savedTokens;
+  // The size the summary trigger compares: the masked context as sent, with the unseen prefix.
+  const maskedTokens = head + region - masking.savedTokens + unseenTokens(input);
   const threshold = Math.floor(options.summaryTriggerRatio * input.contextWindow);
   const turns = totalIterations(after);
   const k = masking.windowGroup;

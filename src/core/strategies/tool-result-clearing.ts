@@ -23,6 +23,7 @@ import {
 } from './masking/clearing-scan.ts';
 import { basePlan, buildEntries, countContext, fmt, unchangedContext, windowNote } from './sliding-window.ts';
 import { layoutOnce } from './layout-memo.ts';
+import { unseenDetail, unseenTokens } from '../compaction/unseen-prefix.ts';
 
 export const TOOL_RESULT_CLEARING_ID: StrategyId = 'tool-result-clearing';
 export { TOOL_RESULT_CLEARING_OPTIONS, type ToolResultClearingOptions };
@@ -119,6 +120,8 @@ interface Layout {
   continued?: { scan: ClearingScan; cut: number; kept: number; tail: Rewrite[]; saved: number; compressions?: Compression[] };
   /** The current context's tokens (earlier clearings applied). */
   contextTokens: number;
+  /** `contextTokens` plus the unseen prefix: the size the trigger compares with triggerTokens. */
+  sentTokens: number;
   /** This run's new clearings. */
   newResults: string[];
   newInputs: string[];
@@ -137,11 +140,12 @@ function computeLayout(input: CompactionInput, options: ToolResultClearingOption
   const earlierResults = earlier.results;
   const earlierInputs = earlier.inputs;
   const contextTokens = input.tokens.total - earlier.saved;
+  const sentTokens = contextTokens + unseenTokens(input);
   const l: Layout = {
-    uses, useCount, earlierResults, earlierInputs, earlier, contextTokens, newResults: [], newInputs: [], all: earlier.rewrites, freed: 0, excluded: 0, pinned: 0, small: 0,
+    uses, useCount, earlierResults, earlierInputs, earlier, contextTokens, sentTokens, newResults: [], newInputs: [], all: earlier.rewrites, freed: 0, excluded: 0, pinned: 0, small: 0,
   };
   // Under the trigger nothing is cleared: the candidates need not even be looked at (the replay asks often).
-  if (contextTokens <= options.triggerTokens) return l;
+  if (sentTokens <= options.triggerTokens) return l;
   const exclude = excludedTools(options.excludeTools);
   const counter = input.counter;
   const cut = Math.max(0, useCount - options.keepToolUses);
@@ -223,10 +227,10 @@ function continueScan(
 const layout = layoutOnce(computeLayout);
 
 function decide(input: CompactionInput, options: ToolResultClearingOptions, l = layout(input, options)): TriggerDecision {
-  const over = l.contextTokens > options.triggerTokens;
+  const over = l.sentTokens > options.triggerTokens;
   const enough = l.freed >= options.clearAtLeastTokens;
   const fire = over && l.newResults.length > 0 && enough;
-  let detail = `contextTokens ${fmt(l.contextTokens)} ${over ? '>' : '<='} triggerTokens ${fmt(options.triggerTokens)}`;
+  let detail = `contextTokens ${fmt(l.sentTokens)}${unseenDetail(input)} ${over ? '>' : '<='} triggerTokens ${fmt(options.triggerTokens)}`;
   if (over) {
     detail += l.newResults.length === 0
       ? `, but no older tool result can be cleared (${fmt(l.useCount)} tool uses, the last ${fmt(options.keepToolUses)} kept, ${fmt(l.earlierResults.size)} already cleared, ${fmt(l.excluded)} excluded, ${fmt(l.pinned)} pinned, ${fmt(l.small)} no longer than the placeholder)`
@@ -235,7 +239,7 @@ function decide(input: CompactionInput, options: ToolResultClearingOptions, l = 
   return {
     fire, rule: 'input-tokens', detail,
     numbers: {
-      contextTokens: l.contextTokens, triggerTokens: options.triggerTokens, toolUses: l.useCount, keepToolUses: options.keepToolUses,
+      contextTokens: l.sentTokens, unseenPrefixTokens: unseenTokens(input), triggerTokens: options.triggerTokens, toolUses: l.useCount, keepToolUses: options.keepToolUses,
       toClear: l.newResults.length, inputsToClear: l.newInputs.length, freedTokens: l.freed, clearAtLeastTokens: options.clearAtLeastTokens,
       alreadyCleared: l.earlierResults.size, excluded: l.excluded,
     },

@@ -5,6 +5,7 @@
  */
 import { OptionError } from '../../compaction/options.ts';
 import type { CompactionInput, TriggerDecision } from '../../compaction/types.ts';
+import { unseenTokens } from '../../compaction/unseen-prefix.ts';
 import { formatNumber } from '../format-number.ts';
 
 /** The seed's rejection code (its server answers HTTP 400 with it). */
@@ -15,7 +16,9 @@ export interface BudgetNumbers {
   input: number;
   contextWindow: number;
   reservedOutputTokens: number;
-  /** contextWindow - reservedOutputTokens. */
+  /** Tokens every request sends that the transcript does not hold (`input.unseenPrefixTokens`, 0 when not given). */
+  unseenPrefixTokens: number;
+  /** contextWindow - reservedOutputTokens - unseenPrefixTokens: the room for the transcript. */
   budget: number;
 }
 
@@ -32,8 +35,13 @@ export function fmt(n: number): string {
   return formatNumber(n);
 }
 
+function budgetDetail(n: BudgetNumbers): string {
+  const unseen = n.unseenPrefixTokens > 0 ? ` - ${fmt(n.unseenPrefixTokens)} not in the transcript` : '';
+  return `budget ${fmt(n.contextWindow)} - ${fmt(n.reservedOutputTokens)}${unseen} = ${fmt(n.budget)}`;
+}
+
 function overDetail(n: BudgetNumbers): string {
-  return `input ${fmt(n.input)} > budget ${fmt(n.contextWindow)} - ${fmt(n.reservedOutputTokens)} = ${fmt(n.budget)}`;
+  return `input ${fmt(n.input)} > ${budgetDetail(n)}`;
 }
 
 /** The numbers of the precheck; refuses a reserve that leaves no input budget. */
@@ -42,14 +50,21 @@ export function budgetNumbers(input: CompactionInput, reservedOutputTokens: numb
   if (!Number.isFinite(contextWindow) || contextWindow <= 0) {
     throw new OptionError('contextWindow', `The context window must be a positive number of tokens; got ${contextWindow}.`);
   }
-  const budget = contextWindow - reservedOutputTokens;
+  const unseenPrefixTokens = unseenTokens(input);
+  const budget = contextWindow - reservedOutputTokens - unseenPrefixTokens;
+  if (budget <= 0 && unseenPrefixTokens > 0 && contextWindow - reservedOutputTokens > 0) {
+    throw new OptionError(
+      'reservedOutputTokens',
+      `Option reservedOutputTokens (${fmt(reservedOutputTokens)} tokens) and the ${fmt(unseenPrefixTokens)} tokens every request sends outside the transcript (system prompt, tool definitions) leave no input budget in a context window of ${fmt(contextWindow)} tokens.`,
+    );
+  }
   if (budget <= 0) {
     throw new OptionError(
       'reservedOutputTokens',
       `Option reservedOutputTokens (${fmt(reservedOutputTokens)} tokens) leaves no input budget in a context window of ${fmt(contextWindow)} tokens; set it below ${fmt(contextWindow)}.`,
     );
   }
-  return { input: input.tokens.total, contextWindow, reservedOutputTokens, budget };
+  return { input: input.tokens.total, contextWindow, reservedOutputTokens, unseenPrefixTokens, budget };
 }
 
 /** B1: fires (rejects the input as it is, which starts trimming) when input > budget. */
@@ -57,6 +72,6 @@ export function precheck(numbers: BudgetNumbers): TriggerDecision {
   const fire = numbers.input > numbers.budget;
   const detail = fire
     ? overDetail(numbers)
-    : `input ${fmt(numbers.input)} <= budget ${fmt(numbers.contextWindow)} - ${fmt(numbers.reservedOutputTokens)} = ${fmt(numbers.budget)}`;
+    : `input ${fmt(numbers.input)} <= ${budgetDetail(numbers)}`;
   return { fire, rule: 'input-budget', detail, numbers: { ...numbers } };
 }

@@ -6,6 +6,7 @@
 import { entryText, type Entry } from '../../journal/entry.ts';
 import type { CompactionInput, TriggerDecision } from '../../compaction/types.ts';
 import { codePointLength } from '../../tokens/counters.ts';
+import { unseenTokens } from '../../compaction/unseen-prefix.ts';
 import { archivedTokens, layeredBranchFacts } from './branch-facts.ts';
 
 export interface TriggerParams {
@@ -17,20 +18,27 @@ export interface TriggerParams {
   minMessages: number;
 }
 
-/** Tokens of the last model call: usage (input + output) of the last assistant entry that recorded one. */
+/**
+ * Tokens of the last model call: usage (input + output) of the last assistant entry that recorded
+ * one. Where the caller gives the unseen prefix, the context as sent stands in for it (the counted
+ * context plus that prefix), the size every other strategy and the chart read.
+ */
 export function lastUsage(input: CompactionInput): { tokens: number; from: string } {
   const facts = layeredBranchFacts(input.entries);
   const entry = input.entries[facts.lastUsage];
-  if (entry?.usage) return { tokens: entry.usage.input + entry.usage.output, from: `usage of ${entry.id}` };
+  const sent = input.unseenPrefixTokens !== undefined;
+  if (entry?.usage && !sent) return { tokens: entry.usage.input + entry.usage.output, from: `usage of ${entry.id}` };
   // No recorded usage (hand-written or chat-format transcripts): the counted context stands in —
   // after an earlier archive, the entries it kept plus its summaries, not the whole history.
+  const unseen = unseenTokens(input);
+  const why = sent ? `context as sent: ${input.counter.label}${unseen > 0 ? ` + ${fmt(unseen)} not in the transcript` : ''}` : `no recorded usage: ${input.counter.label}`;
   const kept = input.previous?.firstKeptEntryId;
   const start = kept === undefined ? -1 : facts.indexOf(kept);
   if (start > 0) {
     const archived = archivedTokens(input.previous?.summaries ?? [], input.counter);
-    return { tokens: input.tokens.range(start, input.entries.length - 1) + archived, from: `no recorded usage: ${input.counter.label} count of the context since the last archive` };
+    return { tokens: input.tokens.range(start, input.entries.length - 1) + archived + unseen, from: `${why} count of the context since the last archive` };
   }
-  return { tokens: input.tokens.total, from: `no recorded usage: ${input.counter.label} total` };
+  return { tokens: input.tokens.total + unseen, from: `${why} total` };
 }
 
 /** The current user input: the last user message typed by the user (harness text skipped when possible). */

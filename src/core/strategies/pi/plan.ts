@@ -9,6 +9,7 @@ import { findCutPoint } from './cut-point.ts';
 import { piContextTokens, type PiContextCount } from './context-tokens.ts';
 import { lastRunEnd, shouldCompact, type CompactDecision } from './decision.ts';
 import { cumulativeFileLists, formatFileSections, stripFileSections } from './file-lists.ts';
+import { unseenTokens } from '../../compaction/unseen-prefix.ts';
 import { groupDigits, historySummaryTokens, turnPrefixSummaryTokens, type PiOptions } from './options.ts';
 
 /** Task id of the history summary (new or updated). */
@@ -38,9 +39,10 @@ function decide(input: CompactionInput, options: PiOptions): Decided {
   const run = lastRunEnd(input.entries);
   // Silent overflow (P1): a successful reply whose recorded prompt is above the window. Only where
   // the usage describes this context (the same rule as the count): after a compaction the source
-  // never made, its usage is of its own, larger context.
+  // never made, its usage is of its own, larger context; with an unseen prefix given, the size is the
+  // counted one, which the threshold below the window already covers.
   const runEnd = run ? { ...run.runEnd } : undefined;
-  if (runEnd && input.previous) delete runEnd.inputTokens;
+  if (runEnd && (input.previous || input.unseenPrefixTokens !== undefined)) delete runEnd.inputTokens;
   const decision = shouldCompact({
     runEnd,
     contextTokens: count.tokens,
@@ -163,8 +165,10 @@ export function planPi(input: CompactionInput, options: PiOptions): Plan {
   const kept = tokens.range(first, end - 1) + (end < n ? tokens.range(end + 1, n - 1) : 0);
   const tokensAfterEstimate = systemBefore + summaryTokens + (sections ? counter.count(sections) : 0) + kept;
   const threshold = input.contextWindow - options.reserveTokens;
-  if (tokensAfterEstimate > threshold) {
-    notes.push(`The compacted context (about ${groupDigits(tokensAfterEstimate)} tokens with summaries at their budget) is still above contextWindow - reserveTokens = ${groupDigits(threshold)}: keepRecentTokens ${groupDigits(options.keepRecentTokens)} leaves too little room.`);
+  const unseen = unseenTokens(input);
+  if (tokensAfterEstimate + unseen > threshold) {
+    const sent = unseen > 0 ? ` + ${groupDigits(unseen)} not in the transcript` : '';
+    notes.push(`The compacted context (about ${groupDigits(tokensAfterEstimate)} tokens with summaries at their budget${sent}) is still above contextWindow - reserveTokens = ${groupDigits(threshold)}: keepRecentTokens ${groupDigits(options.keepRecentTokens)} leaves too little room.`);
   }
 
   return {
