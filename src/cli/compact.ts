@@ -11,6 +11,9 @@ import { getCounter, type CounterId } from '../core/tokens/counters.ts';
 import { countEntries } from '../core/tokens/entry-tokens.ts';
 import { askBeforeFork, notifyAfterCompact, userCompactionHooks, type HookName } from '../core/hooks/user-hooks.ts';
 import { loadCliHooks } from './hooks.ts';
+import { describeChange } from '../core/compaction/plan-change.ts';
+import { recordedCalls, unseenPrefixOf, type UnseenPrefix } from '../core/replay/recorded-usage.ts';
+import { chooseUnseenPrefix, parseUnseenPrefix } from '../core/replay/unseen-estimate.ts';
 import { importFile, loadPrompts } from './load.ts';
 
 export interface CompactArgs {
@@ -27,6 +30,8 @@ export interface CompactArgs {
   hook?: string;
   /** Time each hook call may take, ms (default 2,000). */
   hookTimeoutMs?: number;
+  /** `--unseen-prefix`: tokens or a preset (`parseUnseenPrefix`); default: what the recorded usage gives, else 0. */
+  unseenPrefix?: string;
 }
 
 export interface CompactReport {
@@ -35,8 +40,19 @@ export interface CompactReport {
   trigger: CompactionOutcome['plan']['trigger'];
   cut: { index: number; entryId: string | undefined; rule: string } | null;
   nothingToDo: string | null;
+  /** Tokens of the transcript's context before and after the run (what the plan changes), counter units. */
   tokensBefore: number;
   tokensAfter: number;
+  /** The plan's estimate of `tokensAfter`, on the same basis (summaries at their budget). */
+  plannedTokensAfter: number;
+  /** Tokens every call sends beyond the transcript (system prompt, tool definitions), and where the figure comes from. */
+  unseenPrefixTokens: number;
+  unseenPrefix: { source: UnseenPrefix['source']; note: string };
+  /** The context as sent: `tokensBefore` / `tokensAfter` plus the unseen prefix. */
+  sentTokensBefore: number;
+  sentTokensAfter: number;
+  /** The run against the context before, in words: "-46% (21,545 fewer tokens)" or "grows by 2,487 tokens (+6%)". */
+  change: string;
   counter: string;
   /** Where the input started, what it held and why. */
   scope: InputScope;
@@ -78,6 +94,10 @@ export async function runCompact(args: CompactArgs): Promise<CompactReport> {
   const { totals } = countEntries(result.entries, counter);
   const at = { contextWindow: args.contextWindow, wallClock: Date.now(), ...(args.from ? { from: args.from } : {}) };
   const built = buildInput(result.entries, totals, counter, { ...at, ...(args.upTo !== undefined ? { upTo: args.upTo } : {}) });
+  const recorded = unseenPrefixOf(recordedCalls(built.input.entries, built.input.tokens, built.firstCall));
+  const unseenPrefix = chooseUnseenPrefix(recorded, args.unseenPrefix !== undefined ? parseUnseenPrefix(args.unseenPrefix) : undefined);
+  // The trigger reads the context as sent, like the replay's and the gauge's.
+  const input = { ...built.input, unseenPrefixTokens: unseenPrefix.tokens };
   if (hooks && args.upTo !== undefined) {
     // Compacting as of an earlier point forks the session there: before-fork may refuse.
     const whole = buildInput(result.entries, totals, counter, at);
@@ -85,11 +105,11 @@ export async function runCompact(args: CompactArgs): Promise<CompactReport> {
   }
   const outcome = await runCompaction({
     strategy,
-    input: built.input,
+    input,
     rawOptions: options,
     summarizer: createOfflineSummarizer(),
     prompts: loadPrompts(),
-    ...(hooks ? { hooks: userCompactionHooks(hooks, built.input) } : {}),
+    ...(hooks ? { hooks: userCompactionHooks(hooks, input) } : {}),
   });
   const afterCompactError = hooks ? await notifyAfterCompact(hooks, outcome) : undefined;
   const { plan, context } = outcome;
@@ -102,6 +122,12 @@ export async function runCompact(args: CompactArgs): Promise<CompactReport> {
     nothingToDo: plan.nothingToDo ?? null,
     tokensBefore: plan.tokensBefore,
     tokensAfter: context.tokensAfter,
+    plannedTokensAfter: plan.tokensAfterEstimate,
+    unseenPrefixTokens: unseenPrefix.tokens,
+    unseenPrefix: { source: unseenPrefix.source, note: unseenPrefix.note },
+    sentTokensBefore: plan.tokensBefore + unseenPrefix.tokens,
+    sentTokensAfter: context.tokensAfter + unseenPrefix.tokens,
+    change: describeChange(plan.tokensBefore + unseenPrefix.tokens, context.tokensAfter + unseenPrefix.tokens),
     counter: counter.label,
     scope: built.scope,
     counts: {

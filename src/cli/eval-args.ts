@@ -5,6 +5,7 @@ import { parseConfigList } from '../core/replay/label.ts';
 import type { ReplayConfig } from '../core/replay/types.ts';
 import { FORMAT_IDS, type FormatId } from '../core/import/types.ts';
 import { parseCounterId } from '../core/tokens/counters.ts';
+import { parseUnseenPrefix } from '../core/replay/unseen-estimate.ts';
 import type { EvalArgs } from './eval.ts';
 
 export type EvalOutput = 'text' | 'json' | 'csv' | 'md';
@@ -21,6 +22,7 @@ export function parseEvalArgs(argv: readonly string[]): EvalArgs & { output: Eva
   let model: string | undefined;
   let format: FormatId | undefined;
   let jobs = 1;
+  let unseenPrefix: string | undefined;
   let output: EvalOutput = 'text';
   let from: ReplayFrom | undefined;
   let branches: EvalBranches | undefined;
@@ -55,6 +57,14 @@ export function parseEvalArgs(argv: readonly string[]): EvalArgs & { output: Eva
     else if (arg === '--counter') counter = value();
     else if (arg === '--model') model = value();
     else if (arg === '--jobs') jobs = whole(1);
+    else if (arg === '--unseen-prefix') {
+      unseenPrefix = value();
+      try {
+        parseUnseenPrefix(unseenPrefix);
+      } catch (error) {
+        throw new EvalUsageError(`--unseen-prefix: ${(error as Error).message}`);
+      }
+    }
     else if (arg === '--summarizer') {
       const name = value();
       if (name !== 'offline') throw new EvalUsageError(`--summarizer: only "offline" runs in Node (models run in the app); got "${name}"`);
@@ -73,5 +83,5 @@ export function parseEvalArgs(argv: readonly string[]): EvalArgs & { output: Eva
   if (paths.length === 0) throw new EvalUsageError('eval needs at least one <file|folder>');
   if (!configs) throw new EvalUsageError('eval needs --strategies, e.g. --strategies pi,augment,observation-masking:keepTurns=5');
   if (configs.length > 8) throw new EvalUsageError(`eval compares at most 8 configurations; got ${configs.length}`);
-  return { paths, configs, counter: parseCounterId(counter), contextWindow, ...(model ? { model } : {}), ...(format ? { format } : {}), ...(from ? { from } : {}), ...(branches ? { branches } : {}), jobs, output };
+  return { paths, configs, counter: parseCounterId(counter), contextWindow, ...(model ? { model } : {}), ...(format ? { format } : {}), ...(from ? { from } : {}), ...(branches ? { branches } : {}), ...(unseenPrefix !== undefined ? { unseenPrefix } : {}), jobs, output };
 }

@@ -21,6 +21,8 @@ import { createOfflineSummarizer } from '../core/summarize/offline.ts';
 import { getCounter, type CounterId } from '../core/tokens/counters.ts';
 import { countEntries } from '../core/tokens/entry-tokens.ts';
 import { importFile, loadPrompts } from './load.ts';
+import type { UnseenPrefix } from '../core/replay/recorded-usage.ts';
+import { parseUnseenPrefix } from '../core/replay/unseen-estimate.ts';
 import type { ImportResult } from '../core/import/types.ts';
 import { withSubagentMeta } from '../core/import/subagent-meta.ts';
 import { findEvalInputs, nothingEvaluated, readSubagentMetaBeside, type SkippedFile } from './eval-files.ts';
@@ -39,6 +41,8 @@ export interface EvalArgs {
   from?: ReplayFrom;
   /** Which branches of a file are replayed (`--branches`, default 'all'). */
   branches?: EvalBranches;
+  /** `--unseen-prefix`: tokens or a preset (`parseUnseenPrefix`); default: what each file's recorded usage gives, else 0. */
+  unseenPrefix?: string;
 }
 
 export interface EvalStrategyReport {
@@ -95,6 +99,8 @@ export interface EvalFileReport {
   recorded: EvalRecorded | null;
   /** The same calls with nothing compacted (counter tokens): the baseline of `ratioToUncompacted`; null when the file could not be read. */
   uncompacted: UncompactedRun | null;
+  /** The tokens every call's context holds beyond the transcript (system prompt, tool definitions), with its source and note. */
+  unseenPrefix?: { tokens: number; source: UnseenPrefix['source']; note: string };
   error?: string;
   /** The session the conversation belongs to (the file's `sessionId`), when recorded. */
   sessionId?: string;
@@ -165,6 +171,7 @@ async function evalThread(result: ImportResult, shown: string, args: EvalArgs, i
       summarizer: createOfflineSummarizer(), prompts, leafId: branch.leafId,
       ...(args.from ? { from: args.from } : {}),
       ...(args.model ? { priceModel: args.model } : {}),
+      ...(args.unseenPrefix !== undefined ? { unseenPrefix: parseUnseenPrefix(args.unseenPrefix) } : {}),
     });
     reports.push({
       ...where,
@@ -176,6 +183,7 @@ async function evalThread(result: ImportResult, shown: string, args: EvalArgs, i
       strategies: output.results.map((replay) => ({ ...strategyReport(replay), ratioToUncompacted: ratioToUncompacted(replay.totals.tokensPerTask, output.uncompacted) })),
       recorded: output.recorded ? { ...output.recorded, ratioToUncompacted: ratioToUncompacted(output.recorded.tokensPerTask, output.uncompacted) } : null,
       uncompacted: output.uncompacted,
+      unseenPrefix: { tokens: output.unseenPrefix.tokens, source: output.unseenPrefix.source, note: output.unseenPrefix.note },
       ...threadFields(result, isInline),
     });
   }
@@ -214,7 +222,7 @@ async function runInChildren(files: string[], args: EvalArgs): Promise<EvalRepor
   const main = resolve(import.meta.dirname, 'main.ts');
   const outputs = await Promise.all(chunks.map((chunk) => new Promise<EvalReport>((resolvePromise, reject) => {
     // The CLI runs its TypeScript through tsx (npm run cli): the children load it the same way.
-    const child = spawn(process.execPath, ['--import', 'tsx', main, 'eval', ...chunk, '--configs-json', JSON.stringify(args.configs), '--counter', args.counter, '--window', String(args.contextWindow), ...(args.model ? ['--model', args.model] : []), ...(args.format ? ['--format', args.format] : []), ...(args.from ? ['--from', args.from] : []), ...(args.branches ? ['--branches', args.branches] : []), '--jobs', '1', '--json'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', main, 'eval', ...chunk, '--configs-json', JSON.stringify(args.configs), '--counter', args.counter, '--window', String(args.contextWindow), ...(args.model ? ['--model', args.model] : []), ...(args.format ? ['--format', args.format] : []), ...(args.from ? ['--from', args.from] : []), ...(args.branches ? ['--branches', args.branches] : []), ...(args.unseenPrefix !== undefined ? ['--unseen-prefix', args.unseenPrefix] : []), '--jobs', '1', '--json'], { stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     child.stdout.setEncoding('utf8').on('data', (data: string) => (out += data));
     child.on('error', reject);

@@ -26,14 +26,16 @@ import { sessionMain } from './session.ts';
 const USAGE = `usage:
   npm run cli -- inspect <file> [--format ${FORMAT_IDS.join('|')}] [--counter o200k|cl100k|chars4|len3|chars] [--json]
   npm run cli -- compact <file> --strategy ${STRATEGY_IDS.join('|')} [--option key=value ...] [--counter C] [--window TOKENS] [--upto INDEX]
-                      [--from start|last-compaction] [--hook MODULE.mjs [--hook-timeout MS]] [--json]
+                      [--from start|last-compaction] [--unseen-prefix TOKENS|claude-code|pi] [--hook MODULE.mjs [--hook-timeout MS]] [--json]
   npm run cli -- fold <file> [--option key=value ...] [--counter C] [--window TOKENS] [--from start|last-compaction]
                       [--simulate FROM-TO [--level 2|3|4] [--summarizer offline]] [--json]
   npm run cli -- eval <file|folder>... --strategies <id[:key=value,...]>,... [--window TOKENS] [--counter C]
-                      [--model PRICE_MODEL] [--summarizer offline] [--from start|last-compaction] [--branches all|last]
+                      [--model PRICE_MODEL] [--summarizer offline] [--from start|last-compaction] [--branches all|last] [--unseen-prefix TOKENS|claude-code|pi]
                       [--jobs N] [--json|--csv|--md]
   (--from: where a replay starts; default start, the first entry of the branch, the source agent's own
-   compactions left out. --branches: default all, every branch of a file; last, the last of each conversation)
+   compactions left out. --branches: default all, every branch of a file; last, the last of each conversation.
+   --unseen-prefix: tokens every call sends outside the transcript, system prompt and tool definitions;
+   default what the recorded usage gives, else 0)
   npm run cli -- probes <file> [--format ${FORMAT_IDS.join('|')}] [--json]
   npm run cli -- backup-check <file> [--json]
   npm run cli -- session --dir <folder> (--base-url <url> --model <name> [--api openai|anthropic] | --script <replies.json>)
@@ -61,6 +63,7 @@ interface Args {
   hook?: string;
   hookTimeout?: number;
   from?: ReplayFrom;
+  unseenPrefix?: string;
 }
 
 function parseArgs(argv: string[]): Args {
@@ -101,6 +104,7 @@ function parseArgs(argv: string[]): Args {
         throw new UsageError((error as Error).message);
       }
     }
+    else if (arg === '--unseen-prefix') args.unseenPrefix = value();
     else if (arg.startsWith('--')) throw new UsageError(`unknown option ${arg}`);
     else positional.push(arg);
   }
@@ -117,7 +121,9 @@ function formatCompact(report: CompactReport): string {
     `trigger       ${report.trigger.fire ? 'fires' : 'does not fire'}: ${report.trigger.detail}`,
     `cut           ${report.cut ? `entry ${report.cut.index} (${report.cut.entryId}): ${report.cut.rule}` : 'none'}`,
     ...(report.nothingToDo ? [`nothing to do ${report.nothingToDo}`] : []),
-    `tokens        ${report.tokensBefore.toLocaleString('en-US')} -> ${report.tokensAfter.toLocaleString('en-US')} (${report.counter})`,
+    `tokens        ${report.tokensBefore.toLocaleString('en-US')} -> ${report.tokensAfter.toLocaleString('en-US')} in the transcript (${report.counter}; planned ${report.plannedTokensAfter.toLocaleString('en-US')})`,
+    `sent          ${report.sentTokensBefore.toLocaleString('en-US')} -> ${report.sentTokensAfter.toLocaleString('en-US')} with ${report.unseenPrefixTokens.toLocaleString('en-US')} not in the transcript: ${report.change}`,
+    `unseen prefix ${report.unseenPrefix.note}`,
     `entries       ${report.counts.input} in: ${report.counts.summarized} summarized, ${report.counts.kept} kept, ${report.counts.compressed} compressed, ${report.counts.dropped} dropped`,
     `orphans       ${report.orphanToolCalls} calls, ${report.orphanToolResults} results`,
     ...(report.hooks.length > 0 ? [`hooks         ${report.hooks.join(', ')}`] : []),
@@ -187,6 +193,7 @@ async function main(): Promise<void> {
         ...(args.format ? { format: args.format } : {}),
         ...(args.upTo !== undefined ? { upTo: args.upTo } : {}),
         ...(args.from ? { from: args.from } : {}),
+        ...(args.unseenPrefix !== undefined ? { unseenPrefix: args.unseenPrefix } : {}),
         ...(args.hook !== undefined ? { hook: args.hook } : {}),
         ...(args.hookTimeout !== undefined ? { hookTimeoutMs: args.hookTimeout } : {}),
       });

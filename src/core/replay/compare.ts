@@ -22,6 +22,8 @@ import type { ReplayConfig, ReplayProgress, ReplayResult } from './types.ts';
 import { charsPerToken } from './trigger-point.ts';
 import { withWindowCheck } from './window-warnings.ts';
 import { recordedRun, uncompactedRun, type RecordedRun, type UncompactedRun } from './recorded-run.ts';
+import { recordedCalls, unseenPrefixOf, type UnseenPrefix } from './recorded-usage.ts';
+import { chooseUnseenPrefix } from './unseen-estimate.ts';
 
 export interface CompareArgs {
   journal: readonly Entry[];
@@ -42,6 +44,8 @@ export interface CompareArgs {
   timeoutMs?: number;
   signal?: AbortSignal;
   onProgress?: (config: number, progress: ReplayProgress) => void;
+  /** An unseen prefix the user entered (`parseUnseenPrefix`); default: the one the recorded usage gives, else 0. */
+  unseenPrefix?: UnseenPrefix;
 }
 
 export interface CompareOutput {
@@ -50,6 +54,8 @@ export interface CompareOutput {
   /** Where the replay started, what it covered and why. */
   scope: InputScope;
   priceModel?: string;
+  /** The tokens every configuration's calls hold beyond the transcript, and where the figure comes from. */
+  unseenPrefix: UnseenPrefix;
   results: ReplayResult[];
   /** The source agent's own run over the same calls (recorded-run.ts); null when none of them recorded usage. */
   recorded: RecordedRun | null;
@@ -68,6 +74,7 @@ export async function compareConfigs(args: CompareArgs): Promise<CompareOutput> 
   const probes = extractProbes(input.entries);
   const priceModel = args.priceModel ?? recordedModel(input.entries);
   const price = priceModel ? priceFor(priceModel) : undefined;
+  const unseenPrefix = chooseUnseenPrefix(unseenPrefixOf(recordedCalls(input.entries, input.tokens, built.firstCall)), args.unseenPrefix);
   const results: ReplayResult[] = [];
   let ratio: number | undefined;
   for (let i = 0; i < args.configs.length; i++) {
@@ -75,7 +82,7 @@ export async function compareConfigs(args: CompareArgs): Promise<CompareOutput> 
     if (args.signal?.aborted) throw new CompactionCancelledError();
     try {
       const result = await (isFoldingConfig(config) ? replayFolding : replaySession)({
-        input, config, summarizer: args.summarizer, prompts: args.prompts, probes, firstCall: built.firstCall,
+        input, config, summarizer: args.summarizer, prompts: args.prompts, probes, firstCall: built.firstCall, unseenPrefix,
         ...(price ? { price } : {}),
         ...(args.dismissed ? { dismissed: args.dismissed } : {}),
         ...(args.timeoutMs ? { timeoutMs: args.timeoutMs } : {}),
@@ -94,6 +101,7 @@ export async function compareConfigs(args: CompareArgs): Promise<CompareOutput> 
     calls: built.scope.calls,
     scope: built.scope,
     ...(price ? { priceModel: price.model } : {}),
+    unseenPrefix,
     results,
     recorded: recordedRun({
       journal: args.journal, ...(args.leafId ? { leafId: args.leafId } : {}), entries: input.entries, journalIndex: built.journalIndex,

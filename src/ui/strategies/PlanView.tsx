@@ -2,6 +2,7 @@
 import type { PlanPreview } from '../../worker/protocol.ts';
 import { FateStrip } from './FateStrip.tsx';
 import { MemoriesView } from './MemoriesView.tsx';
+import { describeChange } from '../../core/compaction/plan-change.ts';
 
 export function PlanView({ preview, counterLabel }: { preview: PlanPreview; counterLabel: string }) {
   const { plan } = preview;
@@ -23,7 +24,7 @@ export function PlanView({ preview, counterLabel }: { preview: PlanPreview; coun
       )}
       <p data-testid="plan.tokens">
         <strong>Tokens</strong> {fmt(plan.tokensBefore)} → about {fmt(plan.tokensAfterEstimate)} ({counterLabel})
-        {plan.tokensBefore > 0 && ` · ${Math.round((1 - plan.tokensAfterEstimate / plan.tokensBefore) * 100)}% saved`}
+        {plan.tokensBefore > 0 && ` · ${describeChange(plan.tokensBefore, plan.tokensAfterEstimate)}`}
       </p>
       <FateStrip fates={plan.fates} cut={plan.cut?.index} />
       {plan.summaries.length > 0 && (
