@@ -65,6 +65,7 @@ export function ResultView({ row, conversation, journal, dismissed, onDismiss, o
           <button type="button" onClick={() => void exportComparison(row, 'json')} data-testid="compare.export.json">Export JSON</button>
           <button type="button" onClick={() => void exportComparison(row, 'csv')} data-testid="compare.export.csv">Export CSV</button>
         </div>
+        {result.scope && <p className="muted small" data-testid="compare.result.scope" data-from={result.scope.from}>{result.scope.note}</p>}
         {stale && <p className="warn small">This comparison was made on an earlier import of the conversation: entries it names may not be found.</p>}
         {newlyDismissed > 0 && <p className="muted small">{newlyDismissed} probe{newlyDismissed === 1 ? ' was' : 's were'} dismissed after this run: run again to update the scores.</p>}
       </header>

@@ -2,6 +2,8 @@
  * The settings every configuration shares (counter and window from the gauge, a price model, the
  * summarizer from Settings), the Run button, and the running compare's progress with Cancel.
  */
+import { useState } from 'react';
+import { DEFAULT_REPLAY_FROM, type ReplayFrom } from '../../core/compaction/input-scope.ts';
 import { PRICES, PRICES_AS_OF, priceFor } from '../../core/pricing.ts';
 import { COUNTER_LABELS } from '../../core/tokens/counters.ts';
 import type { ConversationRow } from '../../db/schema.ts';
@@ -37,6 +39,7 @@ export function RunBar({ conversation, leafId, dismissed }: RunBarProps) {
   const invalid = rows.some((row) => checkConfig(row) !== undefined);
   const busy = run !== undefined;
   const elsewhere = run !== undefined && run.conversationId !== conversation.id;
+  const [from, setFrom] = useState<ReplayFrom>(DEFAULT_REPLAY_FROM);
 
   const start = () => {
     const labels = uniqueLabels(rows);
@@ -45,6 +48,7 @@ export function RunBar({ conversation, leafId, dismissed }: RunBarProps) {
       {
         conversationId: conversation.id, counter, contextWindow, configs: requestConfigs(rows),
         ...(leafId ? { leafId } : {}),
+        ...(from !== DEFAULT_REPLAY_FROM ? { from } : {}),
         ...(priceModel ? { priceModel } : {}),
         ...(dismissed.length > 0 ? { dismissedProbes: [...dismissed] } : {}),
       },
@@ -60,6 +64,13 @@ export function RunBar({ conversation, leafId, dismissed }: RunBarProps) {
         <span className="muted">(change them with the counter at the top and the window gauge above)</span>
       </p>
       <div className="actions">
+        <label className="field inline">
+          <span>Start</span>
+          <select value={from} onChange={(e) => setFrom(e.target.value as ReplayFrom)} data-testid="compare.from" title="Where each replay starts on the branch">
+            <option value="start">From the first entry (the whole session; the agent's own compactions left out)</option>
+            <option value="last-compaction">From the last compaction the agent recorded (its summary and what followed)</option>
+          </select>
+        </label>
         <label className="field inline">
           <span>Price</span>
           <select value={priceChoice} onChange={(e) => setPriceChoice(e.target.value)} data-testid="compare.price" title={`Foldlab's price table, as of ${PRICES_AS_OF}`}>

@@ -12,6 +12,7 @@ import { errorMessage, planCompaction, runCompactionJob } from '../../store/acti
 import { summarizerFields } from '../../store/summarizer-request.ts';
 import { useAppStore } from '../../store/store.ts';
 import type { CompactRequest, PlanPreview } from '../../worker/protocol.ts';
+import { DEFAULT_REPLAY_FROM, type ReplayFrom } from '../../core/compaction/input-scope.ts';
 import { OptionsForm } from './OptionsForm.tsx';
 import { EXAMPLE_PLUGIN } from './plugin-example.ts';
 import { PlanView } from './PlanView.tsx';
@@ -55,6 +56,7 @@ export function CompactPanel({ conversation, leafId, entryCount }: { conversatio
     }
   }, [strategy, values]);
 
+  const [from, setFrom] = useState<ReplayFrom>(DEFAULT_REPLAY_FROM);
   const request: Omit<CompactRequest, 'jobId'> = useMemo(
     () => ({
       conversationId: conversation.id,
@@ -64,11 +66,12 @@ export function CompactPanel({ conversation, leafId, entryCount }: { conversatio
       contextWindow,
       ...(leafId ? { leafId } : {}),
       ...(upTo !== undefined ? { upTo } : {}),
+      ...(from !== DEFAULT_REPLAY_FROM ? { from } : {}),
       continueFrom: continuePrevious ? 'latest' : 'none',
       summarizer: 'offline',
       ...(strategyId === 'custom' ? { pluginSource } : {}),
     }),
-    [conversation.id, strategyId, values, counter, contextWindow, leafId, upTo, continuePrevious, pluginSource],
+    [conversation.id, strategyId, values, counter, contextWindow, leafId, upTo, from, continuePrevious, pluginSource],
   );
 
   const [preview, setPreview] = useState<{ key: string; value?: PlanPreview; error?: string }>();
@@ -150,6 +153,13 @@ export function CompactPanel({ conversation, leafId, entryCount }: { conversatio
                 data-testid="compact.upto"
               />
               <span className="muted small">of {entryCount}</span>
+            </label>
+            <label className="field inline">
+              <span>Start</span>
+              <select value={from} onChange={(e) => setFrom(e.target.value as ReplayFrom)} data-testid="compact.from">
+                <option value="start">From the first entry (the agent's own compactions left out)</option>
+                <option value="last-compaction">From the last compaction the agent recorded</option>
+              </select>
             </label>
             <label className="field inline">
               <input type="checkbox" checked={continuePrevious} onChange={(e) => setContinuePrevious(e.target.checked)} data-testid="compact.continue" />

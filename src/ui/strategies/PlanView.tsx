@@ -34,9 +34,10 @@ export function PlanView({ preview, counterLabel }: { preview: PlanPreview; coun
       )}
       {plan.compressions.length > 0 && <p className="small">{plan.compressions.length} tool outputs compressed for history.</p>}
       <MemoriesView plan={plan} />
-      {(preview.inputNote || plan.notes.length > 0) && (
+      {preview.scope && <p className="small muted" data-testid="plan.scope" data-from={preview.scope.from}>{preview.scope.note}</p>}
+      {((preview.inputNote && !preview.scope) || plan.notes.length > 0) && (
         <ul className="small notes" data-testid="plan.notes">
-          {preview.inputNote && <li>{preview.inputNote}</li>}
+          {preview.inputNote && !preview.scope && <li>{preview.inputNote}</li>}
           {plan.notes.map((note, i) => (
             <li key={i}>{note}</li>
           ))}
