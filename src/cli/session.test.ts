@@ -73,6 +73,27 @@ describe('cli session', () => {
     }
   });
 
+  it('says on stderr what it waits for when the server rate limits: which request, how long, which attempt', async () => {
+    const server = await startFakeServer();
+    const KEY = 'sk-canary-session-429';
+    const base = { id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'qwen3:8b' };
+    const chunk = (delta: Record<string, unknown>, finish: string | null = null) => sse(JSON.stringify({ ...base, choices: [{ index: 0, delta, finish_reason: finish }] }));
+    server.reply(
+      { status: 429, headers: { 'retry-after-ms': '40' }, json: { error: { message: 'Rate limit reached for requests', type: 'requests' } } },
+      { events: [chunk({ content: 'Hello.' }), chunk({}, 'stop'), sse('[DONE]')] },
+    );
+    try {
+      const lines: string[] = [];
+      const args = parseSessionArgs(['--dir', FOLDER, '--base-url', `${server.url}/v1`, '--model', 'qwen3:8b', '--prompt', 'Hi', '--out', join(dir, 'limited.jsonl')]);
+      const report = await runSession(args, { FOLDLAB_API_KEY: KEY }, undefined, (line) => lines.push(line));
+      expect(report.turns[0]!.status).toBe('done');
+      expect(lines).toEqual([expect.stringMatching(/^Waiting 40 ms \(as the server asked\) before attempt 2 of 4 of request 1 \(a reply\) to .+ · qwen3:8b: rate limited \(HTTP 429\)\.$/)]);
+      expect(lines.join('\n')).not.toContain(KEY);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('says which step of a bad script is wrong, and writes nothing', async () => {
     const script = join(dir, 'bad.json');
     writeFileSync(script, JSON.stringify([{ toolCalls: [{ input: {} }] }]));

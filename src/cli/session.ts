@@ -23,6 +23,7 @@ import { createOfflineSummarizer } from '../core/summarize/offline.ts';
 import { getCounter } from '../core/tokens/counters.ts';
 import { createAgentModel } from '../llm/agent-model.ts';
 import type { RemoteConfig } from '../llm/remote-config.ts';
+import { retryNotice } from '../llm/retry-notice.ts';
 import { loadPrompts } from './load.ts';
 import { createNodeFolder } from './node-folder.ts';
 import { parseSessionArgs, SessionUsageError, type SessionArgs } from './session-args.ts';
@@ -46,7 +47,7 @@ function remoteOf(args: SessionArgs, env: NodeJS.ProcessEnv): RemoteConfig {
   return { presetId: 'custom', api: args.api, baseUrl: args.baseUrl!, model: args.model!, ...(apiKey ? { apiKey } : {}) };
 }
 
-function modelOf(args: SessionArgs, env: NodeJS.ProcessEnv, prompts: PromptLibrary): { model: AgentModel; summarizer: Summarizer } {
+function modelOf(args: SessionArgs, env: NodeJS.ProcessEnv, prompts: PromptLibrary, log: (line: string) => void): { model: AgentModel; summarizer: Summarizer } {
   if (args.script !== undefined) {
     let script: unknown;
     try {
@@ -57,16 +58,33 @@ function modelOf(args: SessionArgs, env: NodeJS.ProcessEnv, prompts: PromptLibra
     // A script answers the session's calls only: its summaries are the offline summarizer's.
     return { model: createScriptedModel(script), summarizer: createOfflineSummarizer() };
   }
-  const model = createAgentModel(remoteOf(args, env), { idleTimeoutMs: args.idleTimeoutMs });
+  // Each request is numbered and named, so a wait before a retry (a 429) says which one it holds up.
+  let requests = 0;
+  let current = 'request 1';
+  const named = (inner: AgentModel, what: string): AgentModel => ({
+    kind: inner.kind,
+    model: inner.model,
+    complete: (request, onDelta) => {
+      current = `request ${++requests} (${what})`;
+      return inner.complete(request, onDelta);
+    },
+  });
+  const model = createAgentModel(remoteOf(args, env), { idleTimeoutMs: args.idleTimeoutMs, retry: { onRetry: (wait) => log(retryNotice(wait, current)) } });
   // Summaries by the session's own model (one model, one key), or offline when asked.
-  return { model, summarizer: args.summarizer === 'offline' ? createOfflineSummarizer() : modelSummarizer(model, getPrompt(prompts, SUMMARY_SYSTEM_PROMPT_ID)) };
+  return {
+    model: named(model, 'a reply'),
+    summarizer: args.summarizer === 'offline' ? createOfflineSummarizer() : modelSummarizer(named(model, 'a summary'), getPrompt(prompts, SUMMARY_SYSTEM_PROMPT_ID)),
+  };
 }
 
-/** Runs the session; the report, and the JSONL written to `args.out`. */
-export async function runSession(args: SessionArgs, env: NodeJS.ProcessEnv = process.env, signal: AbortSignal = new AbortController().signal): Promise<SessionReport> {
+/** Runs the session; the report, and the JSONL written to `args.out`. `log` hears what the session waits for (default: stderr). */
+export async function runSession(
+  args: SessionArgs, env: NodeJS.ProcessEnv = process.env, signal: AbortSignal = new AbortController().signal,
+  log: (line: string) => void = (line) => void process.stderr.write(`${line}\n`),
+): Promise<SessionReport> {
   const folder = await createNodeFolder(resolve(args.dir));
   const prompts = loadPrompts();
-  const { model, summarizer } = modelOf(args, env, prompts);
+  const { model, summarizer } = modelOf(args, env, prompts, log);
   const counter = await getCounter(args.counter);
   const mtimes = createMtimeTracker();
   const entries: Entry[] = [];
