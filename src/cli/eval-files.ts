@@ -1,11 +1,13 @@
 /**
  * Which files `eval` reads under the paths it is given, and which it skips and why. A folder is
  * walked for transcripts (`.jsonl`, `.json`); a Claude Code subagent's `agent-<id>.meta.json` is
- * read with its transcript, never as one; everything else found is listed as skipped with the
- * reason, so an eval that reads nothing says what it saw.
+ * read with its transcript, never as one; a binary file (a gzip archive, a file of zeros) is refused
+ * by the same test the import uses; everything else found is listed as skipped with the reason, so
+ * an eval that reads nothing says what it saw.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
+import { binaryReason, SNIFF_BYTES } from '../core/import/binary.ts';
 import { isSubagentMetaName, parseSubagentMeta, subagentMetaNameOf, subagentTranscriptNameOf } from '../core/import/subagent-meta.ts';
 import type { SubagentLink } from '../core/import/types.ts';
 
@@ -28,6 +30,11 @@ export function findEvalInputs(paths: readonly string[]): EvalInputs {
   const found = new Set<string>();
   const skipped: SkippedFile[] = [];
   const skip = (path: string, reason: string) => skipped.push({ file: shownPath(path), reason });
+  const add = (path: string) => {
+    const binary = binaryReason(firstBytes(path));
+    if (binary !== undefined) skip(path, `binary file (${binary}), not a JSON or JSONL transcript`);
+    else found.add(resolve(path));
+  };
   const consider = (path: string, named: boolean) => {
     const name = basename(path);
     if (isSubagentMetaName(name)) {
@@ -35,7 +42,7 @@ export function findEvalInputs(paths: readonly string[]): EvalInputs {
       if (!existsSync(transcript)) skip(path, `subagent metadata without its transcript ${basename(transcript)}`);
       // Found in a folder beside its transcript, it is read with it and is not a skip.
       else if (named) skip(path, `subagent metadata, read with its transcript: evaluate ${shownPath(transcript)} or its folder`);
-    } else if (SUPPORTED.test(name)) found.add(resolve(path));
+    } else if (SUPPORTED.test(name)) add(path);
     else skip(path, 'not a transcript (.jsonl or .json)');
   };
   const walk = (path: string) => {
@@ -50,9 +57,20 @@ export function findEvalInputs(paths: readonly string[]): EvalInputs {
   for (const path of paths) {
     if (statSync(path).isDirectory()) walk(path);
     else if (isSubagentMetaName(basename(path))) consider(path, true);
-    else found.add(resolve(path));
+    else add(path);
   }
   return { files: [...found].sort(), skipped };
+}
+
+/** The first SNIFF_BYTES of a file (fewer when it is shorter). */
+function firstBytes(path: string): Uint8Array {
+  const fd = openSync(path, 'r');
+  try {
+    const buffer = new Uint8Array(SNIFF_BYTES);
+    return buffer.subarray(0, readSync(fd, buffer, 0, SNIFF_BYTES, 0));
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** The subagent metadata beside a transcript (`agent-<id>.meta.json`), read; undefined when there is none. */

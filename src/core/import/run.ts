@@ -15,6 +15,7 @@ import {
   FORMAT_LABELS, ImportFormatError, MAX_IMPORT_BYTES, MAX_LINE_BYTES, MAX_LISTED_ISSUES, UnreadableFileError,
   type FormatId, type ImportIssue, type ImportResult, type LineImporter,
 } from './types.ts';
+import { binaryMessage, binaryReason, SNIFF_BYTES } from './binary.ts';
 
 export interface ImportOptions {
   /** Force a format instead of detecting it. */
@@ -27,8 +28,6 @@ export interface ImportOptions {
   maxLineBytes?: number;
 }
 
-/** How many bytes are sniffed for binary content. */
-const SNIFF_BYTES = 8192;
 
 type Mode =
   | { kind: 'pending' }
@@ -128,15 +127,8 @@ export class ImportSession {
   private sniff(chunk: Uint8Array): void {
     if (this.sniffed >= SNIFF_BYTES) return;
     const end = Math.min(chunk.byteLength, SNIFF_BYTES - this.sniffed);
-    let control = 0;
-    for (let i = 0; i < end; i++) {
-      const byte = chunk[i] ?? 0;
-      if (byte === 0) throw new UnreadableFileError(`${this.name()} looks like a binary file (it contains NUL bytes); expected a JSON or JSONL transcript.`);
-      if (byte < 8 || (byte > 13 && byte < 32 && byte !== 27)) control++;
-    }
-    if (end > 64 && control / end > 0.1) {
-      throw new UnreadableFileError(`${this.name()} looks like a binary file (${control} control bytes in the first ${end}); expected a JSON or JSONL transcript.`);
-    }
+    const reason = binaryReason(chunk.subarray(0, end));
+    if (reason !== undefined) throw new UnreadableFileError(binaryMessage(this.name(), reason));
     this.sniffed += end;
   }
 
