@@ -1,12 +1,13 @@
 /**
  * The import driver: feeds bytes (in chunks of any size) to the right importer and returns the
  * journal. It detects the format from the content unless one is given, reports malformed, truncated,
- * non-UTF-8 and over-long lines with their numbers while keeping every good line, counts blank
+ * non-UTF-8, over-long and too deeply nested lines with their numbers while keeping every good line, counts blank
  * lines, refuses empty, binary and oversized files with a specific message, and links tool calls to
  * their results at the end.
  */
 import { linkToolCalls } from '../journal/link.ts';
 import { describe, isRecord } from './builder.ts';
+import { MAX_NESTING_DEPTH, mayNestDeeperThan, nestingDepth } from './depth.ts';
 import { describeShape, detectDocumentFormat, detectJsonlFormat } from './detect.ts';
 import { locateJsonError } from './json-error.ts';
 import { LineSplitter, type Line } from './lines.ts';
@@ -244,6 +245,13 @@ export class ImportSession {
     if (!isRecord(value)) {
       this.issue({ line: line.no, kind: 'malformed', message: `expected a JSON object, got ${describe(value)}` });
       return;
+    }
+    if (mayNestDeeperThan(line.text)) {
+      const depth = nestingDepth(value);
+      if (depth > MAX_NESTING_DEPTH) {
+        this.issue({ line: line.no, kind: 'too-deep', message: `nested ${depth.toLocaleString('en-US')} levels deep (Foldlab reads up to ${MAX_NESTING_DEPTH.toLocaleString('en-US')}); the line was skipped` });
+        return;
+      }
     }
     this.mode.importer.line(value, line.no);
   }

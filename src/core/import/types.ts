@@ -23,9 +23,10 @@ export interface ImportIssue {
   message: string;
   /**
    * malformed: not JSON / wrong shape; truncated: the last line was cut; unsupported: understood but
-   * ignored; encoding: not UTF-8; too-long: over `MAX_LINE_BYTES`. Every kind means the line was skipped.
+   * ignored; encoding: not UTF-8; too-long: over `MAX_LINE_BYTES`; too-deep: nested deeper than
+   * `MAX_NESTING_DEPTH` (depth.ts). Every kind means the line was skipped.
    */
-  kind: 'malformed' | 'truncated' | 'unsupported' | 'encoding' | 'too-long';
+  kind: 'malformed' | 'truncated' | 'unsupported' | 'encoding' | 'too-long' | 'too-deep';
 }
 
 /** What the source says about the session as a whole. */

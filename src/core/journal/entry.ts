@@ -3,6 +3,7 @@
  * stage (token counts, strategies, folding, export) reads only these. Entries are never rewritten
  * once stored; compaction writes new records that point at ranges of them.
  */
+import { jsonText } from './json-text.ts';
 
 /** Who speaks. `tool` entries hold tool results; `summary` entries are produced by compaction. */
 export type Role = 'system' | 'user' | 'assistant' | 'tool' | 'summary';
@@ -173,7 +174,7 @@ export function blockText(block: Block): string {
     case 'thinking':
       return block.text;
     case 'tool_call':
-      return `${block.name}(${typeof block.input === 'string' ? block.input : safeJson(block.input)})`;
+      return `${block.name}(${typeof block.input === 'string' ? block.input : jsonText(block.input)})`;
     case 'tool_result':
       return block.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n');
     case 'image':
@@ -191,12 +192,4 @@ export function blockImages(block: Block): number {
   if (block.type === 'image') return 1;
   if (block.type === 'tool_result') return block.content.filter((part) => part.type === 'image').length;
   return 0;
-}
-
-function safeJson(value: unknown): string {
-  try {
-    return JSON.stringify(value) ?? '';
-  } catch {
-    return String(value);
-  }
 }

@@ -6,6 +6,7 @@
  * the same compressed history the agent keeps.
  */
 import type { Entry } from '../../journal/entry.ts';
+import { jsonText } from '../../journal/json-text.ts';
 import { truncateMiddle } from '../../compaction/serialize.ts';
 import { classify } from './turns.ts';
 import { callsById, compressToolResult, DEFAULT_LIMITS, type CompressionLimits } from './tool-compression.ts';
@@ -28,7 +29,7 @@ function inputJson(input: unknown): string {
   try {
     return JSON.stringify(clipValues(input)) ?? '';
   } catch {
-    return String(input);
+    return jsonText(input);
   }
 }
 
