@@ -94,6 +94,22 @@ describe('cli session', () => {
     }
   });
 
+  it('--idle-timeout ends a reply that stalls mid-stream: the turn fails naming the idle timeout, and the file keeps the user\'s message', async () => {
+    const server = await startFakeServer();
+    const base = { id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'qwen3:8b' };
+    server.reply({ events: [sse(JSON.stringify({ ...base, choices: [{ index: 0, delta: { content: 'It is' }, finish_reason: null }] }))], hang: true });
+    try {
+      const out = join(dir, 'idle.jsonl');
+      const args = parseSessionArgs(['--dir', FOLDER, '--base-url', `${server.url}/v1`, '--model', 'qwen3:8b', '--prompt', 'Hi', '--out', out, '--idle-timeout', '0.2']);
+      const report = await runSession(args, {}, undefined, () => undefined);
+      expect(report.turns[0]).toMatchObject({ status: 'failed', error: expect.stringMatching(/^Idle timeout: .+ sent nothing for 0\.2 s after \d+ bytes/) });
+      const imported = importText(readFileSync(out), { fileName: 'idle.jsonl' });
+      expect(imported.entries.filter((entry) => entry.kind !== 'event').map((entry) => entry.role)).toEqual(['user']);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('says which step of a bad script is wrong, and writes nothing', async () => {
     const script = join(dir, 'bad.json');
     writeFileSync(script, JSON.stringify([{ toolCalls: [{ input: {} }] }]));
