@@ -59,7 +59,7 @@ export interface CompareOutput {
   results: ReplayResult[];
   /** The source agent's own run over the same calls (recorded-run.ts); null when none of them recorded usage. */
   recorded: RecordedRun | null;
-  /** The same calls with nothing ever compacted: the baseline of `ratioToUncompacted`. */
+  /** The same calls with nothing ever compacted, each with the unseen prefix a replay adds: the baseline of `ratioToUncompacted`. */
   uncompacted: UncompactedRun;
 }
 
@@ -107,7 +107,7 @@ export async function compareConfigs(args: CompareArgs): Promise<CompareOutput> 
       journal: args.journal, ...(args.leafId ? { leafId: args.leafId } : {}), entries: input.entries, journalIndex: built.journalIndex,
       firstCall: built.firstCall, contextWindow: args.contextWindow,
     }),
-    uncompacted: uncompactedRun(input, built.firstCall),
+    uncompacted: uncompactedRun(input, built.firstCall, unseenPrefix.tokens),
   };
 }
 
