@@ -28,6 +28,18 @@ describe('deeply nested input', () => {
     expect(blockText(call)).toBe(`Bash(${nestedText(levels)})`);
   });
 
+  it('a JSON document leaves out the message nested too deeply, names its line and depth, and keeps the rest chained', () => {
+    const call = `{"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function","function":{"name":"f","arguments":${JSON.stringify(nestedText(10_000))}}}]}`;
+    const text = `{"messages":[\n{"role":"user","content":"hi"},\n${call},\n{"role":"tool","tool_call_id":"c1","content":"ok"},\n{"role":"assistant","content":"done"}\n]}`;
+    const result = importText(text);
+    expect(result.format).toBe('openai-chat');
+    expect(result.issues).toEqual([{ line: 3, kind: 'too-deep', message: expect.stringMatching(/^a message nested 10,00\d levels deep \(Foldlab reads up to 1,000\); it was skipped$/) as string }]);
+    expect(result.issueCount).toBe(1);
+    expect(result.entries.map((entry) => entry.index)).toEqual([0, 1, 2]);
+    expect(result.entries[1]!.parentId).toBe(result.entries[0]!.id);
+    expect(result.entries[2]!.parentId).toBe(result.entries[1]!.id);
+  });
+
   it('measures depth without recursion', () => {
     expect(nestingDepth('x')).toBe(0);
     expect(nestingDepth({})).toBe(1);

@@ -34,3 +34,36 @@ export function nestingDepth(value: unknown): number {
 export function mayNestDeeperThan(text: string, max = MAX_NESTING_DEPTH): boolean {
   return text.length > 2 * max;
 }
+
+/** An entry left out for its depth, for the import's issues. */
+export interface DeepEntry {
+  line: number;
+  depth: number;
+}
+
+/**
+ * The entries of a JSON document without those nested deeper than MAX_NESTING_DEPTH (a document
+ * has no lines to skip, so its too-deep messages are left out instead): the rest are renumbered
+ * and an entry whose parent was left out hangs from that parent's parent.
+ */
+export function withoutDeepEntries<E extends { id: string; index: number; parentId: string | null; line: number }>(entries: E[]): { entries: E[]; refused: DeepEntry[] } {
+  const refused: DeepEntry[] = [];
+  const parentOf = new Map<string, string | null>();
+  const kept: E[] = [];
+  for (const entry of entries) {
+    const depth = nestingDepth(entry);
+    if (depth > MAX_NESTING_DEPTH) {
+      refused.push({ line: entry.line, depth });
+      parentOf.set(entry.id, entry.parentId);
+    } else {
+      kept.push(entry);
+    }
+  }
+  if (refused.length === 0) return { entries, refused };
+  const parent = (id: string | null): string | null => {
+    let at = id;
+    while (at !== null && parentOf.has(at)) at = parentOf.get(at)!;
+    return at;
+  };
+  return { entries: kept.map((entry, index) => ({ ...entry, index, parentId: parent(entry.parentId) })), refused };
+}

@@ -7,7 +7,7 @@
  */
 import { linkToolCalls } from '../journal/link.ts';
 import { describe, isRecord } from './builder.ts';
-import { MAX_NESTING_DEPTH, mayNestDeeperThan, nestingDepth } from './depth.ts';
+import { MAX_NESTING_DEPTH, mayNestDeeperThan, nestingDepth, withoutDeepEntries } from './depth.ts';
 import { describeShape, detectDocumentFormat, detectJsonlFormat } from './detect.ts';
 import { locateJsonError } from './json-error.ts';
 import { LineSplitter, type Line } from './lines.ts';
@@ -289,6 +289,13 @@ export class ImportSession {
       throw new ImportFormatError(`${this.name()} is a single JSON document, but ${FORMAT_LABELS[format]} is one JSON object per line.`);
     }
     const result = spec.importer.parse(doc, text);
+    if (mayNestDeeperThan(text)) {
+      const { entries, refused } = withoutDeepEntries(result.entries);
+      const issueCount = result.issueCount ?? result.issues.length;
+      result.entries = entries;
+      result.issues = [...result.issues, ...refused.map(({ line, depth }) => ({ line, kind: 'too-deep' as const, message: `a message nested ${depth.toLocaleString('en-US')} levels deep (Foldlab reads up to ${MAX_NESTING_DEPTH.toLocaleString('en-US')}); it was skipped` }))].sort((a, b) => a.line - b.line);
+      result.issueCount = issueCount + refused.length;
+    }
     let lines = 1;
     for (let i = text.indexOf('\n'); i !== -1 && i < text.length - 1; i = text.indexOf('\n', i + 1)) lines++;
     result.lines = lines;
