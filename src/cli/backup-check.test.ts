@@ -44,4 +44,21 @@ describe('npm run cli -- backup-check', () => {
     expect(parsed).toMatchObject({ valid: false, error: { line: 3 } });
     expect(parsed.error?.message).toMatch(/^Backup line 3: not valid JSON/);
   });
+
+  it('refuses a changed letter as the page does, and warns that a backup without a checksum could not be fully checked', async () => {
+    const file = await backupFile();
+    const lines = readFileSync(file, 'utf8').trimEnd().split('\n');
+    const at = lines.findIndex((line) => line.startsWith('{"t":"entries"') && line.includes('"text":"'));
+    const tampered = `${file}.tampered`;
+    writeFileSync(tampered, lines.map((line, i) => (i === at ? line.replace('"text":"', '"text":"x') : line)).join('\n'));
+    const report = await runBackupCheck(tampered);
+    expect(report).toMatchObject({ valid: false, error: { line: Math.floor(at / 256) * 256 + 1 } });
+    expect(report.error?.message).toMatch(/differ from what the backup's checksum says they held/);
+
+    const old = `${file}.v1`;
+    writeFileSync(old, lines.map((line, i) => (i === 0 ? line.replace('"version":2', '"version":1') : line.startsWith('{"end":true') ? line.replace(/,"checksum":\{.*\}\}$/, '}') : line)).join('\n'));
+    const v1 = await runBackupCheck(old);
+    expect(v1.valid).toBe(true);
+    expect(v1.warnings?.[0]).toMatchObject({ kind: 'checksum', message: expect.stringMatching(/has no checksum/) as string });
+  });
 });
