@@ -48,7 +48,7 @@ test('a scripted live session over a folder: mention, compactions, branches, exp
   await expect(page.getByTestId('run.tokens')).toBeVisible();
   await page.getByTestId('tab.fold').click();
   await expect(page.getByTestId('fold.summary')).toBeVisible({ timeout: 30_000 });
-  await expect(page.getByTestId('fold.start')).toContainText(/^From the first entry of the branch \(\d+ entries, \d+ calls\): the source agent's own compaction \(line \d+\) is left out/);
+  await expect(page.getByTestId('fold.scope')).toContainText(/^From the first entry of the branch \(\d+ entries, \d+ calls\): the source agent's own compaction \(line \d+\) is left out/);
   await page.getByTestId('tab.live').click();
   await expect(live.chat().getByTestId('live.compaction-entry')).toHaveCount(1);
 

@@ -68,6 +68,7 @@ export class FoldJobs {
       retrieved: run.retrieved,
       missedRecalls: live.missed,
       ...(built.note ? { startNote: built.note } : {}),
+      scope: built.scope,
     };
     await this.stored.write(conversation, request, view, complete);
     return view;

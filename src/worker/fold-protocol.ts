@@ -3,7 +3,7 @@
  * simulation asks for and what comes back. Types only, so the protocol, the database schema and the
  * UI can name them without importing the jobs that make them.
  */
-import type { ReplayFrom } from '../core/compaction/input-scope.ts';
+import type { InputScope, ReplayFrom } from '../core/compaction/input-scope.ts';
 import type { AppConfig } from '@mlc-ai/web-llm';
 import type { FoldedBlock, FoldRun } from '../core/folding/types.ts';
 import type { FoldSimulation } from '../core/folding/simulate.ts';
@@ -91,6 +91,8 @@ export interface FoldView extends FoldSummaryView {
   storedAt?: number;
   /** Where the fold starts and why, when the source agent recorded a compaction on the branch (absent: none recorded). */
   startNote?: string;
+  /** What the fold's input covers: where it starts, entries, calls, and the sentence that says so. */
+  scope?: InputScope;
 }
 
 /**

@@ -29,6 +29,17 @@ describe('where a fold starts', () => {
     expect(view.startNote).toMatch(/^From the compaction the source agent recorded at line \d+/);
   });
 
+  it('states its scope: the whole session by default, the calls after the recorded compaction on request (pi sample)', async () => {
+    const whole = await fold('public/samples/pi/before-compaction.jsonl', 'b.jsonl');
+    expect(whole.scope).toMatchObject({ from: 'start', calls: 471, branchCalls: 471, sourceCompactions: 2 });
+    expect(whole.scope?.note).toMatch(/^From the first entry of the branch \(.*471 calls\): the source agent's own compactions \(line 360, 629\) are left out/);
+    await db.delete();
+    const last = await fold('public/samples/pi/before-compaction.jsonl', 'b.jsonl', 'last-compaction');
+    expect(last.scope).toMatchObject({ from: 'last-compaction', calls: 177, branchCalls: 471 });
+    expect(last.scope?.note).toMatch(/^From the compaction the source agent recorded at line 629/);
+    expect(last.totalIterations).toBeLessThan(whole.totalIterations);
+  });
+
   it('says nothing when the journal records no compaction', async () => {
     const view = await fold('public/samples/claude-code/37f83ec9-f2ea-42a9-925e-0d5c105cb6e8.jsonl', 'c.jsonl');
     expect(view.startNote).toBeUndefined();

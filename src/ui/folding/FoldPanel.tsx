@@ -4,6 +4,7 @@
  * its source. Folding runs in the worker; this panel only draws what it returns.
  */
 import { useEffect, useMemo, useState } from 'react';
+import { DEFAULT_REPLAY_FROM, type ReplayFrom } from '../../core/compaction/input-scope.ts';
 import { FOLD_OPTIONS } from '../../core/folding/options.ts';
 import type { Entry } from '../../core/journal/entry.ts';
 import type { ConversationRow } from '../../db/schema.ts';
@@ -33,6 +34,8 @@ export function FoldPanel({ conversation, journal, leafId }: { conversation: Con
   const setOption = useAppStore((s) => s.setOption);
   const resetOptions = useAppStore((s) => s.resetOptions);
   const [upTo, setUpTo] = useState<number | undefined>();
+  // Where the fold starts on the branch; another start is another input: the position and recalls start over.
+  const [from, setFromState] = useState<ReplayFrom>(DEFAULT_REPLAY_FROM);
   const [query, setQuery] = useState('');
   // Blocks expanded into the retrieved zone, at the replay position where that was done.
   const [recalls, setRecalls] = useState<RecallRequest[]>([]);
@@ -63,9 +66,15 @@ export function FoldPanel({ conversation, journal, leafId }: { conversation: Con
   // Bookmarks are kept per conversation in the library and folded in as the `bookmarks` option.
   const marks = useBookmarks(conversation.id, values);
   const request = useMemo(
-    () => ({ conversationId: conversation.id, options: marks.options, counter, contextWindow, ...(leafId ? { leafId } : {}), ...(upTo !== undefined ? { upToIteration: upTo } : {}), ...(query.trim() ? { query: query.trim() } : {}), ...(recalls.length ? { recalls } : {}) }),
-    [conversation.id, marks.options, counter, contextWindow, leafId, upTo, query, recalls],
+    () => ({ conversationId: conversation.id, options: marks.options, counter, contextWindow, ...(leafId ? { leafId } : {}), ...(from !== DEFAULT_REPLAY_FROM ? { from } : {}), ...(upTo !== undefined ? { upToIteration: upTo } : {}), ...(query.trim() ? { query: query.trim() } : {}), ...(recalls.length ? { recalls } : {}) }),
+    [conversation.id, marks.options, counter, contextWindow, leafId, from, upTo, query, recalls],
   );
+  const setFrom = (next: ReplayFrom) => {
+    setPlaying(false);
+    setUpTo(undefined);
+    setRecalls([]);
+    setFromState(next);
+  };
   useEffect(() => {
     if (!marks.ready) return;
     let live = true;
@@ -130,6 +139,15 @@ export function FoldPanel({ conversation, journal, leafId }: { conversation: Con
     <section className="fold-panel" data-testid="fold">
       {error && <p className="error" role="alert" data-testid="fold.error">{error}</p>}
       <FoldSummariesControl useModel={useModel} onUseModel={setUseModel} selfCheck={selfCheck} onSelfCheck={setSelfCheck} model={model} progress={progress} view={view} onOpenSettings={() => setSettingsOpen(true)} />
+      <div className="actions">
+        <label className="field inline">
+          <span>Start</span>
+          <select value={from} onChange={(e) => setFrom(e.target.value as ReplayFrom)} data-testid="fold.from" title="Where the fold starts on the branch">
+            <option value="start">From the first entry (the whole session; the agent's own compactions left out)</option>
+            <option value="last-compaction">From the last compaction the agent recorded (its summary and what followed)</option>
+          </select>
+        </label>
+      </div>
       {view && (
         <>
           <p className="small" data-testid="fold.summary">
@@ -137,7 +155,9 @@ export function FoldPanel({ conversation, journal, leafId }: { conversation: Con
             {view.tokensBefore > 0 && ` (saved ${Math.round((1 - view.tokensAfter / view.tokensBefore) * 100)}%)`} · {view.blocks.length} blocks · {view.summariesMade} new summaries (the rest reused by source hash)
             {view.storedAt !== undefined && <span data-testid="fold.stored"> · shown from the library (folded {new Date(view.storedAt).toLocaleString('en-US')})</span>}
           </p>
-          {view.startNote && <p className="small muted" data-testid="fold.start">{view.startNote}</p>}
+          {view.scope
+            ? <p className="small muted" data-testid="fold.scope" data-from={view.scope.from}>{view.scope.note}</p>
+            : view.startNote && <p className="small muted" data-testid="fold.start">{view.startNote}</p>}
           <FoldTimeline data={view.timeline} onOpenBlock={setOpenId} {...(upTo !== undefined ? { currentIteration: upTo } : {})} />
           <div className="actions">
             <button type="button" onClick={() => setPlaying(!playing)} data-testid="fold.play">{playing ? 'Pause' : 'Replay'}</button>
