@@ -12,8 +12,8 @@ import { countEntries } from '../core/tokens/entry-tokens.ts';
 import { askBeforeFork, notifyAfterCompact, userCompactionHooks, type HookName } from '../core/hooks/user-hooks.ts';
 import { loadCliHooks } from './hooks.ts';
 import { describeChange } from '../core/compaction/plan-change.ts';
-import { recordedCalls, unseenPrefixOf, type UnseenPrefix } from '../core/replay/recorded-usage.ts';
-import { chooseUnseenPrefix, parseUnseenPrefix } from '../core/replay/unseen-estimate.ts';
+import type { UnseenPrefix } from '../core/replay/recorded-usage.ts';
+import { sessionUnseenPrefix } from '../core/replay/session-prefix.ts';
 import { importFile, loadPrompts } from './load.ts';
 
 export interface CompactArgs {
@@ -94,8 +94,7 @@ export async function runCompact(args: CompactArgs): Promise<CompactReport> {
   const { totals } = countEntries(result.entries, counter);
   const at = { contextWindow: args.contextWindow, wallClock: Date.now(), ...(args.from ? { from: args.from } : {}) };
   const built = buildInput(result.entries, totals, counter, { ...at, ...(args.upTo !== undefined ? { upTo: args.upTo } : {}) });
-  const recorded = unseenPrefixOf(recordedCalls(built.input.entries, built.input.tokens, built.firstCall));
-  const unseenPrefix = chooseUnseenPrefix(recorded, args.unseenPrefix !== undefined ? parseUnseenPrefix(args.unseenPrefix) : undefined);
+  const unseenPrefix = sessionUnseenPrefix(built.input, built.firstCall, args.unseenPrefix);
   // The trigger reads the context as sent, like the replay's and the gauge's.
   const input = { ...built.input, unseenPrefixTokens: unseenPrefix.tokens };
   if (hooks && args.upTo !== undefined) {

@@ -25,6 +25,7 @@ import { commitRun, loadEntries } from '../db/conversations.ts';
 import { buildProvenance, type Provenance } from '../core/compaction/provenance.ts';
 import type { CompactionRow, FoldlabDatabase, StoredContextEntry } from '../db/schema.ts';
 import { PROMPTS } from './prompts.ts';
+import { sessionUnseenPrefix } from '../core/replay/session-prefix.ts';
 import type { CompactRequest, JobWait, PlanPreview } from './protocol.ts';
 
 type CountTokens = (conversationId: string, counter: CompactRequest['counter']) => Promise<Uint32Array>;
@@ -129,8 +130,11 @@ export class CompactionJobs {
       wallClock: Date.now(),
     });
     // The whole branch, when the run takes it up at an earlier point (a fork: before-fork is asked).
+    // The context as sent: the same prefix the CLI and the replays add (recorded usage, else the user's estimate).
+    const unseenPrefix = sessionUnseenPrefix(built.input, built.firstCall, request.unseenPrefix, 'fallback');
+    built.input = { ...built.input, unseenPrefixTokens: unseenPrefix.tokens };
     const whole = request.upTo !== undefined ? buildInput(journal, totals, counter, { ...(request.leafId ? { leafId: request.leafId } : {}), ...(request.from ? { from: request.from } : {}), contextWindow: request.contextWindow, wallClock: 0 }) : undefined;
-    return { conversation, journal, built, whole, previousRow, options: await this.pluginOptions(request, built.input) };
+    return { conversation, journal, built, whole, previousRow, unseenPrefix, options: await this.pluginOptions(request, built.input) };
   }
 
   /** The custom strategy's options: the user's plugin runs first and its checked answer becomes the plan. */
@@ -149,7 +153,7 @@ export class CompactionJobs {
   }
 
   async plan(request: CompactRequest): Promise<PlanPreview> {
-    const { built, previousRow, options } = await this.prepare(request);
+    const { built, previousRow, options, unseenPrefix } = await this.prepare(request);
     const strategy = getStrategy(request.strategy);
     const plan: Plan = strategy.plan(built.input, strategy.parse(options));
     return {
@@ -159,6 +163,7 @@ export class CompactionJobs {
       ...(built.note ? { inputNote: built.note } : {}),
       scope: built.scope,
       ...(previousRow ? { previousRunId: previousRow.id } : {}),
+      unseenPrefix,
     };
   }
 

@@ -16,6 +16,7 @@ import type { FoldRequest, FoldSimulateRequest, FoldSimulateView, FoldView } fro
 import type { CompareProgress, CompareRequest, CompareResult, CompareSave } from './compare-protocol.ts';
 import type { CompactionDetailView, ComparisonSummary, ComparisonView } from './compare-view.ts';
 import type { ContextRef } from '../core/replay/types.ts';
+import type { UnseenPrefix } from '../core/replay/recorded-usage.ts';
 import type { JudgeJobProgress, JudgeQuote, JudgeRequest, JudgeResult } from './judge-protocol.ts';
 
 /** 'waiting': another tab holds the conversation's compaction lock; the job starts when it is released. */
@@ -93,6 +94,8 @@ export interface CompactRequest {
   from?: ReplayFrom;
   /** Which earlier run to continue from: 'latest' of this strategy (default), a run id, or 'none'. */
   continueFrom?: string;
+  /** The user's estimate of the unseen prefix (tokens or a preset id), used only where no call recorded usage. */
+  unseenPrefix?: string;
   /** 'offline' (default), 'remote' (with `remote`), 'webllm' (with `localModelId`). */
   summarizer: string;
   /** The remote provider, key included: held in memory for this request only, never stored. */
@@ -125,6 +128,8 @@ export interface PlanPreview {
   /** Where the input starts, what it holds and why. */
   scope?: InputScope;
   previousRunId?: string;
+  /** What every call sends beside the transcript (system prompt, tool definitions): recorded, estimated or 0. */
+  unseenPrefix: UnseenPrefix;
 }
 
 export type { FoldRequest, FoldView };

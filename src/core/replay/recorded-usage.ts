@@ -41,6 +41,8 @@ export interface UnseenPrefix {
   tokens: number;
   /** 'recorded': derived from recorded usage; 'estimate': a preset or a number the user entered; 'none': 0. */
   source: 'recorded' | 'estimate' | 'none';
+  /** The preset an estimate comes from (unseen-estimate.ts), when it is one. */
+  preset?: string;
   /** The call (0-based) whose recorded usage gives the figure, with source 'recorded'. */
   call?: number;
   entryId?: string;

@@ -28,7 +28,7 @@ export function parseUnseenPrefix(raw: string): UnseenPrefix {
   const text = raw.trim();
   const preset = UNSEEN_PREFIX_PRESETS.find((p) => p.id === text.toLowerCase());
   if (preset) {
-    return { tokens: preset.tokens, source: 'estimate', calls: 0, note: `An estimate of ${fmt(preset.tokens)} tokens not in the transcript (system prompt, tool definitions): the ${preset.id} preset, from ${preset.basis}.` };
+    return { tokens: preset.tokens, source: 'estimate', preset: preset.id, calls: 0, note: `An estimate of ${fmt(preset.tokens)} tokens not in the transcript (system prompt, tool definitions): the ${preset.id} preset, from ${preset.basis}.` };
   }
   const n = Number(text.replace(/_/g, ''));
   if (text === '' || !Number.isInteger(n) || n < 0) {

@@ -3,10 +3,12 @@ import type { PlanPreview } from '../../worker/protocol.ts';
 import { FateStrip } from './FateStrip.tsx';
 import { MemoriesView } from './MemoriesView.tsx';
 import { describeChange } from '../../core/compaction/plan-change.ts';
+import { sentSentence } from '../../core/replay/session-prefix.ts';
 
 export function PlanView({ preview, counterLabel }: { preview: PlanPreview; counterLabel: string }) {
   const { plan } = preview;
   const fmt = (n: number) => n.toLocaleString('en-US');
+  const prefix = preview.unseenPrefix.tokens;
   return (
     <section className="plan" aria-label="Plan" data-testid="plan">
       <p data-testid="plan.trigger">
@@ -23,9 +25,13 @@ export function PlanView({ preview, counterLabel }: { preview: PlanPreview; coun
         </p>
       )}
       <p data-testid="plan.tokens">
-        <strong>Tokens</strong> {fmt(plan.tokensBefore)} → about {fmt(plan.tokensAfterEstimate)} ({counterLabel})
-        {plan.tokensBefore > 0 && ` · ${describeChange(plan.tokensBefore, plan.tokensAfterEstimate)}`}
+        <strong>Tokens</strong> {fmt(plan.tokensBefore)} → about {fmt(plan.tokensAfterEstimate)} in the transcript ({counterLabel})
+        {plan.tokensBefore > 0 && ` · ${describeChange(plan.tokensBefore + prefix, plan.tokensAfterEstimate + prefix)} of what is sent`}
       </p>
+      <ul className="small" data-testid="plan.sent" aria-label="Context as sent">
+        <li data-testid="plan.sent.before">Before: {sentSentence(plan.tokensBefore, preview.unseenPrefix)}</li>
+        <li data-testid="plan.sent.after">After: about {sentSentence(plan.tokensAfterEstimate, preview.unseenPrefix)}</li>
+      </ul>
       <FateStrip fates={plan.fates} cut={plan.cut?.index} />
       {plan.summaries.length > 0 && (
         <p className="small">
