@@ -47,7 +47,7 @@ function readLibrary(page: Page): Promise<Library> {
 }
 
 /** The page's store as the test API shows it: the running jobs with their progress. */
-type StoreView = { __foldlab: { state: () => { jobs: Record<string, { progress?: { phase: string; done: number } }> } } };
+type StoreView = { __foldlab: { state: () => { jobs: Record<string, { progress?: { phase: string; done: number; total: number } }> } } };
 
 /** Every conversation holds exactly its entries, and no entry belongs to a conversation that is not there. */
 function expectWhole(library: Library): void {
@@ -200,9 +200,12 @@ test('a renderer crash while the worker stores a large import leaves no partial 
   const big = sessionFile(testInfo.outputPath('crash-session.jsonl'), 25);
   const before = await readLibrary(page);
   await page.getByTestId('import.input').setInputFiles(big);
-  // Crash the renderer (and the worker in it) while the import's transaction is writing.
+  // Crash the renderer (and the worker in it) while the import's transaction is writing: any
+  // moment of the saving phase before its last batch (the save is one transaction, so a crash
+  // after some batches must leave nothing either). Waiting for exactly `done === 0` could miss
+  // that short moment on a loaded machine and never see it again.
   await expect
-    .poll(() => page.evaluate(() => Object.values((window as unknown as StoreView).__foldlab.state().jobs).some((job) => job.progress?.phase === 'saving' && job.progress.done === 0)), { intervals: [20], timeout: 90_000 })
+    .poll(() => page.evaluate(() => Object.values((window as unknown as StoreView).__foldlab.state().jobs).some((job) => job.progress?.phase === 'saving' && job.progress.done < job.progress.total)), { intervals: [20], timeout: 90_000 })
     .toBe(true);
   const cdp = await context.newCDPSession(page);
   const crashed = page.waitForEvent('crash');
