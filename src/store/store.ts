@@ -28,6 +28,7 @@ export const useAppStore = create<AppState>()(
         windowPreset: state.windowPreset,
         windowTokens: state.windowTokens,
         verbosity: state.verbosity,
+        unseenEstimate: state.unseenEstimate,
         selectedId: state.selectedId,
         strategy: state.strategy,
         optionValues: state.optionValues,

@@ -14,6 +14,9 @@ export interface ViewSlice {
   windowPreset: string;
   windowTokens: number;
   verbosity: Verbosity;
+  /** The unseen prefix the user estimates (tokens or a preset id; '' is 0), for transcripts that recorded no usage. */
+  unseenEstimate: string;
+  setUnseenEstimate: (value: string) => void;
   /** Leaf of the branch shown, per conversation (absent: the active branch). */
   branchLeaf: Record<string, string>;
   setCounter: (counter: CounterId) => void;
@@ -36,6 +39,8 @@ export const createViewSlice: StateCreator<ViewSlice, [], [], ViewSlice> = (set)
   windowPreset: 'claude-200k',
   windowTokens: DEFAULT_WINDOW_TOKENS,
   verbosity: 'default',
+  unseenEstimate: '',
+  setUnseenEstimate: (unseenEstimate) => set({ unseenEstimate }),
   branchLeaf: {},
   setCounter: (counter) => set({ counter }),
   setWindow: (windowPreset, windowTokens) => set({ windowPreset, windowTokens }),

@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { runCompact } from '../cli/compact.ts';
 import { CompactionJobs } from './compaction-jobs.ts';
+import { CompareJobs } from './compare-jobs.ts';
 import type { CompactRequest } from './protocol.ts';
 import { importedSamples } from './test-fixtures.ts';
 
@@ -46,4 +47,15 @@ describe('the plan in the worker counts the unseen prefix', () => {
     expect(typed.unseenPrefix).toMatchObject({ tokens: 2_500, source: 'estimate' });
     await expect(jobs.plan({ ...request, unseenPrefix: 'lots' })).rejects.toThrow(/whole number of tokens >= 0 or one of the presets/);
   });
+
+  it('Compare takes the same estimate where nothing was recorded, and keeps the recorded prefix where usage was', async () => {
+    const { db, counts, engine, outcome } = await openSample();
+    const codex = await engine.importBlob(new Blob([readFileSync('public/samples/codex/schema-coverage.jsonl')]), { jobId: 'i2', fileName: 'x.jsonl', origin: 'file' }, () => undefined);
+    const jobs = new CompareJobs(db, counts);
+    const base = { jobId: 'c', counter: 'o200k' as const, contextWindow: 200_000, summarizer: 'offline', configs: [{ strategy: 'pi' as const, options: {} }], unseenPrefix: 'pi' };
+    const without = await jobs.compare({ ...base, conversationId: codex.conversation.id }, new AbortController().signal, () => undefined);
+    expect(without.unseenPrefix).toMatchObject({ tokens: 1_640, source: 'estimate', preset: 'pi' });
+    const withUsage = await jobs.compare({ ...base, conversationId: outcome.conversation.id }, new AbortController().signal, () => undefined);
+    expect(withUsage.unseenPrefix).toMatchObject({ tokens: 18_094, source: 'recorded' });
+  }, 60_000);
 });

@@ -5,6 +5,7 @@
  */
 import { CompactionCancelledError } from '../core/compaction/summarizer.ts';
 import { compareConfigs } from '../core/replay/compare.ts';
+import { parseUnseenPrefix } from '../core/replay/unseen-estimate.ts';
 import { getCounter, type CounterId } from '../core/tokens/counters.ts';
 import { saveComparison } from '../db/comparisons.ts';
 import { loadEntries } from '../db/conversations.ts';
@@ -58,6 +59,7 @@ export class CompareJobs {
       ...(request.priceModel ? { priceModel: request.priceModel } : {}),
       ...(request.dismissedProbes ? { dismissed: new Set(request.dismissedProbes) } : {}),
       ...(request.timeoutMs ? { timeoutMs: request.timeoutMs } : {}),
+      ...(request.unseenPrefix?.trim() ? { unseenPrefix: parseUnseenPrefix(request.unseenPrefix), unseenPrefixUse: 'fallback' as const } : {}),
       signal,
       onProgress: (config, progress) => {
         const now = Date.now();
@@ -79,6 +81,7 @@ export class CompareJobs {
       results: output.results,
       recorded: output.recorded,
       uncompacted: output.uncompacted,
+      unseenPrefix: output.unseenPrefix,
       durationMs: Date.now() - started,
     };
   }

@@ -6,6 +6,7 @@
 import type { InputScope, ReplayFrom } from '../core/compaction/input-scope.ts';
 import type { ReplayConfig, ReplayProgress, ReplayResult } from '../core/replay/types.ts';
 import type { RecordedRun, UncompactedRun } from '../core/replay/recorded-run.ts';
+import type { UnseenPrefix } from '../core/replay/recorded-usage.ts';
 import type { CounterId } from '../core/tokens/counters.ts';
 import type { RemoteConfig } from '../llm/remote.ts';
 import type { AppConfig } from '@mlc-ai/web-llm';
@@ -34,6 +35,8 @@ export interface CompareRequest {
   dismissedProbes?: string[];
   /** Per summary (default 120 s). */
   timeoutMs?: number;
+  /** The user's estimate of the unseen prefix (tokens or a preset id), used only where no call recorded usage. */
+  unseenPrefix?: string;
 }
 
 /** Where `compareAndSave` files the result: the import it was run on and the name shown. */
@@ -66,6 +69,8 @@ export interface CompareResult {
   recorded?: RecordedRun | null;
   /** The same calls with nothing compacted (absent in comparisons stored before it). */
   uncompacted?: UncompactedRun;
+  /** What every call sends beside the transcript, included in every curve and total (absent in comparisons stored before it). */
+  unseenPrefix?: UnseenPrefix;
   /** Wall time of the whole compare, ms. */
   durationMs: number;
 }

@@ -46,6 +46,8 @@ export interface CompareArgs {
   onProgress?: (config: number, progress: ReplayProgress) => void;
   /** An unseen prefix the user entered (`parseUnseenPrefix`); default: the one the recorded usage gives, else 0. */
   unseenPrefix?: UnseenPrefix;
+  /** 'fallback' (the page's setting): the entered prefix applies only where no call recorded usage; default 'override'. */
+  unseenPrefixUse?: 'override' | 'fallback';
 }
 
 export interface CompareOutput {
@@ -74,7 +76,8 @@ export async function compareConfigs(args: CompareArgs): Promise<CompareOutput> 
   const probes = extractProbes(input.entries);
   const priceModel = args.priceModel ?? recordedModel(input.entries);
   const price = priceModel ? priceFor(priceModel) : undefined;
-  const unseenPrefix = chooseUnseenPrefix(unseenPrefixOf(recordedCalls(input.entries, input.tokens, built.firstCall)), args.unseenPrefix);
+  const recordedPrefix = unseenPrefixOf(recordedCalls(input.entries, input.tokens, built.firstCall));
+  const unseenPrefix = args.unseenPrefixUse === 'fallback' && recordedPrefix.source === 'recorded' ? recordedPrefix : chooseUnseenPrefix(recordedPrefix, args.unseenPrefix);
   const results: ReplayResult[] = [];
   let ratio: number | undefined;
   for (let i = 0; i < args.configs.length; i++) {

@@ -11,6 +11,7 @@ import { cancelCompare, runCompare } from '../../store/compare-actions.ts';
 import type { CompareRunState } from '../../store/compare-slice.ts';
 import { useAppStore } from '../../store/store.ts';
 import { modelLabel } from '../../store/summarizer-request.ts';
+import { UnseenPrefixField, validEstimate } from '../common/UnseenPrefixField.tsx';
 import { ProgressBar } from '../common/ProgressBar.tsx';
 import { checkConfig, requestConfigs, uniqueLabels } from './configs.ts';
 import { defaultName, resolvePriceModel } from './model.ts';
@@ -40,6 +41,7 @@ export function RunBar({ conversation, leafId, dismissed }: RunBarProps) {
   const busy = run !== undefined;
   const elsewhere = run !== undefined && run.conversationId !== conversation.id;
   const [from, setFrom] = useState<ReplayFrom>(DEFAULT_REPLAY_FROM);
+  const unseenEstimate = useAppStore((s) => s.unseenEstimate);
 
   const start = () => {
     const labels = uniqueLabels(rows);
@@ -51,6 +53,7 @@ export function RunBar({ conversation, leafId, dismissed }: RunBarProps) {
         ...(from !== DEFAULT_REPLAY_FROM ? { from } : {}),
         ...(priceModel ? { priceModel } : {}),
         ...(dismissed.length > 0 ? { dismissedProbes: [...dismissed] } : {}),
+        ...(validEstimate(unseenEstimate) ? { unseenPrefix: unseenEstimate } : {}),
       },
       { importId: conversation.importId, name: defaultName(labels, contextWindow, COUNTER_LABELS[counter]), labels },
     );
@@ -63,6 +66,7 @@ export function RunBar({ conversation, leafId, dismissed }: RunBarProps) {
         <strong data-testid="compare.window" data-value={contextWindow}>{formatNumber(contextWindow)}</strong> tokens{' '}
         <span className="muted">(change them with the counter at the top and the window gauge above)</span>
       </p>
+      <UnseenPrefixField />
       <div className="actions">
         <label className="field inline">
           <span>Start</span>

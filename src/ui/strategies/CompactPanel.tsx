@@ -16,6 +16,7 @@ import { DEFAULT_REPLAY_FROM, type ReplayFrom } from '../../core/compaction/inpu
 import { OptionsForm } from './OptionsForm.tsx';
 import { EXAMPLE_PLUGIN } from './plugin-example.ts';
 import { PlanView } from './PlanView.tsx';
+import { UnseenPrefixField, validEstimate } from '../common/UnseenPrefixField.tsx';
 import { HooksEditor } from './HooksEditor.tsx';
 import { RestoredCodeNotice } from './RestoredCodeNotice.tsx';
 
@@ -46,6 +47,7 @@ export function CompactPanel({ conversation, leafId, entryCount }: { conversatio
   const localModelId = useAppStore((s) => s.localModelId);
   const setSettingsOpen = useAppStore((s) => s.setSettingsOpen);
   const hookSource = useAppStore((s) => s.hookSource);
+  const unseenEstimate = useAppStore((s) => s.unseenEstimate);
 
   const optionError = useMemo(() => {
     try {
@@ -70,8 +72,9 @@ export function CompactPanel({ conversation, leafId, entryCount }: { conversatio
       continueFrom: continuePrevious ? 'latest' : 'none',
       summarizer: 'offline',
       ...(strategyId === 'custom' ? { pluginSource } : {}),
+      ...(validEstimate(unseenEstimate) ? { unseenPrefix: unseenEstimate } : {}),
     }),
-    [conversation.id, strategyId, values, counter, contextWindow, leafId, upTo, from, continuePrevious, pluginSource],
+    [conversation.id, strategyId, values, counter, contextWindow, leafId, upTo, from, continuePrevious, pluginSource, unseenEstimate],
   );
 
   const [preview, setPreview] = useState<{ key: string; value?: PlanPreview; error?: string }>();
@@ -166,6 +169,7 @@ export function CompactPanel({ conversation, leafId, entryCount }: { conversatio
               <span>Continue from this strategy's previous run (update / nest / append its summary)</span>
             </label>
           </fieldset>
+          <UnseenPrefixField />
           <HooksEditor />
         </div>
         <div>
