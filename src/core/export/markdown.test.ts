@@ -55,4 +55,21 @@ describe('toMarkdown', () => {
     expect(md).toContain('**Result** of `read` (`k`)');
     expect(md).not.toContain('hook output');
   });
+
+  it('escapes HTML typed in messages, thinking, names and the title, and keeps tool output in its fence verbatim', () => {
+    const entry = (id: string, blocks: Entry['blocks'], role: Entry['role'] = 'user'): Entry => ({ id, index: 0, parentId: null, role, kind: 'message', blocks, sourceType: 'test', line: 1 });
+    const md = toMarkdown(
+      [
+        { role: 'user', entry: entry('u', [{ type: 'text', text: 'Run <script>alert(1)</script> then <img src=x onerror=alert(2)>' }]), origin: 'journal' },
+        { role: 'assistant', entry: entry('a', [{ type: 'thinking', text: '<iframe src=x>' }, { type: 'tool_call', callId: 'c`1', name: 'x`<b>`', input: { html: '<script>' } }], 'assistant'), origin: 'journal' },
+        { role: 'tool', entry: entry('t', [{ type: 'tool_result', callId: 'c`1', content: [{ type: 'text', text: '<html><script>x</script>' }], isError: false }], 'tool'), origin: 'journal' },
+      ],
+      'Evil <svg onload=alert(3)>',
+    );
+    expect(md.startsWith('# Evil &lt;svg onload=alert(3)>\n')).toBe(true);
+    expect(md).toContain('Run &lt;script>alert(1)&lt;/script> then &lt;img src=x onerror=alert(2)>');
+    expect(md).toContain('<details><summary>Thinking</summary>\n\n&lt;iframe src=x>\n\n</details>');
+    expect(md).toContain('**Tool call** `` x`<b>` `` (``c`1``)\n\n```json\n{\n  "html": "<script>"\n}\n```');
+    expect(md).toContain('```text\n<html><script>x</script>\n```');
+  });
 });

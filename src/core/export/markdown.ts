@@ -1,11 +1,13 @@
 /**
  * Exports a context as Markdown a person reads: one heading per entry, tool calls as fenced JSON,
  * results as fenced text kept whole, and summaries and compressed entries visibly marked so no one
- * mistakes them for what was said.
+ * mistakes them for what was said. Raw HTML in transcript text is escaped (code stays verbatim), so a
+ * `<script>` or `<img onerror>` someone typed shows as text in any Markdown viewer.
  */
 import type { Block, ToolResultBlock } from '../journal/entry.ts';
 import type { ContextEntry } from '../compaction/types.ts';
 import { imagePlaceholder, isExported } from './common.ts';
+import { codeSpan, escapeMarkdownText } from './markdown-text.ts';
 
 const HEADINGS: Record<ContextEntry['role'], string> = {
   system: 'System',
@@ -21,7 +23,7 @@ export function toMarkdown(context: readonly ContextEntry[], title: string): str
   for (const item of context) {
     for (const block of item.entry.blocks) if (block.type === 'tool_call') names.set(block.callId, block.name);
   }
-  const sections: string[] = [`# ${title.replace(/\s+/g, ' ').trim() || 'Context'}`];
+  const sections: string[] = [`# ${escapeMarkdownText(title.replace(/\s+/g, ' ').trim()) || 'Context'}`];
   for (const item of context) {
     if (!isExported(item)) continue;
     const parts: string[] = [`## ${HEADINGS[item.role]}`];
@@ -49,16 +51,16 @@ function markerOf(item: ContextEntry): string | undefined {
 function blockMarkdown(block: Block, names: ReadonlyMap<string, string>): string {
   switch (block.type) {
     case 'text':
-      return block.text;
+      return escapeMarkdownText(block.text);
     case 'image':
       return `_${imagePlaceholder(block)}_`;
     case 'thinking':
       if (block.redacted || block.text.length === 0) return '_[thinking redacted]_';
-      return `<details><summary>Thinking</summary>\n\n${block.text}\n\n</details>`;
+      return `<details><summary>Thinking</summary>\n\n${escapeMarkdownText(block.text)}\n\n</details>`;
     case 'tool_call': {
       const raw = typeof block.input === 'string';
       const body = raw ? (block.input as string) : (JSON.stringify(block.input ?? {}, null, 2) ?? '{}');
-      return `**Tool call** \`${block.name}\` (\`${block.callId}\`)\n\n${fence(body, raw ? 'text' : 'json')}`;
+      return `**Tool call** ${codeSpan(block.name)} (${codeSpan(block.callId)})\n\n${fence(body, raw ? 'text' : 'json')}`;
     }
     case 'tool_result':
       return resultMarkdown(block, names);
@@ -67,7 +69,7 @@ function blockMarkdown(block: Block, names: ReadonlyMap<string, string>): string
 
 function resultMarkdown(block: ToolResultBlock, names: ReadonlyMap<string, string>): string {
   const name = block.toolName ?? names.get(block.callId);
-  const head = `**Result**${name ? ` of \`${name}\`` : ''} (\`${block.callId}\`)${block.isError ? ' — **error**' : ''}`;
+  const head = `**Result**${name ? ` of ${codeSpan(name)}` : ''} (${codeSpan(block.callId)})${block.isError ? ' — **error**' : ''}`;
   const body = block.content.map((part) => (part.type === 'text' ? part.text : imagePlaceholder(part))).join('\n');
   return `${head}\n\n${fence(body, 'text')}`;
 }
