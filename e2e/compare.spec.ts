@@ -155,6 +155,8 @@ test('four configurations (memory folding among them): one curve each, totals eq
   await expect(page.getByTestId('compare.call.tokens')).toHaveText(series[39]!.contextTokens.toLocaleString('en-US'));
   await expect(page.getByTestId('compare.call.entry').first()).toBeVisible();
   // A click on a curve picks a call of the configuration nearest to it.
+  // Measured in view: a click outside the viewport reaches nothing.
+  await chart.locator('.u-over').scrollIntoViewIfNeeded();
   const over = await chart.locator('.u-over').boundingBox();
   await page.mouse.click(over!.x + over!.width * 0.25, over!.y + over!.height - 2);
   await expect(page.getByTestId('compare.call.input')).not.toHaveValue('40');

@@ -6,7 +6,7 @@
  */
 import { recordedCalls, unseenPrefixOf, type UnseenPrefix } from './recorded-usage.ts';
 import { chooseUnseenPrefix, parseUnseenPrefix } from './unseen-estimate.ts';
-import type { TokenIndex } from '../tokens/prefix-sums.ts';
+import { TokenIndex } from '../tokens/prefix-sums.ts';
 import type { Entry } from '../journal/entry.ts';
 
 /**
@@ -25,6 +25,20 @@ export function sessionUnseenPrefix(
   if (entered === undefined || entered.trim() === '') return recorded;
   if (use === 'fallback' && recorded.source === 'recorded') return recorded;
   return chooseUnseenPrefix(recorded, parseUnseenPrefix(entered));
+}
+
+/**
+ * The unseen prefix of a branch as the page's gauge shows it: the branch's entries (events and
+ * sidechains left out) with their counts, read from the first call, the user's estimate applying
+ * only where no call recorded usage (as on the Compact page).
+ */
+export function branchUnseenPrefix(entries: readonly Entry[], counts: ArrayLike<number>, entered?: string): UnseenPrefix {
+  try {
+    return sessionUnseenPrefix({ entries, tokens: new TokenIndex(counts) }, 0, entered, 'fallback');
+  } catch {
+    // A malformed estimate is refused where it is entered (its field says why); the gauge counts 0.
+    return sessionUnseenPrefix({ entries, tokens: new TokenIndex(counts) }, 0);
+  }
 }
 
 /**

@@ -1,14 +1,21 @@
 /**
  * The context-window gauge: tokens of the shown branch against a chosen window (a model preset
- * from gpt-tokenizer's metadata, a Claude window, or a custom number).
+ * from gpt-tokenizer's metadata, a Claude window, or a custom number). The tokens every call sends
+ * beside the transcript (the unseen prefix: system prompt, tool definitions) are their own band,
+ * first, with the sentence that says where the figure comes from.
  */
 import { useMemo, useState } from 'react';
 import { formatUsd, inputCost, priceFor, PRICES_AS_OF } from '../../core/pricing.ts';
 import { formatWindow, windowPresets } from '../../core/tokens/windows.ts';
 import { useAppStore } from '../../store/store.ts';
 import { formatNumber } from '../common/format.ts';
+import { sentSentence } from '../../core/replay/session-prefix.ts';
+import type { UnseenPrefix } from '../../core/replay/recorded-usage.ts';
 
-export function WindowGauge({ tokens, label }: { tokens: number | undefined; label: string }) {
+export function WindowGauge({ tokens: transcript, unseenPrefix, label }: { tokens: number | undefined; unseenPrefix?: UnseenPrefix | undefined; label: string }) {
+  const prefix = unseenPrefix?.tokens ?? 0;
+  const tokens = transcript === undefined ? undefined : transcript + prefix;
+  const sentence = transcript !== undefined && unseenPrefix ? sentSentence(transcript, unseenPrefix) : undefined;
   const presets = useMemo(() => windowPresets(), []);
   const windowPreset = useAppStore((state) => state.windowPreset);
   const windowTokens = useAppStore((state) => state.windowTokens);
@@ -63,9 +70,17 @@ export function WindowGauge({ tokens, label }: { tokens: number | undefined; lab
         )}
       </div>
       {customError && <p className="error small">{customError}</p>}
-      <div className={`gauge-bar ${level}`} role="meter" aria-valuemin={0} aria-valuemax={windowTokens} aria-valuenow={tokens ?? 0} aria-label="Context used">
-        <div className="gauge-fill" style={{ width: `${Math.min(100, fraction * 100)}%` }} />
+      <div className={`gauge-bar ${level}`} role="meter" aria-valuemin={0} aria-valuemax={windowTokens} aria-valuenow={tokens ?? 0} aria-label="Context used" {...(sentence ? { 'aria-valuetext': sentence, title: sentence } : {})}>
+        {prefix > 0 && (
+          <div className="gauge-prefix" data-testid="gauge.prefix" data-tokens={prefix} style={{ width: `${Math.min(100, (prefix / windowTokens) * 100)}%` }} title={sentence} />
+        )}
+        <div className="gauge-fill" style={{ width: `${Math.max(0, Math.min(100, fraction * 100) - Math.min(100, (prefix / windowTokens) * 100))}%` }} />
       </div>
+      {sentence && (
+        <p className="small muted" data-testid="gauge.sent" data-source={unseenPrefix!.source}>
+          <span className="gauge-key gauge-key-prefix" aria-hidden="true" /> {sentence}
+        </p>
+      )}
       <p className="small" data-testid="gauge.text">
         {tokens === undefined ? 'counting…' : `${formatNumber(tokens)} / ${formatWindow(windowTokens)} tokens (${(fraction * 100).toFixed(1)}%) · ${label}`}
         {fraction > 1 && <strong className="error"> — over the window by {formatNumber(tokens! - windowTokens)}</strong>}

@@ -23,6 +23,7 @@ import { useBranches } from './use-branches.ts';
 import { useEntries } from './use-entries.ts';
 import { VerbosityToggle } from './VerbosityToggle.tsx';
 import { formatNumber } from '../common/format.ts';
+import { branchUnseenPrefix } from '../../core/replay/session-prefix.ts';
 // The compaction panels (strategies, exports) load on first use: the first screen stays light.
 const CompactPanel = lazy(() => import('../strategies/CompactPanel.tsx').then((m) => ({ default: m.CompactPanel })));
 const FoldPanel = lazy(() => import('../folding/FoldPanel.tsx').then((m) => ({ default: m.FoldPanel })));
@@ -122,15 +123,22 @@ function BranchedTranscript({ conversation, entries, totals, counterLabel, branc
     return pathTo(entries, leafId, byId);
   }, [entries, branches.length, leafId, byId]);
   const rows = useMemo(() => viewRows(entries, path, verbosity), [entries, path, verbosity]);
-  const contextTokens = useMemo(() => {
-    if (!totals) return undefined;
+  const unseenEstimate = useAppStore((s) => s.unseenEstimate);
+  const { contextTokens, unseenPrefix } = useMemo(() => {
+    if (!totals) return { contextTokens: undefined, unseenPrefix: undefined };
     let sum = 0;
+    const shown: Entry[] = [];
+    const counts: number[] = [];
     for (const index of path) {
       const entry = entries[index];
-      if (entry && entry.kind !== 'event' && !entry.flags?.sidechain) sum += totals[index] ?? 0;
+      if (entry && entry.kind !== 'event' && !entry.flags?.sidechain) {
+        sum += totals[index] ?? 0;
+        shown.push(entry);
+        counts.push(totals[index] ?? 0);
+      }
     }
-    return sum;
-  }, [entries, path, totals]);
+    return { contextTokens: sum, unseenPrefix: branchUnseenPrefix(shown, counts, unseenEstimate) };
+  }, [entries, path, totals, unseenEstimate]);
   const togglePin = (entryId: string) => {
     if (pinned.has(entryId)) void db.pins.delete([conversation.id, entryId]);
     else void db.pins.put({ conversationId: conversation.id, entryId });
@@ -138,7 +146,7 @@ function BranchedTranscript({ conversation, entries, totals, counterLabel, branc
 
   return (
     <>
-      <WindowGauge tokens={contextTokens} label={branches.length > 1 ? `branch of ${path.length} entries, ${counterLabel}` : counterLabel} />
+      <WindowGauge tokens={contextTokens} unseenPrefix={unseenPrefix} label={branches.length > 1 ? `branch of ${path.length} entries, ${counterLabel}` : counterLabel} />
       <div className="toolbar">
         <div className="tabs" role="tablist" aria-label="View">
           {(live ? (['live', ...TABS] as const) : TABS).map((id) => (
