@@ -13,23 +13,27 @@ export class EntryBuilder {
   readonly meta: SessionMeta = {};
   lines = 0;
   ignoredLines = 0;
-  private readonly usedIds = new Set<string>();
+  /** Entry id -> the line of the entry that took it. */
+  private readonly usedIds = new Map<string, number>();
 
   constructor(readonly format: FormatId) {}
 
   /**
    * Appends an entry. Without an explicit `parentId` the entry is chained to the previous one
-   * (linear formats). Ids are made unique: a repeated source id gets a `#n` suffix.
+   * (linear formats). Ids are made unique: a repeated source id gets a `#n` suffix, reported as a
+   * duplicate issue naming both lines (both entries are kept, in file order).
    */
   push(draft: EntryDraft): Entry {
     const previous = this.entries[this.entries.length - 1];
     let id = draft.id ?? `l${draft.line}`;
-    if (this.usedIds.has(id)) {
+    const first = this.usedIds.get(id);
+    if (first !== undefined) {
       let n = 2;
       while (this.usedIds.has(`${id}#${n}`)) n++;
+      if (draft.id !== undefined) this.issue(draft.line, `entry id ${JSON.stringify(id)} was already used on line ${first}; both entries are kept, this one as ${JSON.stringify(`${id}#${n}`)}`, 'duplicate');
       id = `${id}#${n}`;
     }
-    this.usedIds.add(id);
+    this.usedIds.set(id, draft.line);
     const entry: Entry = {
       ...draft,
       id,

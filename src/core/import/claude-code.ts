@@ -83,9 +83,12 @@ class ClaudeCodeImporter implements LineImporter {
     const type = str(value.type);
     const uuid = str(value.uuid);
     if (uuid !== undefined && type !== undefined && ENTRY_TYPES.has(type)) {
-      // `--resume` can copy history lines; the copy adds nothing the first one did not.
-      if (this.uuidLines.has(uuid)) {
+      // `--resume` can copy history lines; the copy adds nothing the first one did not. It is skipped
+      // and reported with both line numbers (a hand-edited file may differ between the two).
+      const first = this.uuidLines.get(uuid);
+      if (first !== undefined) {
         this.builder.ignoredLines++;
+        this.builder.issue(lineNo, `repeats the uuid ${JSON.stringify(uuid)} of line ${first}; the first line is kept and this one skipped`, 'duplicate');
         return;
       }
     }

@@ -233,6 +233,8 @@ export class ImportSession {
     }
     let value: unknown;
     try {
+      // A key written twice in a line keeps its last value (JSON.parse), as the tools that write
+      // these formats read it back; a repeated entry id or uuid is reported by the importers.
       value = JSON.parse(line.text);
     } catch (error) {
       if (!line.terminated) {

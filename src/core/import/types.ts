@@ -24,9 +24,10 @@ export interface ImportIssue {
   /**
    * malformed: not JSON / wrong shape; truncated: the last line was cut; unsupported: understood but
    * ignored; encoding: not UTF-8; too-long: over `MAX_LINE_BYTES`; too-deep: nested deeper than
-   * `MAX_NESTING_DEPTH` (depth.ts). Every kind means the line was skipped.
+   * `MAX_NESTING_DEPTH` (depth.ts). Every kind means the line was skipped, except duplicate: the
+   * line repeats an entry id of an earlier line, and the message says which line and what was kept.
    */
-  kind: 'malformed' | 'truncated' | 'unsupported' | 'encoding' | 'too-long' | 'too-deep';
+  kind: 'malformed' | 'truncated' | 'unsupported' | 'encoding' | 'too-long' | 'too-deep' | 'duplicate';
 }
 
 /** What the source says about the session as a whole. */

@@ -1,0 +1,53 @@
+/**
+ * What an import does with repeated data is defined and reported: a repeated entry id or uuid names
+ * both lines and says what was kept; a JSON key written twice in one line keeps its last value, as
+ * JSON.parse (and every JSON reader Foldlab's formats come from) does.
+ */
+import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { importText } from './run.ts';
+
+const PI_V3 = readFileSync('public/samples/pi/v3-small.jsonl', 'utf8').trimEnd().split('\n');
+const CLAUDE = readFileSync('public/samples/claude-code/37f83ec9-f2ea-42a9-925e-0d5c105cb6e8.jsonl', 'utf8').trimEnd().split('\n');
+
+describe('duplicates in an import', () => {
+  it('a Claude Code line repeating an earlier uuid is skipped and reported with both line numbers', () => {
+    const clean = importText(CLAUDE.join('\n'));
+    const n = CLAUDE.findIndex((line) => (JSON.parse(line) as { type?: string }).type === 'user');
+    const copy = JSON.parse(CLAUDE[n]!) as { uuid: string; message: { content: unknown } };
+    copy.message.content = 'edited copy';
+    const result = importText([...CLAUDE, JSON.stringify(copy)].join('\n'));
+    expect(result.entries.length).toBe(clean.entries.length);
+    expect(result.issues.filter((issue) => issue.kind === 'duplicate')).toEqual([
+      { line: CLAUDE.length + 1, kind: 'duplicate', message: `repeats the uuid ${JSON.stringify(copy.uuid)} of line ${n + 1}; the first line is kept and this one skipped` },
+    ]);
+    expect(JSON.stringify(result.entries)).not.toContain('edited copy');
+  });
+
+  it('a pi entry id used twice keeps both entries in file order and reports the second with the first line', () => {
+    const n = PI_V3.findIndex((line) => (JSON.parse(line) as { type?: string }).type === 'message');
+    const first = JSON.parse(PI_V3[n]!) as { id: string; message: { content: unknown } };
+    const copy = { ...first, message: { ...first.message, content: [{ type: 'text', text: 'second use of the id' }] } };
+    const result = importText([...PI_V3, JSON.stringify(copy)].join('\n'));
+    const duplicates = result.issues.filter((issue) => issue.kind === 'duplicate');
+    expect(duplicates).toEqual([
+      { line: PI_V3.length + 1, kind: 'duplicate', message: `entry id ${JSON.stringify(first.id)} was already used on line ${n + 1}; both entries are kept, this one as ${JSON.stringify(`${first.id}#2`)}` },
+    ]);
+    const kept = result.entries.filter((entry) => entry.id === first.id || entry.id === `${first.id}#2`);
+    expect(kept.map((entry) => entry.line)).toEqual([n + 1, PI_V3.length + 1]);
+    expect(JSON.stringify(kept[1]!.blocks)).toContain('second use of the id');
+  });
+
+  it('a key written twice in one line keeps its last value (JSON.parse semantics), in every format', () => {
+    const pi = [...PI_V3, '{"type":"message","id":"dup-key","parentId":null,"message":{"role":"user","content":[{"type":"text","text":"first"}],"content":[{"type":"text","text":"last"}]}}'];
+    const piEntry = importText(pi.join('\n')).entries.find((entry) => entry.id === 'dup-key')!;
+    expect(piEntry.blocks).toEqual([{ type: 'text', text: 'last' }]);
+    const claude = [...CLAUDE];
+    const line = JSON.parse(claude[claude.length - 1]!) as Record<string, unknown>;
+    const doubled = JSON.stringify({ ...line, uuid: 'not-this-one' }).replace(/\}$/, `,"uuid":"dup-key-last"}`);
+    const claudeResult = importText([...claude.slice(0, -1), doubled].join('\n'));
+    const ids = claudeResult.entries.map((entry) => entry.id);
+    expect(ids.some((id) => id.startsWith('dup-key-last'))).toBe(true);
+    expect(ids.some((id) => id.startsWith('not-this-one'))).toBe(false);
+  });
+});
