@@ -38,13 +38,13 @@ interface CliRecorded {
   recordedCalls: number;
 }
 
-let cli: { calls: number; strategies: CliStrategy[]; recorded: CliRecorded | null };
+let cli: { calls: number; strategies: CliStrategy[]; recorded: CliRecorded | null; unseenPrefix?: { tokens: number; source: string; note: string } };
 
 test.beforeAll(() => {
   const out = execFileSync(resolve(ROOT, 'node_modules/.bin/tsx'), [resolve(ROOT, 'src/cli/main.ts'), 'eval', CLAUDE, '--strategies', STRATEGIES.join(','), '--counter', 'chars4', '--window', WINDOW, '--json'], {
     cwd: ROOT, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024,
   });
-  const report = JSON.parse(out) as { files: Array<{ calls: number; strategies: CliStrategy[]; recorded: CliRecorded | null }> };
+  const report = JSON.parse(out) as { files: Array<{ calls: number; strategies: CliStrategy[]; recorded: CliRecorded | null; unseenPrefix?: { tokens: number; source: string; note: string } }> };
   expect(report.files).toHaveLength(1);
   cli = report.files[0]!;
 });
@@ -106,6 +106,11 @@ test('four configurations (memory folding among them): one curve each, totals eq
   expect(cli.recorded).not.toBeNull();
   await expect(chart).toHaveAttribute('data-recorded', String(cli.recorded!.series.length));
   await expect(chart.locator('.u-legend .u-series')).toHaveCount(2 + STRATEGIES.length);
+  // The unseen prefix every curve includes is a band of its own under them, the CLI's figure, named.
+  expect(cli.unseenPrefix!.source).toBe('recorded');
+  await expect(chart).toHaveAttribute('data-prefix', String(cli.unseenPrefix!.tokens));
+  await expect(chart).toHaveAttribute('aria-label', new RegExp(`Shaded from 0: ${cli.unseenPrefix!.tokens.toLocaleString('en-US')} not in the transcript: system prompt and tool definitions \\(recorded at call \\d+\\), included in every curve`));
+  await expect(page.getByTestId('compare.prefix')).toHaveText(`Shaded band from 0: ${cli.unseenPrefix!.note}`);
   await expect(page.getByTestId('compare.totals.recorded')).toContainText('As recorded (the agent\'s own run)');
   expect(await value(page, 'compare.totals.recorded.tokensPerTask')).toBe(String(cli.recorded!.tokensPerTask));
   expect(await value(page, 'compare.totals.recorded.peakTokens')).toBe(String(cli.recorded!.peakTokens));

@@ -15,6 +15,8 @@ import { afterNextFrame } from '../common/after-next-frame.ts';
 import type { RecordedRun } from '../../core/replay/recorded-run.ts';
 import { drawRecordedCompactions, recordedColumn, recordedSeries } from './recorded-series.ts';
 import { formatNumber } from '../common/format.ts';
+import type { UnseenPrefix } from '../../core/replay/recorded-usage.ts';
+import { drawPrefixBand, prefixBandLabel } from './prefix-band.ts';
 
 export type { ChartSelection } from './chart-overlay.ts';
 
@@ -23,6 +25,8 @@ export interface CompareChartProps {
   /** The agent's own run, drawn as one more curve that is not a configuration (absent: none recorded). */
   recorded?: RecordedRun | null | undefined;
   contextWindow: number;
+  /** The unseen prefix every curve includes, drawn as its own band under them (absent or 0: none). */
+  unseenPrefix?: UnseenPrefix | undefined;
   counterLabel: string;
   selection: ChartSelection | undefined;
   onPickCall: (config: number, call: number) => void;
@@ -33,7 +37,7 @@ const HEIGHT = 320;
 
 const compact = (n: number) => (n >= 1_000_000 ? `${(n / 1_000_000).toFixed(1)}M` : n >= 1000 ? `${Math.round(n / 1000)}k` : String(n));
 
-export default function CompareChart({ results, recorded, contextWindow, counterLabel, selection, onPickCall, onPickCompaction }: CompareChartProps) {
+export default function CompareChart({ results, recorded, contextWindow, unseenPrefix, counterLabel, selection, onPickCall, onPickCompaction }: CompareChartProps) {
   const host = useRef<HTMLDivElement>(null);
   const plot = useRef<uPlot | null>(null);
   const selected = useRef(selection);
@@ -91,6 +95,7 @@ export default function CompareChart({ results, recorded, contextWindow, counter
         ],
         cursor: { drag: { x: true, y: false, setScale: true } },
         hooks: {
+          drawClear: [(u) => drawPrefixBand(u, unseenPrefix)],
           draw: [
             (u) => {
               if ((u.data[0]?.length ?? 0) === 0) return; // built empty: the data comes next
@@ -157,7 +162,7 @@ export default function CompareChart({ results, recorded, contextWindow, counter
       clearTimeout(timer);
       cleanup?.();
     };
-  }, [results, recorded, contextWindow, counterLabel]);
+  }, [results, recorded, contextWindow, counterLabel, unseenPrefix]);
 
   return (
     <div
@@ -166,8 +171,9 @@ export default function CompareChart({ results, recorded, contextWindow, counter
       data-testid="compare.chart"
       data-series={results.length}
       data-recorded={recorded ? recorded.series.length : 0}
+      data-prefix={unseenPrefix?.tokens ?? 0}
       role="img"
-      aria-label={`Context tokens per call for ${results.length} configuration${results.length === 1 ? '' : 's'}, window ${formatNumber(contextWindow)} tokens. The compactions are listed below the chart.`}
+      aria-label={`Context tokens per call for ${results.length} configuration${results.length === 1 ? '' : 's'}, window ${formatNumber(contextWindow)} tokens.${unseenPrefix && unseenPrefix.tokens > 0 ? ` Shaded from 0: ${prefixBandLabel(unseenPrefix)}, included in every curve.` : ''} The compactions are listed below the chart.`}
     />
   );
 }

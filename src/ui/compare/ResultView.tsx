@@ -70,8 +70,13 @@ export function ResultView({ row, conversation, journal, dismissed, onDismiss, o
         {newlyDismissed > 0 && <p className="muted small">{newlyDismissed} probe{newlyDismissed === 1 ? ' was' : 's were'} dismissed after this run: run again to update the scores.</p>}
       </header>
       <Suspense fallback={<div className="compare-chart muted">Loading the chart…</div>}>
-        <CompareChart results={results} recorded={result.recorded} contextWindow={result.contextWindow} counterLabel={result.counterLabel} selection={selection} onPickCall={pickCall} onPickCompaction={pickCompaction} />
+        <CompareChart results={results} recorded={result.recorded} contextWindow={result.contextWindow} unseenPrefix={result.unseenPrefix} counterLabel={result.counterLabel} selection={selection} onPickCall={pickCall} onPickCompaction={pickCompaction} />
       </Suspense>
+      {result.unseenPrefix && (
+        <p className="muted small" data-testid="compare.prefix" data-tokens={result.unseenPrefix.tokens} data-source={result.unseenPrefix.source}>
+          {result.unseenPrefix.tokens > 0 ? 'Shaded band from 0: ' : ''}{result.unseenPrefix.note}
+        </p>
+      )}
       <p className="muted small">Click a ◆ to open a compaction, a curve to see the context of that call; drag to zoom, double-click to reset.</p>
       {stage >= 2 && <MarkerList results={results} selected={marker} onPick={pickCompaction} />}
       {marker && openResult && (
