@@ -5,7 +5,7 @@
 import type { ImportResult } from '../core/import/types.ts';
 import type { FoldlabDatabase, CompactionRow, ConversationRow, EntryRow } from './schema.ts';
 import { saveBatchEnds, type SaveBatchLimits } from './save-batches.ts';
-import { asStorageError } from './storage-errors.ts';
+import { asStorageError, isQuotaError } from './storage-errors.ts';
 
 export interface CommitImport {
   /** Replace this conversation's entries (re-import) instead of creating a new one. */
@@ -93,6 +93,17 @@ export class ConversationDeletedError extends Error {
  * leaves no orphaned run, and nothing is written.
  */
 export async function commitRun(db: FoldlabDatabase, row: CompactionRow): Promise<void> {
+  try {
+    await storeRun(db, row);
+  } catch (error) {
+    // A full disk keeps its own error (the page offers to free space); any other failure says what
+    // the failed transaction left behind: nothing.
+    if (error instanceof ConversationDeletedError || isQuotaError(error)) throw error;
+    throw new Error(`The compaction run could not be stored (${error instanceof Error ? error.message : String(error)}): nothing was stored, the library is as it was before.`, { cause: error });
+  }
+}
+
+async function storeRun(db: FoldlabDatabase, row: CompactionRow): Promise<void> {
   await db.transaction('rw', [db.conversations, db.compactions], async () => {
     const conversation = await db.conversations.get(row.conversationId);
     if (!conversation) {
