@@ -6,6 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { expect, sample, test } from './fixtures/app.ts';
+import { storedPreferences } from './fixtures/stored-rows.ts';
 import type { Page } from '@playwright/test';
 
 const CLAUDE = sample('claude-code/37f83ec9-f2ea-42a9-925e-0d5c105cb6e8.jsonl');
@@ -73,7 +74,8 @@ test('a restored backup\'s hook is disabled until enabled, and then reaches neit
   await page.locator('details.hooks > summary').click();
   // The backup's author had this hook in their preferences: make such a backup with the page itself.
   await page.getByTestId('compact.hooks').fill(HOSTILE_HOOK);
-  await page.waitForTimeout(600); // the library copy of the preferences is written 400 ms after a change
+  // The backup carries the library copy of the preferences, written a moment after a change.
+  await expect.poll(() => storedPreferences(page), { timeout: 30_000 }).toContain('attacker.example');
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('library.backup').click()]);
   const file = testInfo.outputPath('hostile-backup.jsonl');
   await download.saveAs(file);
@@ -133,7 +135,7 @@ test('a restored backup cannot redirect the remembered key: its endpoints apply 
   await expect(page.getByTestId('settings.remote.key')).toHaveValue('');
   await expect(page.getByTestId('settings.remote.key-again')).toContainText('saved for https://api.openai.com');
   await page.getByTestId('settings.close').click();
-  await page.waitForTimeout(600);
+  await expect.poll(() => storedPreferences(page), { timeout: 30_000 }).toContain('https://attacker.example/v1');
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('library.backup').click()]);
   const file = testInfo.outputPath('redirecting-backup.jsonl');
   await download.saveAs(file);
