@@ -4,6 +4,7 @@
  */
 import { useState } from 'react';
 import { DEFAULT_REPLAY_FROM, type ReplayFrom } from '../../core/compaction/input-scope.ts';
+import { StartChoice } from '../common/StartChoice.tsx';
 import { PRICES, PRICES_AS_OF, priceFor } from '../../core/pricing.ts';
 import { COUNTER_LABELS } from '../../core/tokens/counters.ts';
 import type { ConversationRow } from '../../db/schema.ts';
@@ -68,13 +69,7 @@ export function RunBar({ conversation, leafId, dismissed }: RunBarProps) {
       </p>
       <UnseenPrefixField />
       <div className="actions">
-        <label className="field inline">
-          <span>Start</span>
-          <select value={from} onChange={(e) => setFrom(e.target.value as ReplayFrom)} data-testid="compare.from" title="Where each replay starts on the branch">
-            <option value="start">From the first entry (the whole session; the agent's own compactions left out)</option>
-            <option value="last-compaction">From the last compaction the agent recorded (its summary and what followed)</option>
-          </select>
-        </label>
+        <StartChoice value={from} onChange={setFrom} testId="compare.from" what="each replay" />
         <label className="field inline">
           <span>Price</span>
           <select value={priceChoice} onChange={(e) => setPriceChoice(e.target.value)} data-testid="compare.price" title={`Foldlab's price table, as of ${PRICES_AS_OF}`}>

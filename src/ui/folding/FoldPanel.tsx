@@ -5,6 +5,7 @@
  */
 import { useEffect, useMemo, useState } from 'react';
 import { DEFAULT_REPLAY_FROM, type ReplayFrom } from '../../core/compaction/input-scope.ts';
+import { StartChoice } from '../common/StartChoice.tsx';
 import { FOLD_OPTIONS } from '../../core/folding/options.ts';
 import type { Entry } from '../../core/journal/entry.ts';
 import type { ConversationRow } from '../../db/schema.ts';
@@ -140,13 +141,7 @@ export function FoldPanel({ conversation, journal, leafId }: { conversation: Con
       {error && <p className="error" role="alert" data-testid="fold.error">{error}</p>}
       <FoldSummariesControl useModel={useModel} onUseModel={setUseModel} selfCheck={selfCheck} onSelfCheck={setSelfCheck} model={model} progress={progress} view={view} onOpenSettings={() => setSettingsOpen(true)} />
       <div className="actions">
-        <label className="field inline">
-          <span>Start</span>
-          <select value={from} onChange={(e) => setFrom(e.target.value as ReplayFrom)} data-testid="fold.from" title="Where the fold starts on the branch">
-            <option value="start">From the first entry (the whole session; the agent's own compactions left out)</option>
-            <option value="last-compaction">From the last compaction the agent recorded (its summary and what followed)</option>
-          </select>
-        </label>
+        <StartChoice value={from} onChange={setFrom} testId="fold.from" what="the fold" />
       </div>
       {view && (
         <>

@@ -13,6 +13,7 @@ import { summarizerFields } from '../../store/summarizer-request.ts';
 import { useAppStore } from '../../store/store.ts';
 import type { CompactRequest, PlanPreview } from '../../worker/protocol.ts';
 import { DEFAULT_REPLAY_FROM, type ReplayFrom } from '../../core/compaction/input-scope.ts';
+import { StartChoice } from '../common/StartChoice.tsx';
 import { OptionsForm } from './OptionsForm.tsx';
 import { EXAMPLE_PLUGIN } from './plugin-example.ts';
 import { PlanView } from './PlanView.tsx';
@@ -157,13 +158,7 @@ export function CompactPanel({ conversation, leafId, entryCount }: { conversatio
               />
               <span className="muted small">of {entryCount}</span>
             </label>
-            <label className="field inline">
-              <span>Start</span>
-              <select value={from} onChange={(e) => setFrom(e.target.value as ReplayFrom)} data-testid="compact.from">
-                <option value="start">From the first entry (the agent's own compactions left out)</option>
-                <option value="last-compaction">From the last compaction the agent recorded</option>
-              </select>
-            </label>
+            <StartChoice value={from} onChange={setFrom} testId="compact.from" what="the plan" />
             <label className="field inline">
               <input type="checkbox" checked={continuePrevious} onChange={(e) => setContinuePrevious(e.target.checked)} data-testid="compact.continue" />
               <span>Continue from this strategy's previous run (update / nest / append its summary)</span>
