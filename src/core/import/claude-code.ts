@@ -92,7 +92,15 @@ class ClaudeCodeImporter implements LineImporter {
         return;
       }
     }
-    if (uuid !== undefined && !this.uuidLines.has(uuid)) this.uuidLines.set(uuid, lineNo);
+    const issuesBefore = this.builder.issues.length;
+    this.dispatch(value, type, lineNo);
+    // Only a line that was read counts as the first of its uuid: a copy after a skipped, malformed
+    // first line is the one kept.
+    const skipped = this.builder.issues.slice(issuesBefore).some((issue) => issue.line === lineNo && issue.kind === 'malformed');
+    if (uuid !== undefined && !skipped && !this.uuidLines.has(uuid)) this.uuidLines.set(uuid, lineNo);
+  }
+
+  private dispatch(value: Json, type: string | undefined, lineNo: number): void {
     this.readMeta(value);
     switch (type) {
       case 'user':

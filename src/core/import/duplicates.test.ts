@@ -24,6 +24,18 @@ describe('duplicates in an import', () => {
     expect(JSON.stringify(result.entries)).not.toContain('edited copy');
   });
 
+  it('a Claude Code line whose first copy was malformed and skipped is kept: the skipped line is not the first of its uuid', () => {
+    const clean = importText(CLAUDE.join('\n'));
+    const n = CLAUDE.findIndex((line) => (JSON.parse(line) as { type?: string }).type === 'assistant');
+    const broken = JSON.parse(CLAUDE[n]!) as Record<string, unknown>;
+    delete broken.message;
+    const lines = [...CLAUDE.slice(0, n), JSON.stringify(broken), ...CLAUDE.slice(n)];
+    const result = importText(lines.join('\n'));
+    expect(result.issues.map((issue) => [issue.line, issue.kind])).toEqual([[n + 1, 'malformed']]);
+    expect(result.entries.length).toBe(clean.entries.length);
+    expect(result.entries.some((entry) => entry.line === n + 2)).toBe(true);
+  });
+
   it('a pi entry id used twice keeps both entries in file order and reports the second with the first line', () => {
     const n = PI_V3.findIndex((line) => (JSON.parse(line) as { type?: string }).type === 'message');
     const first = JSON.parse(PI_V3[n]!) as { id: string; message: { content: unknown } };
