@@ -6,6 +6,7 @@
  * own, matched to the `Task` call whose prompt started it.
  */
 import { entryText, type Entry, type EntryFlags } from '../journal/entry.ts';
+import { rootFinder } from '../journal/tree.ts';
 import { isRecord, str } from './builder.ts';
 import type { ImportResult, SubagentLink } from './types.ts';
 
@@ -90,27 +91,7 @@ function firstPrompt(entries: readonly Entry[]): string | undefined {
 
 /** Sidechain entries grouped by the root of their tree, groups in the order their roots appear. */
 function groupByRoot(entries: readonly Entry[]): Entry[][] {
-  const byId = new Map(entries.map((entry) => [entry.id, entry]));
-  const rootOf = new Map<string, string>();
-  const root = (entry: Entry): string => {
-    const path: Entry[] = [];
-    let current: Entry | undefined = entry;
-    let found = entry.id;
-    while (current) {
-      const known = rootOf.get(current.id);
-      if (known !== undefined) {
-        found = known;
-        break;
-      }
-      path.push(current);
-      found = current.id;
-      const parent: Entry | undefined = current.parentId === null ? undefined : byId.get(current.parentId);
-      if (parent === undefined || path.length > entries.length) break;
-      current = parent;
-    }
-    for (const step of path) rootOf.set(step.id, found);
-    return found;
-  };
+  const root = rootFinder(entries);
   const groups = new Map<string, Entry[]>();
   for (const entry of entries) {
     const key = root(entry);

@@ -158,3 +158,32 @@ function labelOnPath(entries: readonly Entry[], path: number[]): string | undefi
   }
   return undefined;
 }
+
+/**
+ * A memoized lookup of each entry's root: the topmost ancestor reachable through `parentId` (an
+ * entry whose parent is null or not in `entries` is a root). A cycle stops the walk after as many
+ * steps as there are entries. Paths already walked are remembered, so finding every root is linear.
+ */
+export function rootFinder(entries: readonly Entry[]): (entry: Entry) => string {
+  const byId = indexById(entries);
+  const rootOf = new Map<string, string>();
+  return (entry) => {
+    const path: Entry[] = [];
+    let current: Entry = entry;
+    let found: string;
+    for (;;) {
+      const known = rootOf.get(current.id);
+      if (known !== undefined) {
+        found = known;
+        break;
+      }
+      path.push(current);
+      found = current.id;
+      const parent = current.parentId === null ? undefined : byId.get(current.parentId);
+      if (parent === undefined || path.length > entries.length) break;
+      current = parent;
+    }
+    for (const step of path) rootOf.set(step.id, found);
+    return found;
+  };
+}

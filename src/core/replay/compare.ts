@@ -9,7 +9,7 @@ import type { InputScope, ReplayFrom } from '../compaction/input-scope.ts';
 import type { PromptLibrary } from '../compaction/prompts.ts';
 import { CompactionCancelledError, type Summarizer } from '../compaction/summarizer.ts';
 import type { Entry } from '../journal/entry.ts';
-import { branchLeaves } from '../journal/tree.ts';
+import { branchLeaves, rootFinder } from '../journal/tree.ts';
 import { priceFor } from '../pricing.ts';
 import { extractProbes } from '../probes/index.ts';
 import type { TokenCounter } from '../tokens/counters.ts';
@@ -122,29 +122,7 @@ export function recordedModel(entries: readonly Entry[]): string | undefined {
 
 /** The root conversations of a journal (a file may hold several, like tau-bench's): the last leaf of each. */
 export function conversationLeaves(journal: readonly Entry[]): string[] {
-  const byId = new Map(journal.map((entry) => [entry.id, entry]));
-  const rootOf = new Map<string, string>();
-  const root = (entry: Entry): string => {
-    const path: Entry[] = [];
-    let current: Entry | undefined = entry;
-    let found: string | undefined;
-    while (current) {
-      const known = rootOf.get(current.id);
-      if (known !== undefined) {
-        found = known;
-        break;
-      }
-      path.push(current);
-      const parent: Entry | undefined = current.parentId === null ? undefined : byId.get(current.parentId);
-      if (!parent || path.length > journal.length) {
-        found = current.id;
-        break;
-      }
-      current = parent;
-    }
-    for (const step of path) rootOf.set(step.id, found!);
-    return found!;
-  };
+  const root = rootFinder(journal);
   const lastLeaf = new Map<string, string>();
   for (const leaf of branchLeaves(journal)) lastLeaf.set(root(leaf), leaf.id);
   return [...lastLeaf.values()];
