@@ -3,7 +3,7 @@
  * entities (files, commands, symbols) and state changes from `extractFacts` and the tool actions,
  * and the text each level shows. Same entries, same digest: it is cached by source hash (F12).
  */
-import { entryActions } from '../compaction/tool-actions.ts';
+import { entryActions, type ToolAction } from '../compaction/tool-actions.ts';
 import type { Entry } from '../journal/entry.ts';
 import { clipLine, clipWords, errorKeys, extractFacts, oneLine, splitSentences } from '../summarize/extract.ts';
 import { basename, goalPhrase, phaseLine, plural, TITLE_MAX_CHARS } from './phase-line.ts';
@@ -78,7 +78,9 @@ function render(basis: DigestBasis): Pick<BlockDigest, 'title' | 'content' | 'ou
         ? clipWords(`Ran ${commandHead(commands[0]!)}${commands.length > 1 ? ` and ${commands.length - 1} more` : ''}`, TITLE_MAX_CHARS)
         : read.length > 0
           ? clipWords(`Read ${read.length === 1 ? basename(read[0]!) : plural(read.length, 'file')}`, TITLE_MAX_CHARS)
-          : clipWords(firstSentence(basis.lastReply) || 'Conversation', TITLE_MAX_CHARS));
+          : basis.others?.length && !basis.lastReply
+            ? clipWords(`Called ${basis.others.map((other) => other.tool).join(', ')}`, TITLE_MAX_CHARS)
+            : clipWords(firstSentence(basis.lastReply) || 'Conversation', TITLE_MAX_CHARS));
   const content = phaseLine(basis, goal, firstSentence(basis.lastReply) || 'No tool activity.');
   const open = basis.open[basis.open.length - 1];
   const outcome = open ? `Unresolved: ${clipLine(open.message, SENTENCE_MAX_CHARS)}` : firstSentence(basis.lastReply) || (stateChanges[0] ?? 'No state change.');
@@ -98,6 +100,25 @@ function mergeFailures(items: DigestBasis['failures']): DigestBasis['failures'] 
   const counts = new Map<string, number>();
   for (const item of items) counts.set(item.command, (counts.get(item.command) ?? 0) + item.count);
   return [...counts].map(([command, count]) => ({ command, count }));
+}
+
+/** Unnamed call counts of consecutive parts added up per tool, in order of first call. */
+function mergeCounts(items: NonNullable<DigestBasis['others']>): NonNullable<DigestBasis['others']> {
+  const counts = new Map<string, number>();
+  for (const item of items) counts.set(item.tool, (counts.get(item.tool) ?? 0) + item.count);
+  return [...counts].map(([tool, count]) => ({ tool, count }));
+}
+
+/** Per tool, calls a phase line's file and command lists do not name: sub-agents, searches, calls without a path or command. */
+function unnamedCalls(actions: readonly ToolAction[]): NonNullable<DigestBasis['others']> {
+  const counts = new Map<string, number>();
+  for (const action of actions) {
+    const named = action.category === 'command' ? Boolean(action.command?.trim())
+      : action.category === 'viewed' ? Boolean(action.path) && !/^(?:grep|glob|search|find|ls)$/i.test(action.tool)
+        : action.category !== 'other' && Boolean(action.path);
+    if (!named) counts.set(action.tool, (counts.get(action.tool) ?? 0) + 1);
+  }
+  return [...counts].map(([tool, count]) => ({ tool, count }));
 }
 
 /** The digest of a run of entries (the entries of a block, in order). */
@@ -145,6 +166,7 @@ export function digestEntries(entries: readonly Entry[]): BlockDigest {
     errors: facts.errors.length,
     open: facts.errors.filter((error) => !error.resolved).map((error) => ({ keys: errorKeys(error.tool, error.target), message: error.message })),
     succeeded: facts.succeeded,
+    others: unnamedCalls(actions),
   };
   return { ...render(basis), keywords, entities, keyActions, errors: facts.errors.length, changedFiles: modified.length, basis };
 }
@@ -210,6 +232,7 @@ export function mergeBlockDigests(parts: readonly BlockDigest[]): BlockDigest {
     errors: parts.reduce((sum, p) => sum + p.errors, 0),
     open,
     succeeded: [...later],
+    others: mergeCounts(parts.flatMap((part) => part.basis?.others ?? [])),
   };
   return {
     ...render(basis),

@@ -62,3 +62,31 @@ describe('the offline phase line', () => {
     expect(goalPhrase("'/var/folders/T/Screenshot 2025-11-21 at 01.27.21.png' any idea why the colors differ?")).toBe('Any idea why the colors differ?');
   });
 });
+
+describe('a block whose calls name no file or command (real Claude Code sample with Task sub-agents)', () => {
+  const raw = readFileSync('src/core/import/__fixtures__/claude-code/fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl', 'utf8');
+  const entries = sampleEntries(raw);
+  const its = toIterations(entries);
+  const digestOf = (k: number) => digestEntries(entries.slice(its[k]!.from, its[k]!.to + 1));
+
+  it('names the Task calls instead of saying "no tool calls"', () => {
+    // Iteration 2 starts three Task sub-agents; iteration 0 globs twice under the /orchestrator request.
+    expect(digestOf(2).content).toBe('Called Task ×3');
+    expect(digestOf(0).content).toBe('/orchestrator create TODO app by Next.js: Split complex… — called Glob ×2');
+    for (let k = 0; k < its.length; k++) {
+      const calls = entries.slice(its[k]!.from, its[k]!.to + 1).some((entry) => entry.blocks.some((block) => block.type === 'tool_call'));
+      if (calls) expect(digestOf(k).content, `iteration ${k}`).not.toMatch(/no tool calls/);
+    }
+  });
+
+  it('a merged block counts the calls of its parts, as the block read whole does', () => {
+    const whole = digestEntries(entries.slice(its[1]!.from, its[5]!.to + 1));
+    const merged = mergeBlockDigests([1, 2, 3, 4, 5].map(digestOf));
+    expect(merged.basis?.others).toEqual([{ tool: 'TodoWrite', count: 3 }, { tool: 'Task', count: 5 }]);
+    expect(merged.content).toBe(whole.content);
+  });
+
+  it('a block of only such calls without a goal or reply is titled by them', () => {
+    expect(digestOf(3).title).toBe('Called TodoWrite');
+  });
+});

@@ -95,6 +95,13 @@ function commandActions(basis: DigestBasis): { parts: string[]; explained: Set<s
   return { parts, explained };
 }
 
+/** `called Task ×2, WebSearch` (the first NAMED_COMMANDS tools, then how many more). */
+function otherCalls(others: NonNullable<DigestBasis['others']>): string {
+  const shown = others.slice(0, NAMED_COMMANDS).map(({ tool, count }) => (count > 1 ? `${tool} ×${count}` : tool));
+  const more = others.length - shown.length;
+  return `called ${shown.join(', ')}${more > 0 ? ` and ${plural(more, 'more tool')}` : ''}`;
+}
+
 function joined(lead: string, actions: readonly string[]): string {
   const list = actions.join(', ');
   return lead ? `${lead} ${list}` : list.charAt(0).toUpperCase() + list.slice(1);
@@ -121,6 +128,8 @@ export function phaseLine(basis: DigestBasis, goal: string | undefined, fallback
     actions = [...files(named), ...tail].filter((part): part is string => part !== undefined);
     if (joined(lead, actions).length <= PHASE_MAX_CHARS) break;
   }
+  // No file or command to name: the calls it did make (a Task sub-agent, a search) are still named.
+  if (actions.length === 0 && basis.others?.length) actions = [otherCalls(basis.others)];
   if (actions.length === 0) return bare ? `${lead} no tool calls` : fallback;
   if (joined(lead, actions).length <= PHASE_MAX_CHARS) return joined(lead, actions);
   while (actions.length > 1 && joined(lead, [...actions, '…']).length > PHASE_MAX_CHARS) actions.pop();

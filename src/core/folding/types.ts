@@ -128,6 +128,11 @@ export interface DigestBasis {
   open: Array<{ keys: string[]; message: string }>;
   /** Keys of calls that succeeded (`tool\u0000target`, `cmd\u0000command`). */
   succeeded: string[];
+  /**
+   * Calls the lists above do not name (a Task sub-agent, a web search, a grep), per tool in order of
+   * first call, so a block of only such calls still says what it did. Absent in older digests.
+   */
+  others?: Array<{ tool: string; count: number }>;
 }
 
 export type SummaryCache = Map<string, BlockDigest>;
