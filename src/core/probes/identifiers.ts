@@ -10,7 +10,9 @@
  *   single plain word only from 5 letters), numbers with units (5 seconds, 70%, 200ms, 10 MB),
  *   `--flag value` (value with a digit or `./:@`, or `--flag=value`), hex colours (#b5bd68, and
  *   six bare hex digits), `@path` mentions, paths and file names (`docs/theme.md`, `theme.ts`),
- *   code symbols (snake_case `mia_li_3668`, camelCase `setTheme`) and codes (`HAT136`).
+ *   code symbols (snake_case `mia_li_3668`, camelCase `setTheme`) and codes (`HAT136`), booking and
+ *   reservation codes (six capitals and digits with both, `ZFA04Y`, `4WQ150`; six capitals alone
+ *   only right after "reservation", "booking", "confirmation" or "code": `booking code is HATHAT`).
  * Patterns: commits are 7–40 lowercase hex characters with a digit and a letter, not inside a
  * longer word or a dashed id (UUIDs); issues are `#` plus 1–5 digits (6 digits read as a color);
  * versions are `1.2.3` (no leading zeros, not a 4-digit year first, not part of an IP or a longer
@@ -44,6 +46,11 @@ const MENTION = /(?<![\w])@([\w.-]+\/[\w./-]+|[\w-]+\.[a-z]\w*)/gi;
 const PATH = /(?<![\w@/.~-])(?:~\/|\.{1,2}\/|\.(?=[a-z]))?(?:[\w-]+\/)*[\w-]+(?:\.[a-z][\w]{0,7})?(?:\/[\w-]+(?:\.[a-z][\w]{0,7})?)*(?![\w/-])/gi;
 /** Code symbols: snake_case (`mia_li_3668`, `_generate_html`), camelCase (`setTheme`), codes (`HAT136`). */
 const SYMBOL = /(?<![\w./-])(?:_*[a-z][a-z0-9]*(?:_[a-z0-9]+)+_*|_[a-z][a-z0-9_]*|[a-z]+(?:[A-Z][a-z0-9]*)+|[A-Z]{2,}\d{2,}[A-Z\d]*)(?![\w/-]|\.\w)/g;
+
+/** A booking or reservation code: six capitals and digits, at least one of each (`ZFA04Y`, `JG7FMM`). */
+const BOOKING_CODE = /(?<![\w./-])(?=[A-Z\d]{0,5}\d)(?=[A-Z\d]{0,5}[A-Z])[A-Z\d]{6}(?![\w/-]|\.\w)/g;
+/** Six capitals alone are a code only when named as one: "reservation HATHAT", "booking code is ABCDEF". */
+const NAMED_CODE = /\b(?:reservation|booking|confirmation|locator|pnr|code)s?(?:\s+(?:id|number|code|no\.?|#))?(?:\s+(?:is|was))?\s*[:#=]?\s*([A-Z]{6})(?![\w/-])/gi;
 
 /** Removes trailing sentence punctuation (and a closing bracket without its opener) from a URL. */
 function trimUrl(url: string): string {
@@ -124,6 +131,8 @@ export function userValues(raw: string): Found[] {
     add(value);
   }
   for (const match of text.matchAll(SYMBOL)) add(match[0]);
+  for (const match of text.matchAll(BOOKING_CODE)) add(match[0]);
+  for (const match of text.matchAll(NAMED_CODE)) if (/^[A-Z]{6}$/.test(match[1]!)) add(match[1]!);
   return found;
 }
 

@@ -5,12 +5,17 @@
  * resolves `git commit -m x`, `cp ./src/dark.json ~/t/custom.json` resolves a failed copy to the
  * same destination.
  *
- * A target key is the directory entered with `cd` before the command (unless the `cd` itself is
- * what failed), the program with its subcommand (`git diff`, `npm run build`, `uv run pytest`),
+ * A target key is the directory the command ran in (unless the `cd` itself is what failed), the program with its subcommand (`git diff`, `npm run build`, `uv run pytest`),
  * and the operands that name what it acts on: path-like words, short-flag selectors with their
  * value (`-m unit`, `-c "<script>"`), and for copies and moves only the destination. Long flags
  * (`--pool=threads`, `--noEmit`) and revision words are dropped. Setup commands (`cd`, `mkdir`,
  * `export`) are not targets.
+ *
+ * The directory is the one entered with `cd` before the command or named by the program's own
+ * directory flag (`npm --prefix web`, `pnpm -C web`, `yarn --cwd web`, `make -C native`, `git -C
+ * repo`), by its last path segment: `cd web`, `cd ./web/`, `cd /home/ana/shop/web` and
+ * `--prefix web` are one project directory whatever the spelling, so a build that failed in one
+ * spelling is resolved by a successful build in another.
  */
 import { tokenize } from './shell.ts';
 import { commandKey } from './tools.ts';
@@ -26,6 +31,42 @@ const SEARCHES = new Set(['grep', 'egrep', 'fgrep', 'rg', 'ag', 'ack']);
 /** Short search flags that take a value (`-A 3`), so the pattern is found after them. */
 const SEARCH_VALUE_FLAGS = new Set(['-A', '-B', '-C', '-m', '-e', '-f', '-g', '-t', '--max-count', '--glob', '--type']);
 
+/** Each program's flags that name the directory it runs in (`npm --prefix web run build`). */
+const DIRECTORY_FLAGS: Record<string, readonly string[]> = {
+  npm: ['--prefix', '-C'],
+  pnpm: ['-C', '--dir'],
+  yarn: ['--cwd'],
+  bun: ['--cwd'],
+  make: ['-C', '--directory'],
+  gmake: ['-C', '--directory'],
+  ninja: ['-C'],
+  git: ['-C'],
+};
+
+/** A directory by its last path segment ('' for the current one): see the module comment. */
+export function directoryKey(path: string): string {
+  const segments = path.split('/').filter((segment) => segment !== '' && segment !== '.');
+  return segments[segments.length - 1] ?? '';
+}
+
+/** Removes a program's directory flags from its words, and the directory they name (see `DIRECTORY_FLAGS`). */
+function takeDirectory(words: readonly string[], program: string | undefined): { words: string[]; directory?: string } {
+  const flags = program === undefined ? undefined : DIRECTORY_FLAGS[program];
+  if (!flags) return { words: [...words] };
+  const kept: string[] = [];
+  let directory: string | undefined;
+  for (let i = 0; i < words.length; i++) {
+    const word = words[i]!;
+    const flag = flags.find((candidate) => word === candidate || word.startsWith(`${candidate}=`));
+    if (flag === undefined) {
+      kept.push(word);
+      continue;
+    }
+    directory = word === flag ? words[++i] : word.slice(flag.length + 1);
+  }
+  return directory === undefined ? { words: kept } : { words: kept, directory };
+}
+
 /**
  * Type checks and builds: which step a command runs, so `npm run check` passing resolves a type
  * error `npx tsc --noEmit` showed in the same directory, and `npm run build` a failed `tsgo -p`.
@@ -34,9 +75,11 @@ function compileStep(head: readonly string[], words: readonly string[]): 'typech
   const [program, sub, script] = head;
   const tool = program === 'npx' || program === 'bunx' || program === 'pnpx' ? sub : program;
   if (tool === 'tsc' || tool === 'tsgo' || tool === 'vue-tsc') return words.includes('--noEmit') ? 'typecheck' : 'build';
-  if ((program === 'npm' || program === 'yarn' || program === 'pnpm' || program === 'bun') && (sub === 'run' || sub === 'run-script')) {
-    if (script === 'build' || script === 'compile') return 'build';
-    if (script === 'check' || script === 'typecheck' || script === 'type-check' || script === 'tsc') return 'typecheck';
+  if (program === 'npm' || program === 'yarn' || program === 'pnpm' || program === 'bun') {
+    // yarn, pnpm and bun also run a package script without `run`: `pnpm build`.
+    const name = sub === 'run' || sub === 'run-script' ? script : program === 'npm' ? undefined : sub;
+    if (name === 'build' || name === 'compile') return 'build';
+    if (name === 'check' || name === 'typecheck' || name === 'type-check' || name === 'tsc') return 'typecheck';
   }
   if (program === 'cargo' || program === 'go') return sub === 'build' ? 'build' : sub === 'check' || sub === 'vet' ? 'typecheck' : undefined;
   return undefined;
@@ -64,12 +107,14 @@ function pathLike(word: string): boolean {
 }
 
 /** The key of one simple command (see the module comment), or undefined for setup commands. */
-function commandTarget(words: readonly string[], cwd: string): string | undefined {
-  const plain = words.filter((word) => !/^\d?[<>]/.test(word));
+function commandTarget(words: readonly string[], currentDirectory: string): string | undefined {
   let start = 0;
-  while (start < plain.length && (WRAPPERS.has(plain[start]!) || /^\w+=/.test(plain[start]!))) start++;
-  const program = plain[start]?.split('/').pop();
+  const raw = words.filter((word) => !/^\d?[<>]/.test(word));
+  while (start < raw.length && (WRAPPERS.has(raw[start]!) || /^\w+=/.test(raw[start]!))) start++;
+  const program = raw[start]?.split('/').pop();
   if (program === undefined || SETUP.has(program)) return undefined;
+  const { words: plain, directory } = takeDirectory(raw, program);
+  const cwd = directory === undefined ? currentDirectory : directoryKey(`${currentDirectory}/${directory}`);
   if (SEARCHES.has(program)) {
     const pattern = searchKey(plain.slice(start));
     if (pattern !== undefined) return [cwd, `${program} ${pattern}`].join('|');
@@ -148,7 +193,7 @@ export function shellTargets(script: string, cdFailed = false): string[] {
     const words = tokenize(command)[0];
     if (words === undefined) continue;
     if (words[0] === 'cd') {
-      cwd = cdFailed ? '' : (words[1] ?? '').replace(/^\.\//, '').replace(/\/+$/, '');
+      cwd = cdFailed ? '' : directoryKey(words[1] ?? '');
       continue;
     }
     if (piped(command)) continue;

@@ -1,0 +1,67 @@
+// Probe weaknesses found on sessions held out from the gold files, each as the snippet that showed
+// it: a booking code the user typed is an identifier, a bare thanks is not a task, and a build
+// error is resolved by a successful build of the same project spelled from another directory.
+import { describe, expect, it } from 'vitest';
+import { linkEntries, makeEntries, type Spec } from '../compaction/testing.ts';
+import { extractProbes } from './extract.ts';
+import type { Probe } from './types.ts';
+
+const probesOf = (specs: Spec[], category: string): Probe[] => extractProbes(linkEntries(makeEntries(specs))).filter((probe) => probe.category === category);
+
+describe('booking and reservation codes the user typed', () => {
+  it('takes six-character codes with a digit, and all-letter ones named as a reservation or booking', () => {
+    const probes = probesOf(
+      [
+        { user: 'Hi, my reservation is ZFA04Y and my user id is sofia_kim_7287.' },
+        { user: 'I also want to cancel JG7FMM and 4WQ150, and my booking code is HATHAT.' },
+        { user: 'The confirmation number is xk3p9q, sorry, I mean XK3P9Q.' },
+      ],
+      'identifier',
+    );
+    expect(probes.map((probe) => probe.text).sort()).toEqual(['4WQ150', 'HATHAT', 'JG7FMM', 'XK3P9Q', 'ZFA04Y', 'sofia_kim_7287'].sort());
+  });
+
+  it('does not read shouted words or acronyms as codes', () => {
+    const probes = probesOf([{ user: 'PLEASE check the README and the SQLITE setup again, and the AWS key, it costs 40 USD' }], 'identifier');
+    expect(probes.map((probe) => probe.text)).toEqual([]);
+  });
+});
+
+describe('acknowledgements', () => {
+  it('reads a bare thanks or "ok great" as no task, a request after it as one', () => {
+    const probes = probesOf(
+      [{ user: 'thank you' }, { user: 'Thanks!' }, { user: 'ok great' }, { user: 'Great, thank you so much!' }, { user: 'Okay, sounds good.' }, { user: 'ok great, now add a --port flag' }],
+      'task',
+    );
+    expect(probes.map((probe) => probe.text)).toEqual(['ok great, now add a --port flag']);
+  });
+});
+
+describe('builds spelled from another directory', () => {
+  const failure = (id: string, command: string): Spec[] => [
+    { assistant: '', calls: [{ id, name: 'Bash', input: { command } }] },
+    { tool: "src/app.ts(3,7): error TS2322: Type 'string' is not assignable to type 'number'.\nExit code 2", callId: id, error: true },
+  ];
+  const success = (id: string, command: string): Spec[] => [
+    { assistant: '', calls: [{ id, name: 'Bash', input: { command } }] },
+    { tool: 'vite v5.0.0 building for production...\n✓ built in 1.2s', callId: id },
+  ];
+  const statuses = (specs: Spec[]): string[] => probesOf(specs, 'error').map((probe) => probe.kind);
+
+  it.each([
+    ['cd web && npm run build', 'npm run build --prefix web'],
+    ['npm --prefix web run build', 'cd web && npm run build'],
+    ['cd /home/ana/shop/web && npm run build', 'cd web && npm run build'],
+    ['cd ./web/ && npm run build', 'cd /home/ana/shop/web && npm run build 2>&1 | tail -5'],
+    ['pnpm -C web build', 'cd web && pnpm run build'],
+    ['yarn --cwd web build', 'cd web && yarn build'],
+    ['make -C native', 'cd native && make'],
+  ])('a failed `%s` is resolved by `%s`', (failed, passed) => {
+    expect(statuses([{ user: 'build it' }, ...failure('a', failed), ...success('b', passed)])).toEqual(['resolved']);
+  });
+
+  it('stays open when the successful build ran in another project directory', () => {
+    expect(statuses([{ user: 'build it' }, ...failure('a', 'cd web && npm run build'), ...success('b', 'npm run build --prefix api')])).toEqual(['open']);
+    expect(statuses([{ user: 'build it' }, ...failure('a', 'npm run build --prefix web'), ...success('b', 'npm run build')])).toEqual(['open']);
+  });
+});
