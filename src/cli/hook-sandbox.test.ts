@@ -69,6 +69,16 @@ describe('a CLI hook has no network and no library', () => {
     expect(heard).toBe(0);
   });
 
+  it('the word import in a comment, a string or a regular expression is no import: the hook runs', async () => {
+    const hook = hookFile('words.mjs', `// Does not import anything: it only names the imported files.
+export function beforeCompact(event) {
+  const note = "import(\\"x\\") is only text";
+  return { summary: \`\${/import/.test(note) ? 'imported' : ''} \${event.entries.length}\` };
+}`);
+    const report = await runCompact({ ...base, hook });
+    expect(report.summary).toMatch(/^imported \d+$/);
+  });
+
   it('plain JavaScript still works: JSON, Math, Intl, maps, timers, structuredClone, console', async () => {
     const hook = hookFile('plain.mjs', `export async function beforeCompact(event) {
       await new Promise((resolve) => setTimeout(resolve, 1));

@@ -7,9 +7,11 @@
  * timers) is refused, and `console` and the timers are replaced by wrappers that hand out nothing
  * of the host. The network (fetch, XMLHttpRequest, WebSocket, EventSource, sendBeacon, importScripts,
  * nested workers), storage (indexedDB, caches) and, in Node, process and require are therefore
- * gone. `import` is syntax, not a global: a module using it (static or dynamic) is refused before
- * it loads (`importProblem`), and with strings no longer compiled it cannot be spelt another way.
+ * gone. `import` is syntax, not a global: a module using it as code (static or dynamic) is refused
+ * before it loads (`importProblem`; the word in a comment or string is fine), and with strings no
+ * longer compiled it cannot be spelt another way.
  */
+import { scanImports } from './import-scan.ts';
 
 /** The only globals user code keeps: the ECMAScript built-ins and a few harmless helpers. */
 export const SANDBOX_GLOBALS: ReadonlySet<string> = new Set([
@@ -25,12 +27,23 @@ export const SANDBOX_GLOBALS: ReadonlySet<string> = new Set([
   'TextEncoder', 'TextDecoder', 'atob', 'btoa', 'URL', 'URLSearchParams',
 ]);
 
-/** Where a module uses `import` (which would load code or reach the network), as a load error to report. */
+/**
+ * Where a module uses `import` as code (which would load code or reach the network), as a load
+ * error to report; the word in a comment, a string or a regular expression is allowed. Where the
+ * scan met a `/` it could not place, every occurrence of the word counts (see import-scan.ts).
+ */
 export function importProblem(source: string): { message: string; line: number } | undefined {
-  const match = /\bimport\b/.exec(source);
-  if (!match) return undefined;
-  const line = source.slice(0, match.index).split('\n').length;
-  return { message: 'it uses `import`, and user code may not load other modules or reach the network: write the module without imports (the word may not appear even in a comment or string)', line };
+  const scan = scanImports(source);
+  const lineOf = (offset: number) => source.slice(0, offset).split('\n').length;
+  if (scan.importAt !== undefined) {
+    return { message: 'it uses `import`, and user code may not load other modules or reach the network: write the module without imports', line: lineOf(scan.importAt) };
+  }
+  const word = scan.ambiguousSlashAt === undefined ? null : /\bimport\b/.exec(source);
+  if (!word || scan.ambiguousSlashAt === undefined) return undefined;
+  return {
+    message: `it has the word \`import\`, and the \`/\` on line ${lineOf(scan.ambiguousSlashAt)} may divide or start a regular expression, so Foldlab cannot tell whether the word is code: put that \`/\` in parentheses or leave the word out`,
+    line: lineOf(word.index),
+  };
 }
 
 function refuse(what: string): never {
