@@ -4,6 +4,10 @@
  * never pose as instructions outside its block.
  */
 import { blockText, type Entry } from '../journal/entry.ts';
+import { messageParts } from '../summarize/harness.ts';
+
+/** The label of harness text in a user message, so no summarizer takes it for the user's request. */
+export const INJECTED_LABEL = '[user (injected by the harness)]';
 
 /** Characters of one tool result kept in a summarizer's input (both ends kept). */
 export const DEFAULT_RESULT_CHARS = 2000;
@@ -17,14 +21,25 @@ export function truncateMiddle(text: string, max: number): string {
   return text.slice(0, head) + marker + text.slice(text.length - (keep - head));
 }
 
-/** `[role]: text` lines, tool calls as `[assistant tool call] name(args)`, results clipped. */
+/** A user text block's lines: the person's words as `[user]`, harness text in it (IDE selections, reminders) apart. */
+function userLines(entry: Entry, text: string): string[] {
+  if (entry.flags?.injected) return [`${INJECTED_LABEL}: ${text}`];
+  return messageParts(text).map((part) => `${part.harness ? INJECTED_LABEL : `[${entry.role}]`}: ${part.text}`);
+}
+
+/**
+ * `[role]: text` lines, tool calls as `[assistant tool call] name(args)`, results clipped; harness
+ * text inside a user message is labelled `[user (injected by the harness)]`, apart from the words.
+ */
 export function serializeEntries(entries: readonly Entry[], resultChars = DEFAULT_RESULT_CHARS): string {
   const lines: string[] = [];
   for (const entry of entries) {
     for (const block of entry.blocks) {
       switch (block.type) {
         case 'text':
-          if (block.text.trim()) lines.push(`[${entry.role}]: ${block.text}`);
+          if (!block.text.trim()) break;
+          if (entry.role === 'user') lines.push(...userLines(entry, block.text));
+          else lines.push(`[${entry.role}]: ${block.text}`);
           break;
         case 'thinking':
           if (block.text.trim()) lines.push(`[${entry.role} thinking]: ${block.text}`);

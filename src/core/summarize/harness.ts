@@ -52,6 +52,60 @@ export function stripHarness(text: string): string {
   return out.replace(CAVEAT, '').replace(INTERRUPTED, '').replace(/\n{3,}/g, '\n\n').trim();
 }
 
+/** A run of a user message's text: the person's words, or harness text (`tag` names its element). */
+export interface MessagePart {
+  text: string;
+  /** The harness element (`ide_selection`), `caveat` or `interruption`; absent for the person's words. */
+  harness?: string;
+}
+
+/** Where each harness element, caveat and interruption note lies in `text` (sorted, not overlapping). */
+function harnessSpans(text: string): Array<{ from: number; to: number; tag: string }> {
+  const spans: Array<{ from: number; to: number; tag: string }> = [];
+  if (text.includes('<')) {
+    for (const tag of HARNESS_TAGS) {
+      const open = `<${tag}`;
+      const close = `</${tag}>`;
+      for (let at = text.indexOf(open); at >= 0; at = text.indexOf(open, at + open.length)) {
+        const after = text[at + open.length];
+        if (after !== '>' && after !== ' ' && after !== '\n') continue;
+        const end = text.indexOf(close, at);
+        const newline = text.indexOf('\n', at);
+        const to = end >= 0 ? end + close.length : newline >= 0 ? newline : text.length;
+        spans.push({ from: at, to, tag });
+        at = to - open.length;
+      }
+    }
+  }
+  for (const [pattern, tag] of [[CAVEAT, 'caveat'], [INTERRUPTED, 'interruption']] as const) {
+    for (const match of text.matchAll(pattern)) spans.push({ from: match.index, to: match.index + match[0].length, tag });
+  }
+  spans.sort((a, b) => a.from - b.from || b.to - a.to);
+  const kept: typeof spans = [];
+  for (const span of spans) if (!kept.length || span.from >= kept[kept.length - 1]!.to) kept.push(span);
+  return kept;
+}
+
+/**
+ * A user message's text cut into the person's words and the harness text around and inside them,
+ * in order, so a view can show each for what it is (whitespace-only runs between them dropped).
+ */
+export function messageParts(text: string): MessagePart[] {
+  const parts: MessagePart[] = [];
+  let from = 0;
+  const words = (to: number) => {
+    const run = text.slice(from, to);
+    if (run.trim()) parts.push({ text: run.trim() });
+  };
+  for (const span of harnessSpans(text)) {
+    words(span.from);
+    parts.push({ text: text.slice(span.from, span.to), harness: span.tag });
+    from = span.to;
+  }
+  words(text.length);
+  return parts;
+}
+
 /** The person's words of a user message, or undefined when it has none (harness text or a bare slash command). */
 export function userWords(text: string): string | undefined {
   const words = stripHarness(text);

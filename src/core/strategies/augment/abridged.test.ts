@@ -153,7 +153,9 @@ describe('a run of harness text alone (real Claude Code sample opened by a /clea
     expect(structureTurn(entries, 0, 2, false).userMessage).toBe('');
     const out = abridgedHistory(entries, entries.length, { ...limits, totalCharsLimit: 1_000_000 });
     expect(out.text).not.toMatch(/<user>\s*<\/user>/);
-    expect(out.text.startsWith('<user>\n<ide_selection>')).toBe(true);
+    // The IDE selection and reminder inside the first prompt are the harness's: the user message is the words alone.
+    expect(out.text.startsWith('<user>\nHey Claude, please have a look at the git diff')).toBe(true);
+    expect(out.text).not.toMatch(/ide_selection|system-reminder/);
   });
 });
 

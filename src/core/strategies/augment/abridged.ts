@@ -10,6 +10,7 @@ import { toolActions } from '../../compaction/tool-actions.ts';
 import { truncateMiddle } from '../../compaction/serialize.ts';
 import { branchIndex, type AugmentBranchIndex } from './branch-index.ts';
 import { isSystem, opensTurn } from './exchanges.ts';
+import { stripHarness } from '../../summarize/harness.ts';
 import { renderHandlebars } from './handlebars.ts';
 import type { AugmentOptions } from './params.ts';
 import { ABRIDGED_EXCHANGE_TEMPLATE } from './templates.ts';
@@ -63,7 +64,8 @@ export function structureTurn(entries: readonly Entry[], start: number, end: num
   for (let i = start; i <= end; i++) {
     const entry = entries[i]!;
     if (isSystem(entry)) continue;
-    if (out.userMessage === '' && opensTurn(entry)) out.userMessage = textOf(entry);
+    // The person's words only: IDE selections, reminders and command echoes in the message are the harness's.
+    if (out.userMessage === '' && opensTurn(entry)) out.userMessage = stripHarness(textOf(entry));
     if (entry.flags?.aborted) out.wasInterrupted = true;
     if (entry.role === 'user' && entry.flags?.injected && INTERRUPTED.test(textOf(entry))) out.wasInterrupted = true;
     if (entry.role !== 'assistant') continue;
