@@ -66,8 +66,21 @@ export function findMessageLists(doc: unknown): unknown[][] {
   return [];
 }
 
+/** Is this an OpenHands event (an action or an observation with its source)? */
+export function isOpenHandsEvent(value: unknown): boolean {
+  return isRecord(value) && typeof value.source === 'string' && (typeof value.action === 'string' || typeof value.observation === 'string');
+}
+
+/** The events of a document: a bare array of events, or a record's `history` array. */
+export function openHandsEvents(doc: unknown): { events: unknown[]; path: Array<string | number> } | undefined {
+  if (Array.isArray(doc) && doc.length > 0 && doc.some(isOpenHandsEvent)) return { events: doc, path: [] };
+  if (isRecord(doc) && Array.isArray(doc.history) && doc.history.some(isOpenHandsEvent)) return { events: doc.history, path: ['history'] };
+  return undefined;
+}
+
 /** The JSON-document format of a parsed document, or undefined if its shape is unknown. */
 export function detectDocumentFormat(doc: unknown): FormatId | undefined {
+  if (openHandsEvents(doc)) return 'openhands';
   const lists = findMessageLists(doc);
   if (lists.length === 0) return undefined;
   if (isRecord(doc) && (typeof doc.system === 'string' || Array.isArray(doc.system))) return 'anthropic';

@@ -83,7 +83,7 @@ function contentParts(content: unknown, ctx: Context): Array<TextBlock | ImageBl
 }
 
 /** Usage as OpenAI reports it (`prompt_tokens` already includes cached tokens). */
-function openAiUsage(value: unknown): Usage | undefined {
+export function openAiUsage(value: unknown): Usage | undefined {
   if (!isRecord(value)) return undefined;
   const input = num(value.prompt_tokens) ?? num(value.input_tokens);
   const output = num(value.completion_tokens) ?? num(value.output_tokens);

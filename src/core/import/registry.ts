@@ -4,6 +4,7 @@ import { createCodexImporter } from './codex.ts';
 import { createPiImporter } from './pi.ts';
 import { openAiChatImporter } from './openai-chat.ts';
 import { anthropicImporter } from './anthropic.ts';
+import { openHandsImporter } from './openhands.ts';
 import type { DocumentImporter, FormatId, LineImporter } from './types.ts';
 
 export type ImporterKind = { kind: 'jsonl'; create: () => LineImporter } | { kind: 'json'; importer: DocumentImporter };
@@ -14,4 +15,5 @@ export const IMPORTERS: Record<FormatId, ImporterKind> = {
   pi: { kind: 'jsonl', create: createPiImporter },
   'openai-chat': { kind: 'json', importer: openAiChatImporter },
   anthropic: { kind: 'json', importer: anthropicImporter },
+  openhands: { kind: 'json', importer: openHandsImporter },
 };

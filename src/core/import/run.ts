@@ -283,7 +283,7 @@ export class ImportSession {
     const format = this.documentFormat ?? detectDocumentFormat(doc);
     if (!format) {
       throw new ImportFormatError(
-        `${this.name()} is JSON of an unknown shape (${describeShape(doc)}); expected an array of {role, content} messages, an object with a "messages" array, or records holding one (e.g. "traj").`,
+        `${this.name()} is JSON of an unknown shape (${describeShape(doc)}); expected an array of {role, content} messages, an object with a "messages" array, records holding one (e.g. "traj"), or OpenHands events ({id, source, action|observation}).`,
       );
     }
     const spec = IMPORTERS[format];

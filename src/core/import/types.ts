@@ -5,7 +5,7 @@
  */
 import type { Entry } from '../journal/entry.ts';
 
-export type FormatId = 'claude-code' | 'codex' | 'pi' | 'openai-chat' | 'anthropic';
+export type FormatId = 'claude-code' | 'codex' | 'pi' | 'openai-chat' | 'anthropic' | 'openhands';
 
 export const FORMAT_LABELS: Record<FormatId, string> = {
   'claude-code': 'Claude Code session (JSONL)',
@@ -13,6 +13,7 @@ export const FORMAT_LABELS: Record<FormatId, string> = {
   pi: 'pi session (JSONL)',
   'openai-chat': 'OpenAI Chat Completions messages (JSON)',
   anthropic: 'Anthropic Messages (JSON)',
+  openhands: 'OpenHands trajectory (JSON events)',
 };
 
 export const FORMAT_IDS = Object.keys(FORMAT_LABELS) as FormatId[];

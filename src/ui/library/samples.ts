@@ -18,4 +18,5 @@ export const SAMPLES: Sample[] = [
   { id: 'pi-compacted', title: 'pi session with compactions (v1)', path: 'samples/pi/before-compaction.jsonl', format: 'pi', description: 'Real pi session: 471 calls, 2 compactions pi recorded' },
   { id: 'pi-v3', title: 'pi session (v3 tree)', path: 'samples/pi/v3-small.jsonl', format: 'pi', description: 'id/parentId tree with 2 compactions' },
   { id: 'tau-bench', title: 'tau-bench GPT-4o airline', path: 'samples/openai-chat/gpt-4o-airline.json', format: 'openai-chat', description: '200 conversations, 1,164 tool calls' },
+  { id: 'openhands', title: 'OpenHands GUI session', path: 'samples/openhands/basic_gui_mode.json', format: 'openhands', description: 'Real trajectory: 4 tool calls, agent state events' },
 ];

@@ -1,0 +1,49 @@
+/**
+ * The agents' formats beside Claude Code, Codex and pi, imported through the file chooser: the
+ * figures shown equal the CLI's, and Compare replays the imported session with the CLI's number of
+ * calls.
+ */
+import { execFileSync } from 'node:child_process';
+import { resolve } from 'node:path';
+import { cliInspect, expect, ROOT, sample, test } from './fixtures/app.ts';
+
+const FILES = [
+  { name: 'OpenHands trajectory', path: sample('openhands/basic_gui_mode.json'), format: 'openhands' },
+];
+
+function cliCalls(file: string): number {
+  const out = execFileSync(resolve(ROOT, 'node_modules/.bin/tsx'), [resolve(ROOT, 'src/cli/main.ts'), 'eval', file, '--strategies', 'sliding-window', '--counter', 'chars4', '--window', '50000', '--json'], {
+    cwd: ROOT, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024,
+  });
+  const report = JSON.parse(out) as { files: Array<{ calls: number }> };
+  return report.files[0]!.calls;
+}
+
+for (const file of FILES) {
+  test(`imports an ${file.name} with the CLI's totals and compares it`, async ({ app, page }) => {
+    const expected = cliInspect(file.path);
+    expect(expected.format).toBe(file.format);
+    await app.importFile(file.path);
+    await expect(page.getByTestId('conversation.meta')).toBeVisible();
+    expect(await app.entryCount()).toBe(expected.entries);
+    expect(await app.totalTokens()).toBe(expected.tokens.total);
+    const outcome = await app.reportFor(file.path);
+    expect(outcome?.format).toBe(file.format);
+    expect(outcome?.toolCalls).toBe(expected.toolCalls);
+    expect(outcome?.toolResults).toBe(expected.toolResults);
+    expect(outcome?.roles).toEqual(expected.roles);
+
+    const calls = cliCalls(file.path);
+    await page.getByTestId('counter.select').selectOption('chars4');
+    await page.getByTestId('gauge.preset').selectOption('custom');
+    await page.getByTestId('gauge.custom').fill('50000');
+    await page.getByTestId('tab.compare').click();
+    await expect(page.getByTestId('compare.window')).toHaveAttribute('data-value', '50000');
+    const rows = page.getByTestId('compare.configs').locator('> ol > li');
+    while ((await rows.count()) > 1) await page.getByTestId(`compare.config.${(await rows.count()) - 1}.remove`).click();
+    await page.getByTestId('compare.config.0.strategy').selectOption('sliding-window');
+    await page.getByTestId('compare.run').click();
+    await expect(page.getByTestId('compare.totals.0')).toBeVisible({ timeout: 60_000 });
+    await expect(page.getByTestId('compare.totals.0.calls')).toHaveAttribute('data-value', String(calls));
+  });
+}
