@@ -1,6 +1,6 @@
 /**
- * Compaction in the UI: each strategy on the real Claude Code session, tokens after < before, the
- * summary lists the files the session modified and opens back to its source, and the exported
+ * Compaction in the UI: each strategy on the real Claude Code session, tokens after < before and
+ * equal to the plan's figure, the summary lists the files the session modified and opens back to its source, and the exported
  * OpenAI JSON imports again.
  */
 import { readFileSync } from 'node:fs';
@@ -51,8 +51,12 @@ async function compact(page: Page, strategy: string, options: Record<string, str
   }
   await expect(page.getByTestId('plan.tokens')).toBeVisible({ timeout: 30_000 });
   await expect(page.getByTestId('compact.run')).toBeEnabled({ timeout: 30_000 });
+  // With the offline summarizer the plan's after figure is counted, not estimated: the run must give it.
+  await expect(page.getByTestId('plan.tokens')).toHaveAttribute('data-basis', /^(counted|offline)$/);
+  const planned = number(/→\s*([\d,]+)/.exec((await page.getByTestId('plan.tokens').textContent()) ?? '')?.[1] ?? null);
   await page.getByTestId('compact.run').click();
   await expect(page.getByTestId('run')).toBeVisible({ timeout: 60_000 });
+  expect(number(await page.getByTestId('run.tokens-after').textContent())).toBe(planned);
 }
 
 for (const c of CASES) {

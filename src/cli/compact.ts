@@ -12,6 +12,8 @@ import { countEntries } from '../core/tokens/entry-tokens.ts';
 import { askBeforeFork, notifyAfterCompact, userCompactionHooks, type HookName } from '../core/hooks/user-hooks.ts';
 import { loadCliHooks } from './hooks.ts';
 import { describeChange } from '../core/compaction/plan-change.ts';
+import { sizePlanAfter } from '../core/compaction/planned-after.ts';
+import type { PlanAfterBasis } from '../core/compaction/types.ts';
 import type { UnseenPrefix } from '../core/replay/recorded-usage.ts';
 import { sessionUnseenPrefix } from '../core/replay/session-prefix.ts';
 import { importFile, loadPrompts } from './load.ts';
@@ -43,8 +45,10 @@ export interface CompactReport {
   /** Tokens of the transcript's context before and after the run (what the plan changes), counter units. */
   tokensBefore: number;
   tokensAfter: number;
-  /** The plan's estimate of `tokensAfter`, on the same basis (summaries at their budget). */
+  /** The plan's figure for `tokensAfter`, on the same basis: the offline summaries counted as the run writes them. */
   plannedTokensAfter: number;
+  /** How the plan found it: 'counted' (no summary), 'offline' (the offline summaries), 'budget' (an estimate). */
+  plannedBasis: PlanAfterBasis;
   /** Tokens every call sends beyond the transcript (system prompt, tool definitions), and where the figure comes from. */
   unseenPrefixTokens: number;
   unseenPrefix: { source: UnseenPrefix['source']; note: string };
@@ -112,6 +116,8 @@ export async function runCompact(args: CompactArgs): Promise<CompactReport> {
   });
   const afterCompactError = hooks ? await notifyAfterCompact(hooks, outcome) : undefined;
   const { plan, context } = outcome;
+  // The figure the Compact page's plan shows for the offline summarizer, from the same function.
+  const planned = sizePlanAfter(strategy, input, plan, strategy.parse(options), 'offline');
   const fates = plan.fates;
   return {
     strategy: strategy.id,
@@ -121,7 +127,8 @@ export async function runCompact(args: CompactArgs): Promise<CompactReport> {
     nothingToDo: plan.nothingToDo ?? null,
     tokensBefore: plan.tokensBefore,
     tokensAfter: context.tokensAfter,
-    plannedTokensAfter: plan.tokensAfterEstimate,
+    plannedTokensAfter: planned.tokensAfterEstimate,
+    plannedBasis: planned.afterBasis ?? 'budget',
     unseenPrefixTokens: unseenPrefix.tokens,
     unseenPrefix: { source: unseenPrefix.source, note: unseenPrefix.note },
     sentTokensBefore: plan.tokensBefore + unseenPrefix.tokens,

@@ -10,6 +10,12 @@ import { useAppStore } from './store.ts';
 
 export type SummarizerFields = Pick<CompactRequest, 'remote' | 'localModelId' | 'localAppConfig'> & { summarizer: 'offline' | 'remote' | 'webllm' };
 
+/** Which summarizer Settings picks, without its key or model: what a plan needs to know. */
+export function summarizerKindOf(state: Pick<ModelsSlice, 'summarizerKind' | 'localModelId'>): SummarizerFields['summarizer'] {
+  if (state.summarizerKind === 'remote') return 'remote';
+  return state.summarizerKind === 'local' && state.localModelId ? 'webllm' : 'offline';
+}
+
 /** The summarizer chosen in Settings, ready to send: offline when no model is chosen. */
 export async function summarizerFields(): Promise<SummarizerFields> {
   const { summarizerKind, remote, localModelId, localModelBaseUrl } = useAppStore.getState();

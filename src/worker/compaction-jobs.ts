@@ -15,6 +15,7 @@ import { browserHookWorker, type HookWorkerFactory } from './hook-worker.ts';
 import { getStrategy } from '../core/strategies/index.ts';
 import { withUserWindow } from '../core/compaction/window-option.ts';
 import { createOfflineSummarizer } from '../core/summarize/offline.ts';
+import { planSummarizerOf, planWithAfter } from '../core/compaction/planned-after.ts';
 import { createRemoteSummarizer } from '../llm/remote.ts';
 import { inertResponse } from '../llm/inert-output.ts';
 import { createWebLLMSummarizer, type WebLLMSummarizer } from '../llm/webllm.ts';
@@ -155,7 +156,8 @@ export class CompactionJobs {
   async plan(request: CompactRequest): Promise<PlanPreview> {
     const { built, previousRow, options, unseenPrefix } = await this.prepare(request);
     const strategy = getStrategy(request.strategy);
-    const plan: Plan = strategy.plan(built.input, strategy.parse(options));
+    // The after figure true to who writes the summaries: the offline ones counted, a model's at their budget.
+    const plan: Plan = planWithAfter(strategy, built.input, strategy.parse(options), planSummarizerOf(request.summarizer));
     return {
       plan,
       journalIndex: built.journalIndex,

@@ -12,6 +12,7 @@ import {
   CompactionCancelledError, SummaryTimeoutError, type Summarizer, type SummaryResponse,
 } from './summarizer.ts';
 import { countFates, countKeptItems } from './plan-counts.ts';
+import { taskRequest } from './task-request.ts';
 import type { CompactedContext, CompactionInput, Plan, SummaryTask } from './types.ts';
 
 /** The seeds' summary timeout (seed 002 §E2: 120 s). */
@@ -174,7 +175,8 @@ export function promptVersion(text: string): string {
 }
 
 async function summarizeTask(args: RunCompactionArgs, task: SummaryTask): Promise<SummaryResponse> {
-  const entries = task.indices ? task.indices.map((i) => args.input.entries[i]!).filter(Boolean) : args.input.entries.slice(task.from, task.to + 1);
+  const request = taskRequest(args.input, task);
+  const entries = request.entries;
   const serialize = args.serialize ?? args.strategy.serialize?.bind(args.strategy) ?? serializeEntries;
   const serialized = serialize(entries);
   const vars: Record<string, string> = {
@@ -189,17 +191,7 @@ async function summarizeTask(args: RunCompactionArgs, task: SummaryTask): Promis
   const timer = setTimeout(() => timeout.abort(new SummaryTimeoutError(timeoutMs)), timeoutMs);
   const signal = args.signal ? AbortSignal.any([args.signal, timeout.signal]) : timeout.signal;
   try {
-    const pending = args.summarizer.summarize({
-      taskId: task.id,
-      promptId: task.prompt,
-      prompt,
-      entries,
-      serialized,
-      ...(task.previousSummary !== undefined ? { previousSummary: task.previousSummary } : {}),
-      vars: task.vars ?? {},
-      ...(task.maxTokens !== undefined ? { maxTokens: task.maxTokens } : {}),
-      signal,
-    });
+    const pending = args.summarizer.summarize({ ...request, prompt, serialized, signal });
     // Whatever the summarizer does with the signal, a timeout or cancel ends the wait.
     const aborted = new Promise<never>((_, reject) => {
       const fail = () => reject(args.signal?.aborted ? new CompactionCancelledError() : new SummaryTimeoutError(timeoutMs));

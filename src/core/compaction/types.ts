@@ -104,13 +104,24 @@ export interface Plan {
   summaries: SummaryTask[];
   compressions: Compression[];
   tokensBefore: number;
-  /** Estimated tokens of the assembled context (summaries counted at their budget). */
+  /**
+   * Tokens of the assembled context: the strategy's estimate (summaries counted at their budget),
+   * made true for the summarizer by compaction/planned-after.ts where `afterBasis` says so.
+   */
   tokensAfterEstimate: number;
+  /** How `tokensAfterEstimate` was found (planned-after.ts); absent: the strategy's own estimate. */
+  afterBasis?: PlanAfterBasis;
   /** Why each decision was made, in order. */
   notes: string[];
   /** Set when there is nothing to compact, with the reason the user sees. */
   nothingToDo?: string;
 }
+
+/**
+ * 'counted': no summary to make, the assembled context counted; 'offline': counted with the offline
+ * summaries the run writes; 'budget': summaries at their budget, an estimate (a model writes them).
+ */
+export type PlanAfterBasis = 'counted' | 'offline' | 'budget';
 
 /** An entry of an assembled context: a journal entry kept as is, or one the strategy made. */
 export interface ContextEntry {

@@ -9,7 +9,7 @@ import { getStrategy, STRATEGY_IDS } from '../../core/strategies/index.ts';
 import { COUNTER_LABELS } from '../../core/tokens/counters.ts';
 import type { ConversationRow } from '../../db/schema.ts';
 import { errorMessage, planCompaction, runCompactionJob } from '../../store/actions.ts';
-import { summarizerFields } from '../../store/summarizer-request.ts';
+import { summarizerFields, summarizerKindOf } from '../../store/summarizer-request.ts';
 import { useAppStore } from '../../store/store.ts';
 import type { CompactRequest, PlanPreview } from '../../worker/protocol.ts';
 import { DEFAULT_REPLAY_FROM, type ReplayFrom } from '../../core/compaction/input-scope.ts';
@@ -71,11 +71,12 @@ export function CompactPanel({ conversation, leafId, entryCount }: { conversatio
       ...(upTo !== undefined ? { upTo } : {}),
       ...(from !== DEFAULT_REPLAY_FROM ? { from } : {}),
       continueFrom: continuePrevious ? 'latest' : 'none',
-      summarizer: 'offline',
+      // Who will write the summaries decides whether the plan's after figure is counted or an estimate (no key here).
+      summarizer: summarizerKindOf({ summarizerKind, localModelId }),
       ...(strategyId === 'custom' ? { pluginSource } : {}),
       ...(validEstimate(unseenEstimate) ? { unseenPrefix: unseenEstimate } : {}),
     }),
-    [conversation.id, strategyId, values, counter, contextWindow, leafId, upTo, from, continuePrevious, pluginSource, unseenEstimate],
+    [conversation.id, strategyId, values, counter, contextWindow, leafId, upTo, from, continuePrevious, pluginSource, unseenEstimate, summarizerKind, localModelId],
   );
 
   const [preview, setPreview] = useState<{ key: string; value?: PlanPreview; error?: string }>();

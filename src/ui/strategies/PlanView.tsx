@@ -3,12 +3,16 @@ import type { PlanPreview } from '../../worker/protocol.ts';
 import { FateStrip } from './FateStrip.tsx';
 import { MemoriesView } from './MemoriesView.tsx';
 import { describeChange } from '../../core/compaction/plan-change.ts';
+import { PLAN_AFTER_NOTES } from '../../core/compaction/planned-after.ts';
 import { sentSentence } from '../../core/replay/session-prefix.ts';
 
 export function PlanView({ preview, counterLabel }: { preview: PlanPreview; counterLabel: string }) {
   const { plan } = preview;
   const fmt = (n: number) => n.toLocaleString('en-US');
   const prefix = preview.unseenPrefix.tokens;
+  // A model's summaries are counted at their budget: that figure is an estimate, and says so.
+  const basis = plan.afterBasis ?? 'budget';
+  const estimate = basis === 'budget' ? 'about ' : '';
   return (
     <section className="plan" aria-label="Plan" data-testid="plan">
       <p data-testid="plan.trigger">
@@ -24,13 +28,14 @@ export function PlanView({ preview, counterLabel }: { preview: PlanPreview; coun
           {plan.nothingToDo}
         </p>
       )}
-      <p data-testid="plan.tokens">
-        <strong>Tokens</strong> {fmt(plan.tokensBefore)} → about {fmt(plan.tokensAfterEstimate)} in the transcript ({counterLabel})
+      <p data-testid="plan.tokens" data-basis={basis}>
+        <strong>Tokens</strong> {fmt(plan.tokensBefore)} → {estimate}{fmt(plan.tokensAfterEstimate)} in the transcript ({counterLabel})
         {plan.tokensBefore > 0 && ` · ${describeChange(plan.tokensBefore + prefix, plan.tokensAfterEstimate + prefix)} of what is sent`}
       </p>
       <ul className="small" data-testid="plan.sent" aria-label="Context as sent">
         <li data-testid="plan.sent.before">Before: {sentSentence(plan.tokensBefore, preview.unseenPrefix)}</li>
-        <li data-testid="plan.sent.after">After: about {sentSentence(plan.tokensAfterEstimate, preview.unseenPrefix)}</li>
+        <li data-testid="plan.sent.after">After: {estimate}{sentSentence(plan.tokensAfterEstimate, preview.unseenPrefix)}</li>
+        <li className="muted" data-testid="plan.after.basis">{PLAN_AFTER_NOTES[basis]}</li>
       </ul>
       <FateStrip fates={plan.fates} cut={plan.cut?.index} />
       {plan.summaries.length > 0 && (
