@@ -7,7 +7,7 @@ import { SummarizerError } from '../core/compaction/summarizer.ts';
 
 export type WebLLMErrorKind =
   | 'webgpu' | 'shader-f16' | 'gpu-memory' | 'gpu-limits' | 'download' | 'storage'
-  | 'unknown-model' | 'not-loaded' | 'unloaded' | 'worker' | 'other';
+  | 'unknown-model' | 'not-loaded' | 'unloaded' | 'worker' | 'integrity' | 'other';
 
 /** A WebLLM failure, in words a user can act on; `kind` says which, `cause` holds WebLLM's own error. */
 export class WebLLMError extends SummarizerError {
@@ -35,6 +35,7 @@ export class WebLLMContextOverflowError extends SummarizerError {
 
 // WebLLM's error texts (lib/index.js of @mlc-ai/web-llm 0.2.86). Errors from its worker arrive as
 // strings ("DeviceLostError: The WebGPU device was lost ..."), so names and texts are matched, not classes.
+const INTEGRITY = /IntegrityError|Integrity verification failed|Invalid SRI hash format/i;
 const OVERFLOW = /ContextWindowSizeExceededError|Prompt tokens exceed context window size/i;
 const NO_WEBGPU = /WebGPUNotAvailableError|WebGPUNotFoundError|WebGPU is not supported|Cannot find WebGPU|Unable to find a compatible GPU|navigator\.gpu/i;
 const NO_F16 = /ShaderF16SupportError|requires WebGPU extension shader-f16/i;
@@ -69,6 +70,7 @@ export function mapWebLLMError(error: unknown, modelId: string): Error {
     const window = /context window size:\s*(\d+)/i.exec(text)?.[1];
     return new WebLLMContextOverflowError(modelId, prompt ? Number(prompt) : undefined, window ? Number(window) : undefined, cause);
   }
+  if (INTEGRITY.test(text)) return integrityError(text, modelId, cause);
   if (NO_F16.test(text)) {
     return new WebLLMError('shader-f16', `${modelId} needs the WebGPU feature shader-f16, which this browser or GPU lacks: pick an f32 model (q4f32) instead.`, cause);
   }
@@ -95,4 +97,20 @@ export function mapWebLLMError(error: unknown, modelId: string): Error {
     return new WebLLMError('not-loaded', `${modelId} is no longer loaded (the GPU may have been reset): load it again.`, cause);
   }
   return new WebLLMError('other', `The local model ${modelId} failed: ${detail(text)}`, cause);
+}
+
+/**
+ * A model file whose SHA hash differs from the integrity value its model record carries (WebLLM
+ * checks mlc-chat-config.json, the model library and the tokenizer files before using them), or a
+ * record whose value is not a valid SRI string. Nothing of the model is used.
+ */
+function integrityError(text: string, modelId: string, cause: ErrorOptions): WebLLMError {
+  const invalid = /Invalid SRI hash format: "([^"]*)"/.exec(text);
+  if (invalid) return new WebLLMError('integrity', `The model record of ${modelId} carries an integrity value that is not a SHA-256/384/512 SRI hash ("${invalid[1]}"): fix the record; the model was not loaded.`, cause);
+  const url = /Integrity verification failed for (\S+)/.exec(text)?.[1];
+  const expected = /Expected: (\S+)/.exec(text)?.[1];
+  const actual = /Actual: (\S+)/.exec(text)?.[1];
+  const file = url ? decodeURIComponent(url.slice(url.lastIndexOf('/') + 1)) || url : 'a model file';
+  const hashes = expected && actual ? ` (expected ${expected}, got ${actual})` : '';
+  return new WebLLMError('integrity', `${file} of ${modelId} does not match the integrity value its model record carries${hashes}: it was changed on the server or damaged in the browser's cache, so the model was not loaded. Delete the model's cached files and download it again${url ? `; the file came from ${url}` : ''}.`, cause);
 }

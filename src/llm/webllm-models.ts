@@ -101,6 +101,18 @@ export function prebuiltRecord(modelId: string): ModelRecord | undefined {
   return PREBUILT_MODEL_LIST.find((record) => record.model_id === modelId);
 }
 
+/**
+ * The record with its integrity values (SRI hashes of mlc-chat-config.json, the model library and
+ * the tokenizer files, which WebLLM checks before it uses them) set to refuse a mismatch: a record
+ * asking only for a warning is made strict. The self-hosted copies are the same files, so the
+ * hashes of the prebuilt record hold for them too. WebLLM 0.2.86 has no integrity value for the
+ * weight shards (params_shard_*.bin), and its prebuilt records carry none at all.
+ */
+export function strictIntegrity(record: ModelRecord): ModelRecord {
+  if (!record.integrity) return record;
+  return { ...record, integrity: { ...record.integrity, onFailure: 'error' } };
+}
+
 /** selfHostedConfig was given a model id WebLLM does not list, or a relative URL with nothing to resolve it against. */
 export class SelfHostedConfigError extends Error {
   override name = 'SelfHostedConfigError';
@@ -140,7 +152,7 @@ export function selfHostedConfig(baseUrl: string, modelId: string, options: Self
   const libFile = record.model_lib.slice(record.model_lib.lastIndexOf('/') + 1);
   return {
     model_list: [{
-      ...record,
+      ...strictIntegrity(record),
       model_id: modelId,
       model: new URL(`${encodeURIComponent(modelId)}/resolve/main/`, base).href,
       model_lib: new URL(`libs/${libFile}`, base).href,
