@@ -15,8 +15,8 @@
  *   (they state the task, not a rule);
  * - Chinese 不要 / 别 / 必须 / 务必 / 禁止 / 不得 / 一定要 / 只能 / 千万 / 切勿 / 不许 / 不准 count
  *   anywhere, 请 only at the start (not 请问);
- * - first-person steering counts anywhere: "I don't want …", "I'd rather", "I prefer", "let's keep /
- *   not / avoid", "no need for", "I want to use …", "… without editing files"; so does a clause that
+ * - first-person steering counts anywhere: "I don't want …", "I'd rather", "I prefer", "I'd prefer",
+ *   "let's keep / not / avoid", "no need for", "I want to use …", "I'd like to use …", "… without editing files"; so does a clause that
  *   is only a prohibition with an exclamation mark ("no console logs!");
  * - a message with no keyword still steers when it answers a rejected tool call (the reason the user
  *   typed) or corrects the agent ("no, …", "that's not it", "we lost …", "I undid your changes"):
@@ -38,10 +38,10 @@ const FILLERS = new Set(['ok', 'okay', 'please', 'pls', 'and', 'but', 'also', 's
 const STEERING: Array<[RegExp, string]> = [
   [/\b(?:i|we) (?:really |just )?(?:don't|dont|do not|did not|didn't) want\b/, 'never'],
   [/\b(?:i'd|i would|we'd) rather\b/, 'prefer'],
-  [/\b(?:i|we) (?:would |'d )?prefer\b/, 'prefer'],
+  [/\b(?:i|we)(?: would|'d)? prefer\b/, 'prefer'],
   [/\b(?:let's|lets|let us) (?:keep|not|stick|avoid|leave)\b/, 'prefer'],
   [/\bno need (?:for|to)\b/, 'never'],
-  [/\b(?:i|we) (?:want|'d like|would like) to (?:use|keep|stick)\b/, 'prefer'],
+  [/\b(?:i|we)(?: want|'d like| would like) to (?:use|keep|stick)\b/, 'prefer'],
   [/\bwithout (?:editing|changing|modifying|touching|deleting|removing|breaking|adding|running|committing|pushing|using)\b/, 'never'],
 ];
 

@@ -10,7 +10,8 @@
  * - "option B is better", "option 2 is cleanest / makes more sense", "X is better / cleaner / simpler
  *   than / because…", "the better approach", "best solution: …";
  * - "it should use X instead", "I can reuse the existing …", "we don't need X at all", "restore X
- *   while keeping Y", "we should add / use / move / remove …" (a recommendation between doing and not).
+ *   while keeping Y", "we should add / use / move / remove …" (a recommendation between doing and not);
+ *   "I'll be able to help with X while keeping Y" offers help and chooses nothing.
  * Narration of the next step ("I'll examine the pending changes", "Let me read the file", "Now
  * I'll run the tests") names no alternative and is not a decision; questions never are.
  * Needles: the sentence's content words (markers dropped), most salient first, at most 4, as one group.
@@ -36,7 +37,7 @@ const CHOICE: RegExp[] = [
   /\b(?:should|will|'ll|let's) (?:use|switch to|go with)\b.*\binstead\b/,
   /\b(?:can|could|will|'ll|should|let's|let me)(?: just)?(?: have)?(?: just)? reus(?:e|ed|ing) (?:the |an |our |this )?existing\b/,
   /\b(?:we|i) (?:don't|do not) need\b[^.]*\bat all\b/,
-  /\b(?:need to|should|will|'ll|let's) \w+ [^.]*\bwhile keeping\b/,
+  /\b(?:need to|should|will|'ll|let's) (?!be\b|help\b|assist\b)\w+ [^.]*\bwhile keeping\b/,
   /\b(?:we|i) should (?:add|use|move|keep|remove|drop|switch|put|replace|split|merge|reuse)\b/,
 ];
 

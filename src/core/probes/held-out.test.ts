@@ -27,10 +27,31 @@ describe('booking and reservation codes the user typed', () => {
   });
 });
 
+describe('preferences and ids in customer-service conversations', () => {
+  it("takes \"I'd prefer …\" and \"I'd like to use … first\" as constraints", () => {
+    const probes = probesOf(
+      [{ user: "Yes, please proceed. I'd prefer to pay with a gift card." }, { user: "I'd like to use any certificates first, then any gift cards, and cover the rest with my master card." }, { user: "I'd like to change my reservation." }],
+      'constraint',
+    );
+    expect(probes.map((probe) => probe.kind)).toEqual(['prefer', 'prefer']);
+    expect(probes.map((probe) => probe.text)).toEqual(["I'd prefer to pay with a gift card.", "I'd like to use any certificates first, then any gift cards, and cover the rest with my master card."]);
+  });
+
+  it('takes card and order numbers of 7 to 19 digits, not times, decimals or short counts', () => {
+    const probes = probesOf([{ user: 'Could you please use Gift Card 6276644, then 7091239? It cost 1234.5678 at 10:30, order 12345 of 3 bags.' }], 'identifier');
+    expect(probes.map((probe) => probe.text)).toEqual(['6276644', '7091239']);
+  });
+
+  it('reads an offer of help "while keeping" what the user asked as no decision', () => {
+    const assistant = "Once you have the reservation ID, I'll be able to assist you with changing your reservation while keeping the same dates. I'll restore the old parser while keeping the new tests.";
+    expect(probesOf([{ user: 'change my reservation' }, { assistant }], 'decision').map((probe) => probe.text)).toEqual(["I'll restore the old parser while keeping the new tests."]);
+  });
+});
+
 describe('acknowledgements', () => {
   it('reads a bare thanks or "ok great" as no task, a request after it as one', () => {
     const probes = probesOf(
-      [{ user: 'thank you' }, { user: 'Thanks!' }, { user: 'ok great' }, { user: 'Great, thank you so much!' }, { user: 'Okay, sounds good.' }, { user: 'ok great, now add a --port flag' }],
+      [{ user: 'thank you' }, { user: 'Thanks!' }, { user: 'ok great' }, { user: "Thank you for your help! That's all I needed." }, { user: 'Great, thank you so much!' }, { user: 'Okay, sounds good.' }, { user: 'ok great, now add a --port flag' }],
       'task',
     );
     expect(probes.map((probe) => probe.text)).toEqual(['ok great, now add a --port flag']);

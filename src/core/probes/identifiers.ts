@@ -12,7 +12,8 @@
  *   six bare hex digits), `@path` mentions, paths and file names (`docs/theme.md`, `theme.ts`),
  *   code symbols (snake_case `mia_li_3668`, camelCase `setTheme`) and codes (`HAT136`), booking and
  *   reservation codes (six capitals and digits with both, `ZFA04Y`, `4WQ150`; six capitals alone
- *   only right after "reservation", "booking", "confirmation" or "code": `booking code is HATHAT`).
+ *   only right after "reservation", "booking", "confirmation" or "code": `booking code is HATHAT`),
+ *   and numbers of 7 to 19 digits (card, account and order numbers: `Gift Card 6276644`).
  * Patterns: commits are 7–40 lowercase hex characters with a digit and a letter, not inside a
  * longer word or a dashed id (UUIDs); issues are `#` plus 1–5 digits (6 digits read as a color);
  * versions are `1.2.3` (no leading zeros, not a 4-digit year first, not part of an IP or a longer
@@ -51,6 +52,9 @@ const SYMBOL = /(?<![\w./-])(?:_*[a-z][a-z0-9]*(?:_[a-z0-9]+)+_*|_[a-z][a-z0-9_]
 const BOOKING_CODE = /(?<![\w./-])(?=[A-Z\d]{0,5}\d)(?=[A-Z\d]{0,5}[A-Z])[A-Z\d]{6}(?![\w/-]|\.\w)/g;
 /** Six capitals alone are a code only when named as one: "reservation HATHAT", "booking code is ABCDEF". */
 const NAMED_CODE = /\b(?:reservation|booking|confirmation|locator|pnr|code)s?(?:\s+(?:id|number|code|no\.?|#))?(?:\s+(?:is|was))?\s*[:#=]?\s*([A-Z]{6})(?![\w/-])/gi;
+
+/** A card, account or order number: 7 to 19 digits on their own (not a decimal, time or longer run). */
+const LONG_NUMBER = /(?<![\w.,:/-])\d{7,19}(?![\w/-]|[.,:]\d)/g;
 
 /** Removes trailing sentence punctuation (and a closing bracket without its opener) from a URL. */
 function trimUrl(url: string): string {
@@ -132,6 +136,7 @@ export function userValues(raw: string): Found[] {
   }
   for (const match of text.matchAll(SYMBOL)) add(match[0]);
   for (const match of text.matchAll(BOOKING_CODE)) add(match[0]);
+  for (const match of text.matchAll(LONG_NUMBER)) add(match[0]);
   for (const match of text.matchAll(NAMED_CODE)) if (/^[A-Z]{6}$/.test(match[1]!)) add(match[1]!);
   return found;
 }
