@@ -22,6 +22,7 @@ import { branchView, historyContext, TokenCache, type BranchView, type Compactio
 import { abandonedPart, summarizeBranch, type BranchSummaryText } from './branch-summary.ts';
 import { readCodeLaw } from './code-law.ts';
 import { compactBranch } from './compact.ts';
+import { fallbackNote, overflowFallback, recoveryFailedMessage } from './overflow-recovery.ts';
 import { BRANCH_SUMMARY_SOURCE, COMPACTION_SOURCE, JournalWriter } from './journal-writer.ts';
 import { QUERY_HISTORY_SPEC, SUMMARIZE_CONTEXT_SPEC } from './loop-tools.ts';
 import { withMentions } from './mentions.ts';
@@ -58,6 +59,8 @@ class AgentSession implements AgentSessionApi, ToolRunHost {
   /** The context of the last request (before fencing): what `query_history` treats as still in view. */
   sent: readonly ContextEntry[] = [];
   private lastNote = '';
+  /** Why the last compaction changed nothing (its plan's reason), for the overflow messages. */
+  private lastReason = '';
   /** Set by `summarize_context`: compact before the next call whatever the trigger says. */
   requested: { instruction?: string } | undefined;
 
@@ -181,16 +184,21 @@ class AgentSession implements AgentSessionApi, ToolRunHost {
     return true;
   }
 
-  /** Runs the strategy's compaction on the current branch; records it in the journal when it changed the context. */
-  async compact(signal: AbortSignal, trigger: string | undefined, instruction?: string): Promise<CompactResult> {
+  /**
+   * Runs the strategy's compaction on the current branch (or `instead`'s, the overflow fallback);
+   * records it in the journal when it changed the context.
+   */
+  async compact(signal: AbortSignal, trigger: string | undefined, instruction?: string, instead?: { strategy: Strategy; rawOptions: Record<string, unknown> }): Promise<CompactResult> {
     const view = this.view();
     if (view.messages.length === 0) return 'skipped';
     const force = trigger !== undefined;
-    const custom = instruction !== undefined && this.strategy.options.some((option) => option.name === 'customInstructions');
+    const strategy = instead?.strategy ?? this.strategy;
+    const custom = instruction !== undefined && strategy.options.some((option) => option.name === 'customInstructions');
+    const rawOptions = instead?.rawOptions ?? this.rawOptions;
     let result;
     try {
       result = await compactBranch({
-        strategy: this.strategy, rawOptions: custom ? { ...this.rawOptions, customInstructions: instruction } : this.rawOptions,
+        strategy, rawOptions: custom ? { ...rawOptions, customInstructions: instruction } : rawOptions,
         view, tokens: this.tokens, contextWindow: this.o.contextWindow, summarizer: this.o.summarizer, prompts: this.o.prompts,
         signal, now: this.now, force,
         ...(this.o.summaryTimeoutMs !== undefined ? { timeoutMs: this.o.summaryTimeoutMs } : {}),
@@ -206,6 +214,7 @@ class AgentSession implements AgentSessionApi, ToolRunHost {
     }
     if (result.kind === 'skipped') return 'skipped';
     if (result.kind === 'unchanged') {
+      this.lastReason = result.reason;
       const text = `Compaction (${trigger ?? result.decision.rule}): nothing to compact: ${result.reason}`;
       if (text !== this.lastNote) this.note(text);
       return 'unchanged';
@@ -278,10 +287,21 @@ class AgentSession implements AgentSessionApi, ToolRunHost {
         }
         retried = true;
         this.note(`Context overflow (${(error as Error).message}): compacting and retrying once.`);
-        const recovered = await this.compact(signal, 'overflow');
+        let recovered = await this.compact(signal, 'overflow');
+        if (recovered === 'unchanged') {
+          const reason = this.lastReason;
+          const history = this.tokens.ofContext(historyContext(this.view()));
+          this.note(fallbackNote(this.strategy.label, reason, history));
+          recovered = await this.compact(signal, 'overflow', undefined, overflowFallback(history));
+          if (recovered === 'unchanged') {
+            const text = recoveryFailedMessage(this.strategy.label, reason, this.lastReason);
+            this.note(text);
+            return failed(text);
+          }
+        }
         if (recovered === 'stopped') return stopped();
         if (recovered !== 'compacted') {
-          const text = 'Context overflow: recovery failed, the strategy had nothing to compact.';
+          const text = `Context overflow: recovery failed: the compaction did not complete (${this.lastNote}). Try again, or start a new branch with a shorter message.`;
           this.note(text);
           return failed(text);
         }

@@ -4,6 +4,7 @@
  */
 import type { PickedFolder } from './folder-pick.ts';
 import { canPickLiveFolder, pickLiveFolder, snapshotFolder } from './folder-pick.ts';
+import { loadDemoFolder } from './demo-folder.ts';
 
 export function LiveFolderField({ picked, onPick, onError }: { picked: PickedFolder | undefined; onPick: (picked: PickedFolder) => void; onError: (message: string) => void }) {
   const live = canPickLiveFolder();
@@ -40,6 +41,13 @@ export function LiveFolderField({ picked, onPick, onError }: { picked: PickedFol
           data-testid="live.setup.folder-input"
         />
       </label>
+      <button
+        type="button"
+        onClick={() => void loadDemoFolder().then(onPick, (error: unknown) => onError(error instanceof Error ? error.message : String(error)))}
+        data-testid="live.setup.demo-folder"
+      >
+        Use the demo folder (tiny-parser, made for the scripted demo)
+      </button>
       {picked && (
         <p className="small" data-testid="live.setup.folder-picked">
           <strong>{picked.folder.name}</strong>{' '}

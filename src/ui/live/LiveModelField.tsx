@@ -41,7 +41,7 @@ export function LiveModelField({ draft, onChange }: { draft: ModelDraft; onChang
       {local !== null && <LiveLocalModelOption status={local} checked={draft.kind === 'local'} onSelect={() => local && onChange({ kind: 'local', modelId: local.modelId })} />}
       <label className="field inline">
         <input type="radio" name="live-model" checked={draft.kind === 'demo'} onChange={() => onChange({ kind: 'demo' })} data-testid="live.setup.model.demo" />
-        <span>Scripted (demo): the bundled script, made for the folder e2e/fixtures/live-folder</span>
+        <span>Scripted (demo): the bundled script, made for the demo folder (tiny-parser)</span>
       </label>
       <label className="field inline">
         <input type="radio" name="live-model" checked={draft.kind === 'script'} onChange={() => onChange({ kind: 'script' })} data-testid="live.setup.model.script" />

@@ -3,7 +3,7 @@
  * results as they happen), the composer with Stop, branch moves (P7: edit and resend, or continue
  * on another branch, whose summary is shown), and export as pi session JSONL v3.
  */
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useMemo, useRef, useState } from 'react';
 import { listBranches, pathTo } from '../../core/journal/tree.ts';
 import type { ConversationRow, EntryRow } from '../../db/schema.ts';
 import { closeLiveSession, editAndResendLive, exportLiveSession, isAttached, liveLeaf, sendLive, stopLive, switchLiveBranch } from './live-actions.ts';
@@ -13,6 +13,7 @@ import { LiveComposer } from './LiveComposer.tsx';
 import { LiveEntry } from './LiveEntry.tsx';
 import { LiveReconnect } from './LiveReconnect.tsx';
 import { LiveActivity, LiveStats } from './LiveStatus.tsx';
+import { useStickToBottom } from './stick-to-bottom.ts';
 import './live.css';
 
 /** Entries shown in the chat (the newest of the branch); the Transcript tab shows them all. */
@@ -47,6 +48,10 @@ function AttachedPanel({ conversation, entries }: { conversation: ConversationRo
     [path, entries, busy, onResend],
   );
 
+  const chat = useRef<HTMLDivElement>(null);
+  // Each new entry, streamed text and activity line brings the chat to its end, unless the user scrolled up.
+  const { onScroll } = useStickToBottom(chat, [shown, runtime]);
+
   const exportJsonl = async () => {
     const result = await exportLiveSession(id);
     download(result.fileName, result.text, 'application/x-ndjson');
@@ -78,7 +83,7 @@ function AttachedPanel({ conversation, entries }: { conversation: ConversationRo
         </details>
       )}
       {/* Focusable so the chat can be scrolled from the keyboard. */}
-      <div className="live-chat" role="log" aria-label="Current branch of the session" tabIndex={0} data-testid="live.chat">
+      <div ref={chat} onScroll={onScroll} className="live-chat" role="log" aria-label="Current branch of the session" tabIndex={0} data-testid="live.chat">
         {path.length > shown.length && <p className="muted small">{path.length - shown.length} earlier entries: see the Transcript tab.</p>}
         {shown}
         <LiveActivity runtime={runtime} />

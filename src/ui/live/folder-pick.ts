@@ -10,6 +10,8 @@ export interface PickedFolder {
   handle?: FileSystemDirectoryHandle;
   /** The snapshot's files (they are sent to the session's worker). */
   files?: File[];
+  /** Each file's path under the folder's name, where a file does not carry it (`webkitRelativePath`): the bundled demo folder. */
+  paths?: string[];
 }
 
 interface DirectoryPickerWindow {

@@ -69,7 +69,7 @@ export function liveLeaf(conversationId: string): string | null | undefined {
 function folderSource(picked: PickedFolder): LiveFolderSource {
   if (picked.handle) return { kind: 'handle', handle: picked.handle };
   if (!picked.files) throw new Error('The folder has neither a handle nor files: pick it again.');
-  return { kind: 'files', files: picked.files.map((file) => ({ path: file.webkitRelativePath || file.name, file })) };
+  return { kind: 'files', files: picked.files.map((file, i) => ({ path: picked.paths?.[i] ?? (file.webkitRelativePath || file.name), file })) };
 }
 
 /** Creates the session's conversation and opens it on its Live tab. A model that cannot be made (or a local one that cannot load) stores nothing. */
