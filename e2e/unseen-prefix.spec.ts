@@ -1,7 +1,7 @@
 /**
  * The context as sent on the Claude Code sample: the gauge draws the unseen prefix (system prompt,
  * tool definitions) as a band of its own with the sentence saying where it comes from, and the
- * Compact plan states its before and after the same way; a transcript without usage takes the
+ * Compact plan and the run it stores state their before and after the same way; a transcript without usage takes the
  * estimate entered in the page.
  */
 import { expect, sample, test } from './fixtures/app.ts';
@@ -23,10 +23,18 @@ test('the gauge and the plan count the unseen prefix recorded by the agent', asy
   expect(sent).toBe(transcript! + 18_094);
   await expect(page.getByTestId('gauge.text')).toContainText(`${sent!.toLocaleString('en-US')} /`);
 
+  // At 80k pi fires (79,746 sent > 80,000 - 16,384), so the plan has a run to store.
+  await page.getByTestId('gauge.preset').selectOption('custom');
+  await page.getByTestId('gauge.custom').fill('80000');
   await page.getByTestId('tab.compact').click();
   await page.getByTestId('compact.strategy.pi').check();
   await expect(page.getByTestId('plan.sent.before')).toHaveText(new RegExp(`^Before: ${sentence.replace(/[+.]/g, '\\$&')}$`), { timeout: 30_000 });
   await expect(page.getByTestId('plan.sent.after')).toContainText('18,094 not in it: system prompt and tool definitions, from the usage recorded at call 2');
+  // The stored run keeps the prefix it was computed with and states the plan's figures again.
+  const planAfter = (await page.getByTestId('plan.sent.after').textContent())!;
+  await page.getByTestId('compact.run').click();
+  await expect(page.getByTestId('run.sent.before')).toHaveText(new RegExp(`^Before: ${sentence.replace(/[+.]/g, '\\$&')}$`), { timeout: 60_000 });
+  await expect(page.getByTestId('run.sent.after')).toHaveText(planAfter);
 });
 
 test('without recorded usage the estimate entered in the page is the prefix', async ({ app, page }) => {

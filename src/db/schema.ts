@@ -14,6 +14,7 @@ import type { BlockType, Role } from '../core/journal/entry.ts';
 import type { CompactionRecord } from '../core/compaction/run.ts';
 import type { Plan, PreviousCompaction, StrategyId } from '../core/compaction/types.ts';
 import type { JudgeCacheRow } from '../core/replay/judge.ts';
+import type { UnseenPrefix } from '../core/replay/recorded-usage.ts';
 import type { CompareRequest, CompareResult } from '../worker/compare-protocol.ts';
 import type { RemoteConfig } from '../llm/remote.ts';
 import type { ModelDigestEntry } from '../core/folding/model-enrich.ts';
@@ -85,6 +86,12 @@ export interface CompactionRow {
   record: CompactionRecord;
   /** Journal index of each input entry, to map plan fates back to the journal. */
   journalIndex: number[];
+  /**
+   * What every call sent beside the transcript when the run was made (tokens, recorded / estimate /
+   * none, the call it was read from): reopening the run states the same "sent = transcript + not
+   * in it" figures. Absent on runs stored before it was kept.
+   */
+  unseenPrefix?: UnseenPrefix;
 }
 
 export type StoredContextEntry =

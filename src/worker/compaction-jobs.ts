@@ -170,7 +170,7 @@ export class CompactionJobs {
   }
 
   async compact(request: CompactRequest, signal: AbortSignal, onProgress: (progress: CompactionProgress & { tokensPerSecond?: number; wait?: JobWait }) => void): Promise<CompactionRow> {
-    const { conversation, built, whole, options } = await this.prepare(request);
+    const { conversation, built, whole, options, unseenPrefix } = await this.prepare(request);
     const strategy = getStrategy(request.strategy);
     const makeSummarizer = this.summarizers[request.summarizer];
     if (!makeSummarizer) throw new Error(`Unknown summarizer "${request.summarizer}".`);
@@ -219,6 +219,8 @@ export class CompactionJobs {
       record: outcome.record,
       journalIndex: built.journalIndex,
       provenance: runProvenance(outcome, built.input.entries, built.journalIndex),
+      // The prefix the trigger read: reopening the run states the same figures.
+      unseenPrefix,
     };
     if (signal.aborted) throw new Error('Compaction cancelled: nothing was changed.');
     await commitRun(this.db, row);

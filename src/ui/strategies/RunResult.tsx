@@ -16,6 +16,7 @@ import { EntryCard } from '../transcript/EntryCard.tsx';
 import { restoreContext } from './context.ts';
 import { FateStrip } from './FateStrip.tsx';
 import { MemoriesView } from './MemoriesView.tsx';
+import { RunSent } from './RunSent.tsx';
 
 export function RunResult({ row, journal, title }: { row: CompactionRow; journal: readonly Entry[]; title: string }) {
   const byId = useMemo(() => new Map(journal.map((entry) => [entry.id, entry])), [journal]);
@@ -43,6 +44,7 @@ export function RunResult({ row, journal, title }: { row: CompactionRow; journal
         <p data-testid="run.tokens">
           <strong>{fmt(record.tokens_before)}</strong> → <strong data-testid="run.tokens-after">{fmt(record.tokens_after)}</strong> tokens ({record.counter}) · {record.summarized_messages} summarized, {record.kept_messages} kept, {record.compressed_messages} compressed, {record.dropped_messages} dropped · summarizer {record.summarizer} · {fmt(record.duration_ms)} ms
         </p>
+        <RunSent row={row} />
         {record.summary_usage.input + record.summary_usage.output > 0 && (
           <p className="small" data-testid="run.usage">
             Summarizer {record.summarizer} · {record.summarizer_model}: {fmt(record.summary_usage.input)} tokens in, {fmt(record.summary_usage.output)} out
