@@ -34,21 +34,44 @@ async function refusal(content: string | Uint8Array): Promise<BackupFormatError>
 const CONTENTS = Array.from({ length: 600 }, (_, i) => ({ role: 'user', text: `message number ${i}` }));
 
 describe('an exact restore', () => {
-  it('refuses a changed letter inside a string, naming the lines whose checksum differs', async () => {
+  it('refuses a changed letter inside a string, naming the exact line', async () => {
     const lines = await backupOf(CONTENTS);
     const at = lines.findIndex((line) => line.includes('message number 300"'));
     lines[at] = lines[at]!.replace('message number 300', 'message numbor 300');
     const error = await refusal(lines.join('\n'));
-    // Line 303 is in the second section of 256 lines: 257–512.
     expect(at + 1).toBe(303);
-    expect(error.line).toBe(257);
-    expect(error.message).toBe('Backup line 257: lines 257–512 differ from what the backup\'s checksum says they held (a changed, added or removed line in that range).');
+    expect(error.line).toBe(303);
+    expect(error.message).toBe('Backup line 303: line 303 differs from what the backup\'s checksum says it held (a changed, added or removed line; every line before it matches).');
+  });
+
+  it('names the first line of an added or removed line, and the first of two changed lines', async () => {
+    const lines = await backupOf(CONTENTS);
+    const added = [...lines.slice(0, 400), lines[399]!, ...lines.slice(400)];
+    expect((await refusal(added.join('\n'))).line).toBe(401);
+    const removed = [...lines.slice(0, 40), ...lines.slice(41)];
+    expect((await refusal(removed.join('\n'))).line).toBe(41);
+    const twice = lines.map((line, i) => (i === 299 || i === 449 ? line.replace('message', 'massage') : line));
+    expect((await refusal(twice.join('\n'))).line).toBe(300);
+  });
+
+  it('names the lines of the section where the backup carries no line hashes (written before they existed)', async () => {
+    const lines = await backupOf(CONTENTS);
+    const trailer = JSON.parse(lines.at(-1)!) as { checksum: { lineHashes?: unknown } };
+    expect((trailer.checksum.lineHashes as string[]).map((hashes) => hashes.length)).toEqual([256 * 8, 256 * 8, 90 * 8]);
+    for (const lineHashes of [undefined, 'not a list', [1, 2, 3]]) {
+      const older = [...lines.slice(0, -1), JSON.stringify({ ...trailer, checksum: { ...trailer.checksum, lineHashes } })];
+      older[302] = older[302]!.replace('message number 300', 'message numbor 300');
+      const error = await refusal(older.join('\n'));
+      // Line 303 is in the second section of 256 lines: 257–512.
+      expect(error.line).toBe(257);
+      expect(error.message).toBe('Backup line 257: lines 257–512 differ from what the backup\'s checksum says they held (a changed, added or removed line in that range).');
+    }
   });
 
   it('refuses a line replaced by a copy of the one before: by its checksum, and, checksum remade, by the duplicate row naming both lines', async () => {
     const lines = await backupOf(CONTENTS);
     lines[10] = lines[9]!;
-    expect((await refusal(lines.join('\n'))).line).toBe(1);
+    expect((await refusal(lines.join('\n'))).line).toBe(11);
     const error = await refusal(await resealed(lines));
     expect(error.message).toBe('Backup line 11: lines 10 and 11 hold the same entries row (key ["c",7]): a backup holds each row once.');
     // The same entry id under another index.
@@ -71,7 +94,7 @@ describe('an exact restore', () => {
     delete trailer.checksum;
     expect((await refusal([...lines.slice(0, -1), JSON.stringify(trailer)].join('\n'))).message).toMatch(/no checksum \(a version 2 backup always has one\)/);
     const cut = [...lines.slice(0, 520), lines.at(-1)!];
-    expect((await refusal(cut.join('\n'))).message).toMatch(/^Backup line 513: lines 513–520 differ/);
+    expect((await refusal(cut.join('\n'))).message).toBe('Backup line 520: lines are missing: the checksum covers 602 lines, the file holds 520 before its end marker.');
   });
 
   it('names the line of an invalid UTF-8 byte', async () => {
