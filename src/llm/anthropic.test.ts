@@ -24,7 +24,7 @@ const request = (signal = new AbortController().signal, maxTokens?: number): Sum
 
 function summarizer(extra: Partial<AnthropicSummarizerConfig> = {}, delays: number[] = []) {
   return createAnthropicSummarizer({
-    baseUrl: server.url, model: 'claude-sonnet-4-5', apiKey: CANARY,
+    baseUrl: server.url, model: 'claude-sonnet-4-5', apiKey: CANARY, systemPrompt: SUMMARIZER_SYSTEM_PROMPT,
     retry: { sleep: (ms) => (delays.push(ms), Promise.resolve()), random: () => 0 },
     ...extra,
   });

@@ -8,7 +8,7 @@ import { anthropicEvents } from './anthropic-stream.ts';
 import { EmptyReplyError, displayUrl, type ProviderRef } from './errors.ts';
 import { outputCap, postWith } from './http.ts';
 import { fencePrompt } from './fence.ts';
-import { SUMMARIZER_SYSTEM_PROMPT, trimSlashes } from './presets.ts';
+import { trimSlashes } from './provider-presets.ts';
 import { anthropicHeaders } from './request-headers.ts';
 import { attemptMeter, remoteSummarizer, type RemoteSummarizerConfig } from './summarizer-common.ts';
 
@@ -47,7 +47,7 @@ export function createAnthropicSummarizer(config: AnthropicSummarizerConfig): Su
     const body = {
       model: config.model,
       max_tokens: outputCap(request.maxTokens, config.maxTokens) ?? DEFAULT_ANTHROPIC_MAX_TOKENS,
-      system: SUMMARIZER_SYSTEM_PROMPT,
+      system: config.systemPrompt,
       messages: [{ role: 'user', content: fencePrompt(request.prompt) }],
       stream: true,
       ...(config.temperature !== undefined ? { temperature: config.temperature } : {}),

@@ -27,7 +27,7 @@ function request(signal = new AbortController().signal, maxTokens?: number): Sum
 
 function summarizer(extra: Partial<OpenAISummarizerConfig> = {}, delays: number[] = []) {
   return createOpenAISummarizer({
-    baseUrl: `${server.url}/v1/`, model: 'gpt-4o-mini', apiKey: CANARY, label: 'Fake OpenAI',
+    baseUrl: `${server.url}/v1/`, model: 'gpt-4o-mini', apiKey: CANARY, label: 'Fake OpenAI', systemPrompt: SUMMARIZER_SYSTEM_PROMPT,
     retry: { sleep: (ms) => (delays.push(ms), Promise.resolve()), random: () => 0 },
     ...extra,
   });
@@ -74,7 +74,7 @@ describe('createOpenAISummarizer: success', () => {
       return fetch(`${server.url}/v1/chat/completions`, init);
     };
     server.reply({ events: openAIStream('ok') });
-    const real = createOpenAISummarizer({ baseUrl: 'https://api.openai.com/v1', model: 'gpt-5-mini', apiKey: CANARY, fetch: fakeFetch });
+    const real = createOpenAISummarizer({ baseUrl: 'https://api.openai.com/v1', model: 'gpt-5-mini', apiKey: CANARY, fetch: fakeFetch, systemPrompt: SUMMARIZER_SYSTEM_PROMPT });
     expect(real.label).toBe('OpenAI · gpt-5-mini');
     await real.summarize(request(undefined, 2048));
     expect(seen[0]![0]).toBe('https://api.openai.com/v1/chat/completions');
@@ -84,7 +84,7 @@ describe('createOpenAISummarizer: success', () => {
   it('names itself after the preset of its base URL', () => {
     const ollama = PROVIDER_PRESETS.find((p) => p.id === 'ollama')!;
     expect(ollama.baseUrl).toBe('http://localhost:11434/v1');
-    const s = createOpenAISummarizer({ baseUrl: `${ollama.baseUrl}/`, model: 'qwen3:4b' });
+    const s = createOpenAISummarizer({ baseUrl: `${ollama.baseUrl}/`, model: 'qwen3:4b', systemPrompt: SUMMARIZER_SYSTEM_PROMPT });
     expect([s.id, s.label]).toEqual(['ollama', 'Ollama · qwen3:4b']);
     expect(PROVIDER_PRESETS.map((p) => [p.id, p.baseUrl])).toEqual([
       ['openai', 'https://api.openai.com/v1'], ['anthropic', 'https://api.anthropic.com'], ['openrouter', 'https://openrouter.ai/api/v1'],
@@ -227,7 +227,7 @@ describe('createOpenAISummarizer: broken streams', () => {
   it('an unreachable server is a NetworkError naming the base URL and CORS, not retried', async () => {
     const closed = await startFakeServer();
     await closed.close();
-    const error = await failure(createOpenAISummarizer({ baseUrl: `${closed.url}/v1`, model: 'm', apiKey: CANARY }).summarize(request()));
+    const error = await failure(createOpenAISummarizer({ baseUrl: `${closed.url}/v1`, model: 'm', apiKey: CANARY, systemPrompt: SUMMARIZER_SYSTEM_PROMPT }).summarize(request()));
     expect(error).toBeInstanceOf(NetworkError);
     expect(error.message).toBe(`Could not reach OpenAI-compatible server at ${closed.url}/v1: network down or CORS refused: check the base URL and that the server allows this origin (Ollama: set OLLAMA_ORIGINS; LM Studio: enable CORS).`);
   });

@@ -8,7 +8,7 @@ import { EmptyReplyError, StreamError } from './errors.ts';
 import { StreamMeter, errorFromResponse, outputCap, parseEventData, postWith, rethrowTimeout, sseEvents, statusOfStreamError } from './http.ts';
 import { fencePrompt } from './fence.ts';
 import { maxTokensField, openAIProvider, streamFields } from './openai-request.ts';
-import { SUMMARIZER_SYSTEM_PROMPT, trimSlashes } from './presets.ts';
+import { trimSlashes } from './provider-presets.ts';
 import { openAIHeaders } from './request-headers.ts';
 import { attemptMeter, remoteSummarizer, type RemoteSummarizerConfig } from './summarizer-common.ts';
 
@@ -47,7 +47,7 @@ export function createOpenAISummarizer(config: OpenAISummarizerConfig): Summariz
     const body = {
       model: config.model,
       messages: [
-        { role: 'system', content: SUMMARIZER_SYSTEM_PROMPT },
+        { role: 'system', content: config.systemPrompt },
         { role: 'user', content: fencePrompt(request.prompt) },
       ],
       ...streamFields(maxTokensParam, maxTokens, config.temperature),

@@ -5,9 +5,7 @@
 import summarizerSystemText from '../../prompts/summarizer-system.md?raw';
 
 export { PROVIDER_PRESETS, presetFor, trimSlashes, type ProviderPreset } from './provider-presets.ts';
-
-/** Prompt file id (prompts/summarizer-system.md) of the system message of every remote summary request. */
-export const SUMMARIZER_SYSTEM_PROMPT_ID = 'summarizer-system';
+export { SUMMARIZER_SYSTEM_PROMPT_ID } from './remote-summarizer.ts';
 
 /** The system message of every remote summary request: the task itself is in the user message (prompts/<id>.md). */
 export const SUMMARIZER_SYSTEM_PROMPT = summarizerSystemText.trim();

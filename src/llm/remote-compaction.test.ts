@@ -10,6 +10,7 @@ import { createOpenAISummarizer } from './openai.ts';
 import { openAIErrorBody, openAIStream } from './test-server.ts';
 import { useFakeServer } from './test-fixtures.ts';
 import { loadPrompts } from '../cli/load.ts';
+import { SUMMARIZER_SYSTEM_PROMPT } from './presets.ts';
 
 const prompts = loadPrompts();
 const strategy = piStrategy as unknown as Strategy;
@@ -20,7 +21,7 @@ const input = () => makeInput(linkEntries(makeEntries([...turn(1, 'read', 'a.ts'
 const server = useFakeServer();
 
 const summarizer = () => createOpenAISummarizer({
-  baseUrl: `${server.url}/v1`, model: 'gpt-4o-mini', apiKey: 'sk-test-key-0000000000',
+  baseUrl: `${server.url}/v1`, model: 'gpt-4o-mini', apiKey: 'sk-test-key-0000000000', systemPrompt: SUMMARIZER_SYSTEM_PROMPT,
   retry: { sleep: () => Promise.resolve(), random: () => 0 },
 });
 

@@ -13,6 +13,8 @@ import type { RequestTimeouts } from './timeouts.ts';
 
 /** The settings every remote summarizer takes besides its server, model and key. */
 export interface RemoteSummarizerConfig extends RequestTimeouts {
+  /** The system message of every request: prompts/summarizer-system.md (the page reads it with the bundle, the command line from disk). */
+  systemPrompt: string;
   /** Default: the global fetch. */
   fetch?: typeof fetch;
   /** The origin the API key was entered for (a remembered key): a request to another origin is refused. Default: not checked (a key given with its base URL, as on the command line). */

@@ -13,6 +13,7 @@ import { post } from './http.ts';
 import { createOpenAISummarizer } from './openai.ts';
 import { anthropicStream, openAIStream } from './test-server.ts';
 import { contextItem, READ_TOOLS, rejectionWithout, useFakeServer } from './test-fixtures.ts';
+import { SUMMARIZER_SYSTEM_PROMPT } from './presets.ts';
 
 const KEY = 'sk-canary-timeouts-7c1e';
 const server = useFakeServer();
@@ -28,8 +29,8 @@ function summaryRequest(signal = new AbortController().signal): SummaryRequest {
 function agentRequest(signal = new AbortController().signal): ModelRequest {
   return { system: 'Read-only.', tools: READ_TOOLS, context: [contextItem('user', [{ type: 'text', text: 'hi' }], 'u1')], signal };
 }
-const openAISummarizer = (timeouts = fast) => createOpenAISummarizer({ baseUrl: `${server.url}/v1`, model: 'gpt-4o-mini', apiKey: KEY, label: 'Fake OpenAI', retry, ...timeouts });
-const anthropicSummarizer = (timeouts = fast) => createAnthropicSummarizer({ baseUrl: server.url, model: 'claude-haiku-4-5', apiKey: KEY, label: 'Fake Anthropic', retry, ...timeouts });
+const openAISummarizer = (timeouts = fast) => createOpenAISummarizer({ baseUrl: `${server.url}/v1`, model: 'gpt-4o-mini', apiKey: KEY, label: 'Fake OpenAI', systemPrompt: SUMMARIZER_SYSTEM_PROMPT, retry, ...timeouts });
+const anthropicSummarizer = (timeouts = fast) => createAnthropicSummarizer({ baseUrl: server.url, model: 'claude-haiku-4-5', apiKey: KEY, label: 'Fake Anthropic', systemPrompt: SUMMARIZER_SYSTEM_PROMPT, retry, ...timeouts });
 
 describe('idle timeout: headers and one event, then nothing', () => {
   it('fails an OpenAI summary with IdleTimeoutError naming the idle timeout and its length', async () => {
