@@ -7,6 +7,7 @@ import { FORMAT_IDS, type FormatId } from '../core/import/types.ts';
 import { parseCounterId } from '../core/tokens/counters.ts';
 import { parseUnseenPrefix } from '../core/replay/unseen-estimate.ts';
 import type { EvalArgs } from './eval.ts';
+import { checkModelFlags, defaultModelFlags, takeModelFlag, usesModel, type ModelFlags } from './model-flags.ts';
 
 export type EvalOutput = 'text' | 'json' | 'csv' | 'md';
 
@@ -14,12 +15,14 @@ export class EvalUsageError extends Error {
   override name = 'UsageError';
 }
 
-export function parseEvalArgs(argv: readonly string[]): EvalArgs & { output: EvalOutput } {
+export function parseEvalArgs(argv: readonly string[]): EvalArgs & { output: EvalOutput; modelFlags: ModelFlags } {
   const paths: string[] = [];
   let configs: ReplayConfig[] | undefined;
   let counter = 'o200k';
   let contextWindow = 200_000;
   let model: string | undefined;
+  let priceModel: string | undefined;
+  const modelFlags = defaultModelFlags();
   let format: FormatId | undefined;
   let jobs = 1;
   let unseenPrefix: string | undefined;
@@ -65,10 +68,9 @@ export function parseEvalArgs(argv: readonly string[]): EvalArgs & { output: Eva
         throw new EvalUsageError(`--unseen-prefix: ${(error as Error).message}`);
       }
     }
-    else if (arg === '--summarizer') {
-      const name = value();
-      if (name !== 'offline') throw new EvalUsageError(`--summarizer: only "offline" runs in Node (models run in the app); got "${name}"`);
-    } else if (arg === '--format') {
+    else if (arg === '--price-model') priceModel = value();
+    else if (takeModelFlag(modelFlags, arg, value)) continue;
+    else if (arg === '--format') {
       const id = value();
       if (!(FORMAT_IDS as string[]).includes(id)) throw new EvalUsageError(`--format must be one of ${FORMAT_IDS.join(', ')}; got "${id}"`);
       format = id as FormatId;
@@ -83,5 +85,12 @@ export function parseEvalArgs(argv: readonly string[]): EvalArgs & { output: Eva
   if (paths.length === 0) throw new EvalUsageError('eval needs at least one <file|folder>');
   if (!configs) throw new EvalUsageError('eval needs --strategies, e.g. --strategies pi,augment,observation-masking:keepTurns=5');
   if (configs.length > 8) throw new EvalUsageError(`eval compares at most 8 configurations; got ${configs.length}`);
-  return { paths, configs, counter: parseCounterId(counter), contextWindow, ...(model ? { model } : {}), ...(format ? { format } : {}), ...(from ? { from } : {}), ...(branches ? { branches } : {}), ...(unseenPrefix !== undefined ? { unseenPrefix } : {}), jobs, output };
+  // With a model, --model names it; the price table's model of the replayed calls is then --price-model (default: the recorded one).
+  if (usesModel(modelFlags)) {
+    if (model !== undefined) modelFlags.model = model;
+    model = priceModel;
+    if (jobs > 1) throw new EvalUsageError('--jobs splits the files over processes that cannot share one model run: use --concurrency N with a model');
+  } else model = priceModel ?? model;
+  checkModelFlags(modelFlags, true);
+  return { paths, configs, counter: parseCounterId(counter), contextWindow, ...(model ? { model } : {}), ...(format ? { format } : {}), ...(from ? { from } : {}), ...(branches ? { branches } : {}), ...(unseenPrefix !== undefined ? { unseenPrefix } : {}), jobs, output, modelFlags };
 }

@@ -25,7 +25,7 @@ describe('eval arguments', () => {
     expect(() => parseEvalArgs(['--strategies', 'pi'])).toThrow(/at least one <file\|folder>/);
     expect(() => parseEvalArgs(['a.jsonl'])).toThrow(/needs --strategies/);
     expect(() => parseEvalArgs(['a.jsonl', '--strategies', 'pi', '--jobs', '0'])).toThrow(/--jobs must be a whole number >= 1/);
-    expect(() => parseEvalArgs(['a.jsonl', '--strategies', 'pi', '--summarizer', 'webllm'])).toThrow(/only "offline" runs in Node/);
+    expect(() => parseEvalArgs(['a.jsonl', '--strategies', 'pi', '--summarizer', 'webllm'])).toThrow(/--summarizer must be offline or model; got "webllm"/);
     expect(() => parseEvalArgs(['a.jsonl', '--strategies', Array.from({ length: 9 }, () => 'pi').join(',')])).toThrow(/at most 8/);
     expect(parseEvalArgs(['a.jsonl', 'b/', '--strategies', 'pi', '--md', '--window', '50_000'])).toMatchObject({ paths: ['a.jsonl', 'b/'], output: 'md', contextWindow: 50_000, counter: 'o200k', jobs: 1 });
   });

@@ -10,7 +10,7 @@
 import { spawn } from 'node:child_process';
 import { relative, resolve } from 'node:path';
 import type { InputScope, ReplayFrom } from '../core/compaction/input-scope.ts';
-import { compareConfigs } from '../core/replay/compare.ts';
+import { compareConfigs, type CompareOutput } from '../core/replay/compare.ts';
 import { evalBranches, type EvalBranches } from '../core/replay/eval-branches.ts';
 import type { ReplayConfig, ReplayResult, TriggerPoint, WindowWarning } from '../core/replay/types.ts';
 import type { FormatId } from '../core/import/types.ts';
@@ -27,6 +27,10 @@ import type { ImportResult } from '../core/import/types.ts';
 import { withSubagentMeta } from '../core/import/subagent-meta.ts';
 import { findEvalInputs, nothingEvaluated, readSubagentMetaBeside, type SkippedFile } from './eval-files.ts';
 import { linkParents, threadFields, threadsOf, type EvalAgent, type EvalParent } from './eval-threads.ts';
+import type { Summarizer } from '../core/compaction/summarizer.ts';
+import type { Entry } from '../core/journal/entry.ts';
+import type { JudgedReport } from './judge-run.ts';
+import type { ModelRunReport } from './model-report.ts';
 
 export interface EvalArgs {
   paths: string[];
@@ -43,6 +47,11 @@ export interface EvalArgs {
   branches?: EvalBranches;
   /** `--unseen-prefix`: tokens or a preset (`parseUnseenPrefix`); default: what each file's recorded usage gives, else 0. */
   unseenPrefix?: string;
+  /**
+   * A model run (model-eval.ts): the summarizer that replaces the offline one, and the judge that
+   * grades each configuration once a file's replays are done (its result by configuration index).
+   */
+  modelRun?: { summarizer: Summarizer; judge?: (output: CompareOutput, journal: readonly Entry[]) => Promise<ReadonlyArray<JudgedReport | undefined>> };
 }
 
 export interface EvalStrategyReport {
@@ -71,6 +80,8 @@ export interface EvalStrategyReport {
   /** Why the context cannot stay inside the window, each with the calls sent over it (window-warnings.ts); empty when it stays inside. */
   warnings: WindowWarning[];
   error?: string;
+  /** With `--judge`: the answers graded 0-5 by dimension, and every question. */
+  judged?: JudgedReport;
 }
 
 /** The agent's run as recorded (recorded-run.ts), with its tokens per task over the uncompacted run's. */
@@ -118,6 +129,8 @@ export interface EvalReport {
   files: EvalFileReport[];
   /** Files found under the paths but not read, with why (metadata files are read with their transcript, not listed). */
   skipped: SkippedFile[];
+  /** With a model (`--summarizer model`, `--judge`): the estimate, what was sent, and why it stopped if it did. */
+  model?: ModelRunReport;
 }
 
 /** The transcript files under the given paths, sorted, each once. */
@@ -168,11 +181,12 @@ async function evalThread(result: ImportResult, shown: string, args: EvalArgs, i
     }
     const output = await compareConfigs({
       journal: result.entries, totals, counter, contextWindow: args.contextWindow, configs: args.configs,
-      summarizer: createOfflineSummarizer(), prompts, leafId: branch.leafId,
+      summarizer: args.modelRun?.summarizer ?? createOfflineSummarizer(), prompts, leafId: branch.leafId,
       ...(args.from ? { from: args.from } : {}),
       ...(args.model ? { priceModel: args.model } : {}),
       ...(args.unseenPrefix !== undefined ? { unseenPrefix: parseUnseenPrefix(args.unseenPrefix) } : {}),
     });
+    const judged = args.modelRun?.judge ? await args.modelRun.judge(output, result.entries) : [];
     reports.push({
       ...where,
       format: result.format,
@@ -180,7 +194,7 @@ async function evalThread(result: ImportResult, shown: string, args: EvalArgs, i
       scope: output.scope,
       counter: counter.label,
       contextWindow: args.contextWindow,
-      strategies: output.results.map((replay) => ({ ...strategyReport(replay), ratioToUncompacted: ratioToUncompacted(replay.totals.tokensPerTask, output.uncompacted) })),
+      strategies: output.results.map((replay, i) => ({ ...strategyReport(replay), ratioToUncompacted: ratioToUncompacted(replay.totals.tokensPerTask, output.uncompacted), ...(judged[i] ? { judged: judged[i] } : {}) })),
       recorded: output.recorded ? { ...output.recorded, ratioToUncompacted: ratioToUncompacted(output.recorded.tokensPerTask, output.uncompacted) } : null,
       uncompacted: output.uncompacted,
       unseenPrefix: { tokens: output.unseenPrefix.tokens, source: output.unseenPrefix.source, note: output.unseenPrefix.note },

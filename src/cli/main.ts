@@ -22,6 +22,8 @@ import { formatInspect, runInspect } from './inspect.ts';
 import { backupCheckMain } from './backup-check.ts';
 import { probesMain } from './probes.ts';
 import { sessionMain } from './session.ts';
+import { modelEvalMain } from './model-eval-main.ts';
+import { usesModel } from './model-flags.ts';
 
 const USAGE = `usage:
   npm run cli -- inspect <file> [--format ${FORMAT_IDS.join('|')}] [--counter o200k|cl100k|chars4|len3|chars] [--json]
@@ -32,6 +34,8 @@ const USAGE = `usage:
   npm run cli -- eval <file|folder>... --strategies <id[:key=value,...]>,... [--window TOKENS] [--counter C]
                       [--model PRICE_MODEL] [--summarizer offline] [--from start|last-compaction] [--branches all|last] [--unseen-prefix TOKENS|claude-code|pi]
                       [--jobs N] [--json|--csv|--md]
+                      [--summarizer model --base-url URL --model NAME [--api openai|anthropic] [--price-model PRICE_MODEL]]
+                      [--judge [--judge-model NAME] [--judge-at compaction|final]] [--max-cost USD] [--dry-run] [--cache DIR] [--concurrency N]
   (--from: where a replay starts; default start, the first entry of the branch, the source agent's own
    compactions left out. --branches: default all, every branch of a file; last, the last of each conversation.
    --unseen-prefix: tokens every call sends outside the transcript, system prompt and tool definitions;
@@ -143,6 +147,10 @@ async function evalMain(argv: string[]): Promise<void> {
     return;
   }
   try {
+    if (usesModel(args.modelFlags)) {
+      process.exitCode = await modelEvalMain(args, args.modelFlags, (text) => process.stdout.write(text), (text) => process.stderr.write(text));
+      return;
+    }
     const report = await runEval(args);
     const text = args.output === 'json' ? JSON.stringify(report, null, 2) : args.output === 'csv' ? formatEvalCsv(report) : args.output === 'md' ? formatEvalMarkdown(report) : formatEvalText(report);
     process.stdout.write(`${text}\n`);
