@@ -79,6 +79,7 @@ async function remoteSummarizer(page: Page, context: BrowserContext, reply: 'fai
   await page.getByTestId('settings.remote.preset').selectOption('openai');
   await page.getByTestId('settings.remote.model').fill('gpt-4o-mini');
   await page.getByTestId('settings.remote.key').fill('sk-test-not-a-real-key');
+  await page.getByTestId('settings.remote.save').click();
   await page.getByTestId('settings.close').click();
 }
 

@@ -40,6 +40,7 @@ async function useRemote(page: Page): Promise<void> {
   await page.getByTestId('settings.remote.preset').selectOption('openai');
   await page.getByTestId('settings.remote.model').fill('gpt-4o-mini');
   await page.getByTestId('settings.remote.key').fill('sk-test-faults-0000');
+  await page.getByTestId('settings.remote.save').click();
   await page.getByTestId('settings.close').click();
 }
 

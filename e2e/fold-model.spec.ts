@@ -48,6 +48,7 @@ test('fold summaries from a remote model; a malformed block keeps the offline su
   await page.getByTestId('settings.remote.preset').selectOption('openai');
   await page.getByTestId('settings.remote.model').fill('gpt-4o-mini');
   await page.getByTestId('settings.remote.key').fill('sk-test-fold');
+  await page.getByTestId('settings.remote.save').click();
   await page.getByTestId('settings.close').click();
 
   await app.importFile(sample('claude-code/37f83ec9-f2ea-42a9-925e-0d5c105cb6e8.jsonl'));

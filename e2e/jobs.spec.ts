@@ -41,6 +41,7 @@ async function useRemoteModel(page: Page): Promise<void> {
   await page.getByTestId('settings.remote.key').fill('sk-test-jobs');
   // Remembered, so the resumed request after a reload has its key.
   await page.getByTestId('settings.remote.remember').check();
+  await page.getByTestId('settings.remote.save').click();
   await page.getByTestId('settings.close').click();
 }
 

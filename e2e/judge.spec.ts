@@ -61,6 +61,7 @@ async function configureRemote(page: Page) {
   await page.getByTestId('settings.remote.preset').selectOption('openai');
   await page.getByTestId('settings.remote.model').fill('gpt-4o-mini');
   await page.getByTestId('settings.remote.key').fill(KEY);
+  await page.getByTestId('settings.remote.save').click();
   await page.getByTestId('settings.close').click();
 }
 

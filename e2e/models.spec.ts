@@ -41,6 +41,7 @@ async function configureRemote(page: Page, remember = false) {
   await page.getByTestId('settings.remote.model').fill('gpt-4o-mini');
   await page.getByTestId('settings.remote.key').fill(CANARY);
   if (remember) await page.getByTestId('settings.remote.remember').check();
+  await page.getByTestId('settings.remote.save').click();
 }
 
 async function dumpIndexedDB(page: Page): Promise<string> {
@@ -196,4 +197,42 @@ test('with WebGPU, opening Local models lists them without starting WebLLM befor
   // The storage figure is shown once every model's "cached" answer is in.
   await expect(page.getByTestId('settings.local')).toContainText('storage used');
   expect(workers.filter((url) => /webllm/i.test(url))).toEqual([]);
+});
+
+test('a failed Test connection changes nothing, a preset never carries another\'s model name, and Save makes the summarizer', async ({ app, page, context }) => {
+  void app;
+  let refused = 0;
+  await context.route('http://localhost:8000/**', async (route) => {
+    refused++;
+    await route.abort('connectionrefused');
+  });
+  await expect(page.getByTestId('settings.open')).toHaveText('Summarizer: offline');
+  await page.getByTestId('settings.open').click();
+  await page.getByTestId('settings.kind.remote').check();
+  await page.getByTestId('settings.remote.preset').selectOption('ollama');
+  await expect(page.getByTestId('settings.remote.model')).toHaveValue('');
+  await expect(page.getByTestId('settings.remote.save')).toBeDisabled();
+  await page.getByTestId('settings.remote.model').fill('qwen3:8b');
+  await page.getByTestId('settings.remote.preset').selectOption('vllm');
+  await expect(page.getByTestId('settings.remote.model')).toHaveValue('');
+  await page.getByTestId('settings.remote.model').fill('qwen3:8b');
+  await page.getByTestId('settings.remote.test').click();
+  const status = page.getByTestId('settings.remote.status');
+  await expect(status).toContainText('Test failed:');
+  await expect(status).toContainText('Nothing was changed: the summarizer is still offline.');
+  expect(refused).toBeGreaterThan(0);
+  await page.getByTestId('settings.close').click();
+  await expect(page.getByTestId('settings.open')).toHaveText('Summarizer: offline');
+
+  // Saved, the configuration is the summarizer; back on its preset, its model comes back.
+  await page.getByTestId('settings.open').click();
+  await expect(page.getByTestId('settings.kind.offline')).toBeChecked();
+  await page.getByTestId('settings.kind.remote').check();
+  await page.getByTestId('settings.remote.preset').selectOption('openai');
+  await expect(page.getByTestId('settings.remote.model')).toHaveValue('gpt-4o-mini');
+  await page.getByTestId('settings.remote.save').click();
+  await expect(status).toContainText('Saved: compaction now summarizes with openai · gpt-4o-mini.');
+  await expect(page.getByTestId('settings.remote.save')).toBeDisabled();
+  await page.getByTestId('settings.close').click();
+  await expect(page.getByTestId('settings.open')).toHaveText('Summarizer: openai · gpt-4o-mini');
 });

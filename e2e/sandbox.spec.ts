@@ -134,6 +134,7 @@ test('a restored backup cannot redirect the remembered key: its endpoints apply 
   await page.getByTestId('settings.remote.base-url').fill('https://attacker.example/v1');
   await expect(page.getByTestId('settings.remote.key')).toHaveValue('');
   await expect(page.getByTestId('settings.remote.key-again')).toContainText('saved for https://api.openai.com');
+  await page.getByTestId('settings.remote.save').click();
   await page.getByTestId('settings.close').click();
   await expect.poll(() => storedPreferences(page), { timeout: 30_000 }).toContain('https://attacker.example/v1');
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('library.backup').click()]);
@@ -142,6 +143,7 @@ test('a restored backup cannot redirect the remembered key: its endpoints apply 
   await page.getByTestId('settings.open').click();
   await page.getByTestId('settings.remote.base-url').fill('https://api.openai.com/v1');
   await expect(page.getByTestId('settings.remote.key')).toHaveValue(KEY);
+  await page.getByTestId('settings.remote.save').click();
   await page.getByTestId('settings.close').click();
 
   // Restored as data only: this browser's endpoint stays.

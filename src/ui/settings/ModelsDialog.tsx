@@ -1,5 +1,8 @@
-/** Settings > Models: choose the summarizer — Offline (default), Local (WebGPU) or Remote. */
-import { useEffect, useRef } from 'react';
+/**
+ * Settings > Models: choose the summarizer — Offline (default), Local (WebGPU) or Remote. Offline
+ * and Local take effect when chosen; Remote shows its configuration, which is used once saved.
+ */
+import { useEffect, useRef, useState } from 'react';
 import { useAppStore } from '../../store/store.ts';
 import type { SummarizerKind } from '../../store/models-slice.ts';
 import { LocalSettings, useWebGPU } from './LocalSettings.tsx';
@@ -15,6 +18,8 @@ export function ModelsDialog({ onClose }: { onClose: () => void }) {
   const ref = useRef<HTMLDialogElement>(null);
   const kind = useAppStore((s) => s.summarizerKind);
   const setKind = useAppStore((s) => s.setSummarizerKind);
+  /** The part shown: Remote is configured (and saved) before it becomes the summarizer. */
+  const [shown, setShown] = useState<SummarizerKind>(kind);
   const gpu = useWebGPU();
   useEffect(() => {
     const dialog = ref.current;
@@ -29,15 +34,18 @@ export function ModelsDialog({ onClose }: { onClose: () => void }) {
           const disabled = k.id === 'local' && gpu !== undefined && !gpu.available;
           return (
             <label key={k.id} title={disabled ? gpu?.reason : k.hint}>
-              <input type="radio" name="summarizer" value={k.id} checked={kind === k.id} disabled={disabled} onChange={() => setKind(k.id)} data-testid={`settings.kind.${k.id}`} />
+              <input type="radio" name="summarizer" value={k.id} checked={shown === k.id} disabled={disabled} onChange={() => {
+                setShown(k.id);
+                if (k.id !== 'remote') setKind(k.id);
+              }} data-testid={`settings.kind.${k.id}`} />
               {k.label}
             </label>
           );
         })}
       </fieldset>
-      <p className="muted small">{KINDS.find((k) => k.id === kind)?.hint}</p>
-      {kind === 'remote' && <RemoteSettings />}
-      {(kind === 'local' || (gpu !== undefined && !gpu.available)) && <LocalSettings gpu={gpu} />}
+      <p className="muted small">{KINDS.find((k) => k.id === shown)?.hint}</p>
+      {shown === 'remote' && <RemoteSettings />}
+      {(shown === 'local' || (gpu !== undefined && !gpu.available)) && <LocalSettings gpu={gpu} />}
       <div className="dialog-actions">
         <button type="button" onClick={() => ref.current?.close()} data-testid="settings.close">Done</button>
       </div>

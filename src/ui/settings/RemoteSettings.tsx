@@ -1,8 +1,10 @@
 /**
- * Remote summarizer: a provider preset (or any OpenAI-compatible server), base URL, model and key.
- * The key stays in memory unless "Remember on this device" is ticked; Forget removes it. "Test
- * connection" makes one tiny request and says exactly what went wrong. A key is bound to the origin
- * of the base URL it was entered for: pointing the base URL elsewhere asks for the key again.
+ * Remote summarizer: a provider preset (or any OpenAI-compatible server), base URL, model and key,
+ * edited as a draft: it becomes the summarizer only when the user saves it, and a preset never
+ * carries another's model name (remote-draft.ts). The key stays in memory unless "Remember on
+ * this device" is ticked; Forget removes it. "Test connection" makes one tiny request with the
+ * draft, says exactly what went wrong, and changes nothing. A key is bound to the origin of the
+ * base URL it was entered for: pointing the base URL elsewhere asks for the key again.
  */
 import { useEffect, useState } from 'react';
 import { originOf } from '../../llm/http.ts';
@@ -10,11 +12,23 @@ import { PROVIDER_PRESETS } from '../../llm/presets.ts';
 import { createRemoteSummarizer } from '../../llm/remote.ts';
 import { errorMessage } from '../../store/actions.ts';
 import { keyring } from '../../store/keyring.ts';
+import type { RemoteSettings as Remote } from '../../store/models-slice.ts';
+import { draftForPreset, draftProblem, sameRemote } from '../../store/remote-draft.ts';
 import { useAppStore } from '../../store/store.ts';
 
 export function RemoteSettings() {
-  const remote = useAppStore((s) => s.remote);
+  const saved = useAppStore((s) => s.remote);
+  const kind = useAppStore((s) => s.summarizerKind);
   const setRemote = useAppStore((s) => s.setRemote);
+  const setKind = useAppStore((s) => s.setSummarizerKind);
+  const [remote, setDraft] = useState<Remote>(saved);
+  const edit = (change: Partial<Remote>) => {
+    setDraft((draft) => ({ ...draft, ...change }));
+    setStatus(undefined);
+  };
+  const inUse = kind === 'remote' ? `${saved.presetId} · ${saved.model}` : kind === 'local' ? 'the local model' : 'offline';
+  const problem = draftProblem(remote);
+  const unchanged = kind === 'remote' && sameRemote(remote, saved);
   const [key, setKey] = useState('');
   const [remember, setRemember] = useState(false);
   const [status, setStatus] = useState<{ ok: boolean; text: string }>();
@@ -47,6 +61,14 @@ export function RemoteSettings() {
     await keyring.set(remote.presetId, value, rememberIt, remote.baseUrl);
   };
 
+  const save = () => {
+    const trimmed = { ...remote, baseUrl: remote.baseUrl.trim(), model: remote.model.trim() };
+    setRemote(trimmed);
+    setKind('remote');
+    setDraft(trimmed);
+    setStatus({ ok: true, text: `Saved: compaction now summarizes with ${trimmed.presetId} · ${trimmed.model}.` });
+  };
+
   const test = async () => {
     setTesting(true);
     setStatus(undefined);
@@ -56,9 +78,10 @@ export function RemoteSettings() {
         taskId: 'connection-test', promptId: 'connection-test', prompt: 'Reply with the single word OK.', entries: [], serialized: '', vars: {}, maxTokens: 16,
         signal: AbortSignal.timeout(30_000),
       });
-      setStatus({ ok: true, text: `Connected: ${reply.model} answered "${reply.text.trim().slice(0, 40)}".` });
+      const next = unchanged ? '' : ' Save to summarize with it.';
+      setStatus({ ok: true, text: `Connected: ${reply.model} answered "${reply.text.trim().slice(0, 40)}".${next}` });
     } catch (error) {
-      setStatus({ ok: false, text: errorMessage(error) });
+      setStatus({ ok: false, text: `Test failed: ${errorMessage(error).replace(/[.\s]*$/, '.')} Nothing was changed: the summarizer is still ${inUse}.` });
     } finally {
       setTesting(false);
     }
@@ -71,9 +94,7 @@ export function RemoteSettings() {
         <select
           value={remote.presetId}
           onChange={(e) => {
-            const next = PROVIDER_PRESETS.find((p) => p.id === e.target.value);
-            if (next) setRemote({ presetId: next.id, api: next.api, baseUrl: next.baseUrl });
-            else setRemote({ presetId: 'custom' });
+            setDraft(draftForPreset(saved, remote, e.target.value));
             setStatus(undefined);
           }}
           data-testid="settings.remote.preset"
@@ -87,11 +108,11 @@ export function RemoteSettings() {
       {preset?.hint && <p className="muted small">{preset.hint}</p>}
       <label className="field">
         <span>Base URL</span>
-        <input value={remote.baseUrl} onChange={(e) => setRemote({ baseUrl: e.target.value })} data-testid="settings.remote.base-url" spellCheck={false} />
+        <input value={remote.baseUrl} onChange={(e) => edit({ baseUrl: e.target.value })} data-testid="settings.remote.base-url" spellCheck={false} />
       </label>
       <label className="field">
         <span>Summarizer model (separate from your agent's model)</span>
-        <input value={remote.model} onChange={(e) => setRemote({ model: e.target.value })} data-testid="settings.remote.model" spellCheck={false} />
+        <input value={remote.model} onChange={(e) => edit({ model: e.target.value })} placeholder="the model's name on this server" data-testid="settings.remote.model" spellCheck={false} />
       </label>
       <label className="field">
         <span>API key {preset && !preset.needsKey ? '(not needed for this server)' : ''}</span>
@@ -102,8 +123,12 @@ export function RemoteSettings() {
         <input type="checkbox" checked={remember} onChange={(e) => void saveKey(key, e.target.checked)} data-testid="settings.remote.remember" />
         <span>Remember on this device (stored apart from your conversations; never exported)</span>
       </label>
+      {problem && <p className="muted small" data-testid="settings.remote.problem">{problem}</p>}
       <div className="actions">
-        <button type="button" onClick={() => void test()} disabled={testing} data-testid="settings.remote.test">
+        <button type="button" className="primary" onClick={save} disabled={problem !== undefined || unchanged} data-testid="settings.remote.save">
+          {unchanged ? 'Saved: in use' : 'Save and use'}
+        </button>
+        <button type="button" onClick={() => void test()} disabled={testing || problem !== undefined} data-testid="settings.remote.test">
           {testing ? 'Testing…' : 'Test connection'}
         </button>
         <button type="button" className="danger" onClick={() => void keyring.forget(remote.presetId).then(() => { setKey(''); setRemember(false); })} data-testid="settings.remote.forget">
