@@ -9,6 +9,8 @@ import { cliInspect, expect, ROOT, sample, test } from './fixtures/app.ts';
 
 const FILES = [
   { name: 'OpenHands trajectory', path: sample('openhands/basic_gui_mode.json'), format: 'openhands' },
+  { name: 'Gemini CLI chat (JSONL)', path: sample('gemini-cli/jsonl_v040.jsonl'), format: 'gemini-cli' },
+  { name: 'Gemini CLI chat (JSON)', path: sample('gemini-cli/large.json'), format: 'gemini-cli' },
 ];
 
 function cliCalls(file: string): number {
@@ -20,7 +22,7 @@ function cliCalls(file: string): number {
 }
 
 for (const file of FILES) {
-  test(`imports an ${file.name} with the CLI's totals and compares it`, async ({ app, page }) => {
+  test(`imports ${file.name} with the CLI's totals and compares it`, async ({ app, page }) => {
     const expected = cliInspect(file.path);
     expect(expected.format).toBe(file.format);
     await app.importFile(file.path);

@@ -10,6 +10,7 @@ const CLAUDE_TYPES = new Set([
   'permission-mode', 'last-prompt', 'custom-title', 'ai-title', 'agent-name', 'agent-setting', 'pr-link',
   'worktree-state', 'bridge-session',
 ]);
+const GEMINI_TYPES = new Set(['user', 'gemini', 'info', 'warning', 'error']);
 const CODEX_TYPES = new Set(['session_meta', 'response_item', 'event_msg', 'turn_context', 'compacted', 'world_state']);
 
 /** The JSONL format a first line belongs to, or undefined if it matches none. */
@@ -18,6 +19,9 @@ export function detectJsonlFormat(first: Record<string, unknown>): FormatId | un
   if (type === 'session' && typeof first.id === 'string') return 'pi';
   if (typeof type === 'string' && CODEX_TYPES.has(type) && 'payload' in first) return 'codex';
   if (typeof first.id === 'string' && 'instructions' in first && typeof first.timestamp === 'string') return 'codex';
+  if (typeof first.sessionId === 'string' && typeof first.projectHash === 'string') return 'gemini-cli';
+  // A Gemini CLI file whose metadata line was lost: a message record (no Claude Code uuid or message).
+  if (typeof first.id === 'string' && GEMINI_TYPES.has(String(type)) && typeof first.timestamp === 'string' && 'content' in first && !('uuid' in first) && !('message' in first)) return 'gemini-cli';
   if (typeof type === 'string' && CLAUDE_TYPES.has(type)) {
     if ('uuid' in first || 'sessionId' in first || 'parentUuid' in first || type === 'summary' || type === 'file-history-snapshot') {
       return 'claude-code';
@@ -78,9 +82,17 @@ export function openHandsEvents(doc: unknown): { events: unknown[]; path: Array<
   return undefined;
 }
 
+/** A Gemini CLI chat record: `{sessionId, projectHash, messages: [{id, type, ...}]}`. */
+function isGeminiChat(doc: unknown): boolean {
+  if (!isRecord(doc) || !Array.isArray(doc.messages)) return false;
+  if (typeof doc.projectHash === 'string') return true;
+  return doc.messages.some((message) => isRecord(message) && (message.type === 'gemini' || message.type === 'user') && typeof message.id === 'string' && !('role' in message));
+}
+
 /** The JSON-document format of a parsed document, or undefined if its shape is unknown. */
 export function detectDocumentFormat(doc: unknown): FormatId | undefined {
   if (openHandsEvents(doc)) return 'openhands';
+  if (isGeminiChat(doc)) return 'gemini-cli';
   const lists = findMessageLists(doc);
   if (lists.length === 0) return undefined;
   if (isRecord(doc) && (typeof doc.system === 'string' || Array.isArray(doc.system))) return 'anthropic';

@@ -29,6 +29,12 @@ const SAMPLES: DocumentSample[] = [
     events: (doc) => doc as unknown[],
     entryId: (event) => (typeof event.id === 'number' ? `e${event.id}` : undefined),
   },
+  {
+    path: 'public/samples/gemini-cli/large.json',
+    format: 'gemini-cli',
+    events: (doc) => (doc as { messages: unknown[] }).messages,
+    entryId: (message) => (typeof message.id === 'string' ? message.id : undefined),
+  },
 ];
 
 type Mutation =
@@ -86,7 +92,7 @@ describe('document import fuzzing over the real samples', () => {
         fc.property(fc.array(mutation, { maxLength: 6 }), fc.constantFrom(0, 1, 2), (mutations, indent) => {
           const slots = mutate(events, mutations);
           const list = slots.map((slot) => slot.event);
-          const mutated = Array.isArray(doc) ? list : { ...(doc as Record<string, unknown>), events: list };
+          const mutated = Array.isArray(doc) ? list : { ...(doc as Record<string, unknown>), messages: list };
           const written = JSON.stringify(mutated, null, indent);
           const survivors = slots.filter((slot) => slot.intact && made.has(sample.entryId(events[slot.origin] as Record<string, unknown>, slot.origin) ?? ''));
           if (survivors.length === 0) return;

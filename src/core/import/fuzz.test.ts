@@ -17,6 +17,7 @@ const SAMPLES = [
   'public/samples/codex/schema-coverage.jsonl',
   'public/samples/pi/v3-small.jsonl',
   'public/samples/pi/large-session.jsonl',
+  'public/samples/gemini-cli/jsonl_v040.jsonl',
 ].map((path) => ({ path, lines: readFileSync(path, 'utf8').trimEnd().split('\n').slice(0, 40) }));
 
 const enc = new TextEncoder();

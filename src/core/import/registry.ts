@@ -5,9 +5,14 @@ import { createPiImporter } from './pi.ts';
 import { openAiChatImporter } from './openai-chat.ts';
 import { anthropicImporter } from './anthropic.ts';
 import { openHandsImporter } from './openhands.ts';
+import { createGeminiCliImporter, geminiCliDocumentImporter } from './gemini-cli.ts';
 import type { DocumentImporter, FormatId, LineImporter } from './types.ts';
 
-export type ImporterKind = { kind: 'jsonl'; create: () => LineImporter } | { kind: 'json'; importer: DocumentImporter };
+/**
+ * A JSONL format may also be written as one JSON document (Gemini CLI's older `session-*.json`):
+ * `document` reads that form when the file is one document.
+ */
+export type ImporterKind = { kind: 'jsonl'; create: () => LineImporter; document?: DocumentImporter } | { kind: 'json'; importer: DocumentImporter };
 
 export const IMPORTERS: Record<FormatId, ImporterKind> = {
   'claude-code': { kind: 'jsonl', create: createClaudeCodeImporter },
@@ -16,4 +21,5 @@ export const IMPORTERS: Record<FormatId, ImporterKind> = {
   'openai-chat': { kind: 'json', importer: openAiChatImporter },
   anthropic: { kind: 'json', importer: anthropicImporter },
   openhands: { kind: 'json', importer: openHandsImporter },
+  'gemini-cli': { kind: 'jsonl', create: createGeminiCliImporter, document: geminiCliDocumentImporter },
 };

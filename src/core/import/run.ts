@@ -208,7 +208,9 @@ export class ImportSession {
     }
     const held = this.held;
     this.held = [];
-    if (format && IMPORTERS[format].kind === 'jsonl') {
+    // A forced format whose file is one JSON document (its first line is no JSON value) reads as one.
+    const wholeDocument = forced !== undefined && first !== undefined && tryParse(first.text) === undefined && hasDocumentForm(forced);
+    if (format && IMPORTERS[format].kind === 'jsonl' && !wholeDocument) {
       const spec = IMPORTERS[format];
       if (spec.kind !== 'jsonl') return;
       this.mode = { kind: 'jsonl', format, importer: spec.create() };
@@ -287,10 +289,11 @@ export class ImportSession {
       );
     }
     const spec = IMPORTERS[format];
-    if (spec.kind !== 'json') {
+    const importer = spec.kind === 'json' ? spec.importer : spec.document;
+    if (importer === undefined) {
       throw new ImportFormatError(`${this.name()} is a single JSON document, but ${FORMAT_LABELS[format]} is one JSON object per line.`);
     }
-    const result = spec.importer.parse(doc, text);
+    const result = importer.parse(doc, text);
     if (mayNestDeeperThan(text)) {
       const { entries, refused } = withoutDeepEntries(result.entries);
       const issueCount = result.issueCount ?? result.issues.length;
@@ -319,6 +322,11 @@ function jsonlFormatOfSomeLine(text: string): FormatId | undefined {
     start = end + 1;
   }
   return undefined;
+}
+
+function hasDocumentForm(format: FormatId): boolean {
+  const spec = IMPORTERS[format];
+  return spec.kind === 'jsonl' && spec.document !== undefined;
 }
 
 /** Imports `text` again as lines of a known JSONL format (line numbers unchanged). */

@@ -5,7 +5,7 @@
  */
 import type { Entry } from '../journal/entry.ts';
 
-export type FormatId = 'claude-code' | 'codex' | 'pi' | 'openai-chat' | 'anthropic' | 'openhands';
+export type FormatId = 'claude-code' | 'codex' | 'pi' | 'openai-chat' | 'anthropic' | 'openhands' | 'gemini-cli';
 
 export const FORMAT_LABELS: Record<FormatId, string> = {
   'claude-code': 'Claude Code session (JSONL)',
@@ -14,6 +14,7 @@ export const FORMAT_LABELS: Record<FormatId, string> = {
   'openai-chat': 'OpenAI Chat Completions messages (JSON)',
   anthropic: 'Anthropic Messages (JSON)',
   openhands: 'OpenHands trajectory (JSON events)',
+  'gemini-cli': 'Gemini CLI chat (JSON or JSONL)',
 };
 
 export const FORMAT_IDS = Object.keys(FORMAT_LABELS) as FormatId[];
