@@ -8,9 +8,9 @@
  */
 import type { CompactedContext, CompactionInput, ContextEntry } from '../compaction/types.ts';
 import { entryText, type Entry } from '../journal/entry.ts';
-import { countEntry } from '../tokens/entry-tokens.ts';
 import type { ContextPart } from './scoring.ts';
 import { DeltaWriter } from './compaction-context.ts';
+import { MadeCounts } from './made-counts.ts';
 import { sharedPrefix } from '../strategies/context-builder.ts';
 import type { ContextDelta, ContextRef } from './types.ts';
 
@@ -34,8 +34,10 @@ export class ReplayContext {
   private readonly journalAt: Array<ContextRef | undefined>;
   /** References to ids that are not on the branch (kept as the strategy gave them). */
   private readonly strayRefs = new Map<string, ContextRef>();
-  /** Tokens of made entries by their text: a strategy re-makes the same placeholders and summaries at every compaction. */
-  private readonly madeTokens = new Map<string, number>();
+  /** Tokens of made entries, each block text counted once: a strategy re-makes the same placeholders and summaries at every compaction. */
+  private readonly madeCounts: MadeCounts;
+  /** Ids of made texts (see `textId`). */
+  private readonly textIds = new Map<string, number>();
   /** Tokens and probe key of a made entry object (a strategy hands back the same rewritten object while it stays the same). */
   private readonly madeByObject = new WeakMap<Entry, MadeFacts>();
   /** The items `refs` were made from (a strategy's context entries, never edited). */
@@ -52,6 +54,7 @@ export class ReplayContext {
 
   constructor(private readonly input: CompactionInput) {
     this.indexOf = new Map(input.entries.map((entry, index) => [entry.id, index]));
+    this.madeCounts = new MadeCounts(input.counter);
     this.journalAt = new Array<ContextRef | undefined>(input.entries.length);
     this.marks = new Int32Array(input.entries.length);
     this.where = new Int32Array(input.entries.length);
@@ -225,7 +228,7 @@ export class ReplayContext {
         continue;
       }
       const keys = (this.made(ref.entry).keys ??= {});
-      const key = (keys[ref.origin] ??= `m:${ref.origin}:${text()}`);
+      const key = (keys[ref.origin] ??= `m:${ref.origin}:${this.textId(text())}`);
       yield { key, text, origin: ref.origin, entry: ref.entry };
     }
   }
@@ -258,14 +261,15 @@ export class ReplayContext {
     return made;
   }
 
+  /** A number per distinct made text: a made part's probe key names its text without holding it (the lookup is by the strategy's own string). */
+  private textId(text: string): number {
+    let id = this.textIds.get(text);
+    if (id === undefined) this.textIds.set(text, (id = this.textIds.size));
+    return id;
+  }
+
   private countMade(entry: Entry): number {
-    const key = `${entry.role}\u0000${entryText(entry)}\u0000${entry.blocks.length}`;
-    let tokens = this.madeTokens.get(key);
-    if (tokens === undefined) {
-      tokens = countEntry(entry, this.input.counter).total;
-      if (this.madeTokens.size > 50_000) this.madeTokens.clear();
-      this.madeTokens.set(key, tokens);
-    }
+    const tokens = this.madeCounts.count(entry);
     this.made(entry).tokens = tokens;
     return tokens;
   }
