@@ -7,7 +7,13 @@
 import { execFileSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import type { Page } from '@playwright/test';
+import { readFileSync } from 'node:fs';
 import { expect, ROOT, sample, test } from './fixtures/app.ts';
+import { gaugeContext } from '../src/core/compaction/gauge-context.ts';
+import { importText } from '../src/core/import/run.ts';
+import { activeLeaf, pathTo } from '../src/core/journal/tree.ts';
+import { getCounter } from '../src/core/tokens/counters.ts';
+import { countEntries } from '../src/core/tokens/entry-tokens.ts';
 
 const PI = sample('pi/before-compaction.jsonl');
 
@@ -29,6 +35,14 @@ test.beforeAll(() => {
   expect(scopes['last-compaction']).toMatchObject({ calls: 177, scope: { from: 'last-compaction', calls: 177, branchCalls: 471 } });
 });
 
+/** The gauge's transcript figure for each start, by the function the page uses. */
+async function gaugeFigures(): Promise<Record<'start' | 'last-compaction', number>> {
+  const { entries } = importText(readFileSync(PI, 'utf8'));
+  const { totals } = countEntries(entries, await getCounter('chars4'));
+  const whole = pathTo(entries, activeLeaf(entries)!.id);
+  return { start: gaugeContext(entries, whole, totals, 'start').transcriptTokens, 'last-compaction': gaugeContext(entries, whole, totals, 'last-compaction').transcriptTokens };
+}
+
 /** The Start choice of the visible tab, found by its label as a screen reader would. */
 const startChoice = (page: Page, panel: string) => page.getByTestId(panel).getByRole('combobox', { name: 'Start' });
 
@@ -41,6 +55,12 @@ test('Compare: the whole session by default, the narrower scope from the last re
   while ((await rows.count()) > 1) await page.getByTestId(`compare.config.${(await rows.count()) - 1}.remove`).click();
 
   await expect(page.getByTestId('compare.from')).toHaveValue('start');
+  // The gauge counts from the same start: the agent's two compactions left out, then only what its model had.
+  const gauge = await gaugeFigures();
+  expect(gauge['last-compaction']).toBeLessThan(gauge.start / 2);
+  await expect(page.getByTestId('gauge')).toHaveAttribute('data-from', 'start');
+  await expect(page.getByTestId('gauge')).toHaveAttribute('data-transcript', String(gauge.start));
+  await expect(page.getByTestId('gauge.scope')).toContainText('2 compaction entries the agent recorded not counted');
   await page.getByTestId('compare.run').click();
   const scope = page.getByTestId('compare.result.scope');
   await expect(scope).toHaveAttribute('data-from', 'start', { timeout: 60_000 });
@@ -52,6 +72,8 @@ test('Compare: the whole session by default, the narrower scope from the last re
   await choice.focus();
   await choice.selectOption('last-compaction');
   await expect(page.getByTestId('compare.from')).toHaveValue('last-compaction');
+  await expect(page.getByTestId('gauge')).toHaveAttribute('data-from', 'last-compaction');
+  await expect(page.getByTestId('gauge')).toHaveAttribute('data-transcript', String(gauge['last-compaction']));
   await page.getByTestId('compare.run').click();
   await expect(scope).toHaveAttribute('data-from', 'last-compaction', { timeout: 60_000 });
   await expect(scope).toHaveText(scopes['last-compaction'].scope.note);

@@ -1,5 +1,6 @@
 /**
  * UI state of the conversation view: which counter, which window, which verbosity, which branch,
+ * where on it the gauge and the Compact, Compare and Fold tabs start,
  * and the page's own long activities (model fold summaries, a model download) that a reload
  * would cut off.
  */
@@ -7,6 +8,7 @@ import type { StateCreator } from 'zustand';
 import type { Verbosity } from '../core/journal/view-rows.ts';
 import type { CounterId } from '../core/tokens/counters.ts';
 import { DEFAULT_WINDOW_TOKENS } from '../core/tokens/windows.ts';
+import { DEFAULT_REPLAY_FROM, type ReplayFrom } from '../core/compaction/input-scope.ts';
 
 export interface ViewSlice {
   counter: CounterId;
@@ -19,6 +21,9 @@ export interface ViewSlice {
   setUnseenEstimate: (value: string) => void;
   /** Leaf of the branch shown, per conversation (absent: the active branch). */
   branchLeaf: Record<string, string>;
+  /** Where the gauge, plans, replays and folds start on the branch: one Start choice for the page. */
+  replayFrom: ReplayFrom;
+  setReplayFrom: (from: ReplayFrom) => void;
   setCounter: (counter: CounterId) => void;
   setWindow: (preset: string, tokens: number) => void;
   setVerbosity: (verbosity: Verbosity) => void;
@@ -42,6 +47,8 @@ export const createViewSlice: StateCreator<ViewSlice, [], [], ViewSlice> = (set)
   unseenEstimate: '',
   setUnseenEstimate: (unseenEstimate) => set({ unseenEstimate }),
   branchLeaf: {},
+  replayFrom: DEFAULT_REPLAY_FROM,
+  setReplayFrom: (replayFrom) => set({ replayFrom }),
   setCounter: (counter) => set({ counter }),
   setWindow: (windowPreset, windowTokens) => set({ windowPreset, windowTokens }),
   setVerbosity: (verbosity) => set({ verbosity }),

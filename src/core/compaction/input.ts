@@ -50,15 +50,29 @@ export interface BuiltInput {
   note?: string;
 }
 
-export function buildInput(journal: readonly Entry[], totals: ArrayLike<number>, counter: TokenCounter, options: BuildInputOptions): BuiltInput {
-  const leaf = options.leafId ?? activeLeaf(journal)?.id;
-  let whole = leaf ? pathTo(journal, leaf) : journal.map((entry) => entry.index);
-  if (options.upTo !== undefined) whole = whole.filter((index) => index <= options.upTo!);
+/** The entries of a branch a scope reads, as journal indices (scopedPath). */
+export interface ScopedPath {
+  /** The branch's model-context entries (no harness events, no subagent traffic), the source's compactions included. */
+  branch: number[];
+  /** The entries read, in order: the branch without the source's compactions, or its last summary, pi's kept entries and what followed. */
+  path: number[];
+  /** pi entries kept after the summary the path starts at. */
+  kept: number;
+  /** Position in `branch` of the source summary the path starts at; -1 from the first entry. */
+  last: number;
+  /** The source's compactions on the branch (boundary lines and summaries), as journal indices. */
+  compactions: number[];
+}
+
+/**
+ * What `from` reads of a branch given as journal indices root to leaf (`whole`): the one selection
+ * behind a plan's or a replay's input and the page's gauge.
+ */
+export function scopedPath(journal: readonly Entry[], whole: readonly number[], from: ReplayFrom = DEFAULT_REPLAY_FROM): ScopedPath {
   const branch = whole.filter((index) => {
     const entry = journal[index];
     return entry !== undefined && entry.kind !== 'event' && !entry.flags?.sidechain;
   });
-  const from = options.from ?? DEFAULT_REPLAY_FROM;
   const compactions = branch.filter((index) => isSourceCompaction(journal[index]!));
   // The source agent's own last summary (a Claude Code boundary line is not one: its summary follows it).
   let last = -1;
@@ -69,20 +83,23 @@ export function buildInput(journal: readonly Entry[], totals: ArrayLike<number>,
       break;
     }
   }
-  let path: number[];
-  let kept = 0;
-  if (last < 0) path = branch.filter((index) => !isSourceCompaction(journal[index]!));
-  else {
-    // pi keeps the entries from `firstKeptEntryId` up to the compaction (its compactions excepted);
-    // that entry may be a line that is no model context, so it is looked for on the whole path.
-    const keptId = journal[branch[last]!]!.marker?.firstKeptEntryId;
-    const keptAt = keptId === undefined ? -1 : whole.findIndex((index) => journal[index]?.id === keptId);
-    const keptFrom = keptAt < 0 ? Number.POSITIVE_INFINITY : keptAt;
-    const position = new Map(whole.map((index, i) => [index, i]));
-    const keptPath = branch.slice(0, last).filter((index) => position.get(index)! >= keptFrom && !isSourceCompaction(journal[index]!));
-    kept = keptPath.length;
-    path = [branch[last]!, ...keptPath, ...branch.slice(last + 1)];
-  }
+  if (last < 0) return { branch, path: branch.filter((index) => !isSourceCompaction(journal[index]!)), kept: 0, last, compactions };
+  // pi keeps the entries from `firstKeptEntryId` up to the compaction (its compactions excepted);
+  // that entry may be a line that is no model context, so it is looked for on the whole path.
+  const keptId = journal[branch[last]!]!.marker?.firstKeptEntryId;
+  const keptAt = keptId === undefined ? -1 : whole.findIndex((index) => journal[index]?.id === keptId);
+  const keptFrom = keptAt < 0 ? Number.POSITIVE_INFINITY : keptAt;
+  const position = new Map(whole.map((index, i) => [index, i]));
+  const keptPath = branch.slice(0, last).filter((index) => position.get(index)! >= keptFrom && !isSourceCompaction(journal[index]!));
+  return { branch, path: [branch[last]!, ...keptPath, ...branch.slice(last + 1)], kept: keptPath.length, last, compactions };
+}
+
+export function buildInput(journal: readonly Entry[], totals: ArrayLike<number>, counter: TokenCounter, options: BuildInputOptions): BuiltInput {
+  const leaf = options.leafId ?? activeLeaf(journal)?.id;
+  let whole = leaf ? pathTo(journal, leaf) : journal.map((entry) => entry.index);
+  if (options.upTo !== undefined) whole = whole.filter((index) => index <= options.upTo!);
+  const from = options.from ?? DEFAULT_REPLAY_FROM;
+  const { branch, path, kept, last, compactions } = scopedPath(journal, whole, from);
   const entries = path.map((index) => journal[index]!);
   const counts = path.map((index) => totals[index] ?? 0);
   const firstCall = kept > 0 ? 1 + kept : 0;

@@ -28,16 +28,16 @@ export function sessionUnseenPrefix(
 }
 
 /**
- * The unseen prefix of a branch as the page's gauge shows it: the branch's entries (events and
- * sidechains left out) with their counts, read from the first call, the user's estimate applying
- * only where no call recorded usage (as on the Compact page).
+ * The unseen prefix of a branch as the page's gauge shows it: the entries it counts (gauge-context.ts)
+ * with their counts, read from `firstCall` (0: the first call), the user's estimate applying only
+ * where no call recorded usage (as on the Compact page).
  */
-export function branchUnseenPrefix(entries: readonly Entry[], counts: ArrayLike<number>, entered?: string): UnseenPrefix {
+export function branchUnseenPrefix(entries: readonly Entry[], counts: ArrayLike<number>, entered?: string, firstCall = 0): UnseenPrefix {
   try {
-    return sessionUnseenPrefix({ entries, tokens: new TokenIndex(counts) }, 0, entered, 'fallback');
+    return sessionUnseenPrefix({ entries, tokens: new TokenIndex(counts) }, firstCall, entered, 'fallback');
   } catch {
     // A malformed estimate is refused where it is entered (its field says why); the gauge counts 0.
-    return sessionUnseenPrefix({ entries, tokens: new TokenIndex(counts) }, 0);
+    return sessionUnseenPrefix({ entries, tokens: new TokenIndex(counts) }, firstCall);
   }
 }
 

@@ -2,8 +2,7 @@
  * The settings every configuration shares (counter and window from the gauge, a price model, the
  * summarizer from Settings), the Run button, and the running compare's progress with Cancel.
  */
-import { useState } from 'react';
-import { DEFAULT_REPLAY_FROM, type ReplayFrom } from '../../core/compaction/input-scope.ts';
+import { DEFAULT_REPLAY_FROM } from '../../core/compaction/input-scope.ts';
 import { StartChoice } from '../common/StartChoice.tsx';
 import { PRICES, PRICES_AS_OF, priceFor } from '../../core/pricing.ts';
 import { COUNTER_LABELS } from '../../core/tokens/counters.ts';
@@ -41,7 +40,8 @@ export function RunBar({ conversation, leafId, dismissed }: RunBarProps) {
   const invalid = rows.some((row) => checkConfig(row) !== undefined);
   const busy = run !== undefined;
   const elsewhere = run !== undefined && run.conversationId !== conversation.id;
-  const [from, setFrom] = useState<ReplayFrom>(DEFAULT_REPLAY_FROM);
+  const from = useAppStore((s) => s.replayFrom);
+  const setFrom = useAppStore((s) => s.setReplayFrom);
   const unseenEstimate = useAppStore((s) => s.unseenEstimate);
 
   const start = () => {

@@ -36,7 +36,8 @@ export function FoldPanel({ conversation, journal, leafId }: { conversation: Con
   const resetOptions = useAppStore((s) => s.resetOptions);
   const [upTo, setUpTo] = useState<number | undefined>();
   // Where the fold starts on the branch; another start is another input: the position and recalls start over.
-  const [from, setFromState] = useState<ReplayFrom>(DEFAULT_REPLAY_FROM);
+  const from = useAppStore((s) => s.replayFrom);
+  const setFromState = useAppStore((s) => s.setReplayFrom);
   const [query, setQuery] = useState('');
   // Blocks expanded into the retrieved zone, at the replay position where that was done.
   const [recalls, setRecalls] = useState<RecallRequest[]>([]);

@@ -12,7 +12,7 @@ import { errorMessage, planCompaction, runCompactionJob } from '../../store/acti
 import { summarizerFields, summarizerKindOf } from '../../store/summarizer-request.ts';
 import { useAppStore } from '../../store/store.ts';
 import type { CompactRequest, PlanPreview } from '../../worker/protocol.ts';
-import { DEFAULT_REPLAY_FROM, type ReplayFrom } from '../../core/compaction/input-scope.ts';
+import { DEFAULT_REPLAY_FROM } from '../../core/compaction/input-scope.ts';
 import { StartChoice } from '../common/StartChoice.tsx';
 import { OptionsForm } from './OptionsForm.tsx';
 import { EXAMPLE_PLUGIN } from './plugin-example.ts';
@@ -59,7 +59,9 @@ export function CompactPanel({ conversation, leafId, entryCount }: { conversatio
     }
   }, [strategy, values]);
 
-  const [from, setFrom] = useState<ReplayFrom>(DEFAULT_REPLAY_FROM);
+  // The page's one Start choice: the gauge above counts from the same place.
+  const from = useAppStore((s) => s.replayFrom);
+  const setFrom = useAppStore((s) => s.setReplayFrom);
   const request: Omit<CompactRequest, 'jobId'> = useMemo(
     () => ({
       conversationId: conversation.id,

@@ -2,7 +2,9 @@
  * The context-window gauge: tokens of the shown branch against a chosen window (a model preset
  * from gpt-tokenizer's metadata, a Claude window, or a custom number). The tokens every call sends
  * beside the transcript (the unseen prefix: system prompt, tool definitions) are their own band,
- * first, with the sentence that says where the figure comes from.
+ * first, with the sentence that says where the figure comes from. What it counts (GAUGE_COUNTS, its
+ * tooltip) follows the page's Start choice, and never counts the agent's own compaction summaries
+ * on top of the history they summarize.
  */
 import { useMemo, useState } from 'react';
 import { formatUsd, inputCost, priceFor, PRICES_AS_OF } from '../../core/pricing.ts';
@@ -10,9 +12,11 @@ import { formatWindow, windowPresets } from '../../core/tokens/windows.ts';
 import { useAppStore } from '../../store/store.ts';
 import { formatNumber } from '../common/format.ts';
 import { sentSentence } from '../../core/replay/session-prefix.ts';
-import type { UnseenPrefix } from '../../core/replay/recorded-usage.ts';
+import { GAUGE_COUNTS, type GaugeContext } from '../../core/compaction/gauge-context.ts';
 
-export function WindowGauge({ tokens: transcript, unseenPrefix, label }: { tokens: number | undefined; unseenPrefix?: UnseenPrefix | undefined; label: string }) {
+export function WindowGauge({ context, label }: { context: GaugeContext | undefined; label: string }) {
+  const transcript = context?.transcriptTokens;
+  const unseenPrefix = context?.unseenPrefix;
   const prefix = unseenPrefix?.tokens ?? 0;
   const tokens = transcript === undefined ? undefined : transcript + prefix;
   const sentence = transcript !== undefined && unseenPrefix ? sentSentence(transcript, unseenPrefix) : undefined;
@@ -26,7 +30,7 @@ export function WindowGauge({ tokens: transcript, unseenPrefix, label }: { token
   const priced = priceFor(windowPreset);
 
   return (
-    <div className="gauge" data-testid="gauge">
+    <div className="gauge" data-testid="gauge" title={GAUGE_COUNTS} {...(context ? { 'data-from': context.from, 'data-transcript': context.transcriptTokens } : {})}>
       <div className="gauge-controls">
         <label className="field inline">
           <span>Window</span>
@@ -70,7 +74,7 @@ export function WindowGauge({ tokens: transcript, unseenPrefix, label }: { token
         )}
       </div>
       {customError && <p className="error small">{customError}</p>}
-      <div className={`gauge-bar ${level}`} role="meter" aria-valuemin={0} aria-valuemax={windowTokens} aria-valuenow={tokens ?? 0} aria-label="Context used" {...(sentence ? { 'aria-valuetext': sentence, title: sentence } : {})}>
+      <div className={`gauge-bar ${level}`} role="meter" aria-valuemin={0} aria-valuemax={windowTokens} aria-valuenow={tokens ?? 0} aria-label="Context used" aria-description={GAUGE_COUNTS} {...(sentence ? { 'aria-valuetext': sentence, title: `${sentence}. ${GAUGE_COUNTS}` } : {})}>
         {prefix > 0 && (
           <div className="gauge-prefix" data-testid="gauge.prefix" data-tokens={prefix} style={{ width: `${Math.min(100, (prefix / windowTokens) * 100)}%` }} title={sentence} />
         )}
@@ -80,6 +84,9 @@ export function WindowGauge({ tokens: transcript, unseenPrefix, label }: { token
         <p className="small muted" data-testid="gauge.sent" data-source={unseenPrefix!.source}>
           <span className="gauge-key gauge-key-prefix" aria-hidden="true" /> {sentence}
         </p>
+      )}
+      {context && (context.from === 'last-compaction' || context.compactionsLeftOut > 0) && (
+        <p className="small muted" data-testid="gauge.scope">{scopeLine(context)}</p>
       )}
       <p className="small" data-testid="gauge.text">
         {tokens === undefined ? 'counting…' : `${formatNumber(tokens)} / ${formatWindow(windowTokens)} tokens (${(fraction * 100).toFixed(1)}%) · ${label}`}
@@ -92,4 +99,12 @@ export function WindowGauge({ tokens: transcript, unseenPrefix, label }: { token
       </p>
     </div>
   );
+}
+
+/** Where the gauge's count starts, when the agent recorded compactions or the count starts at one. */
+function scopeLine(context: GaugeContext): string {
+  const n = context.compactionsLeftOut;
+  const left = n > 0 ? `${formatNumber(n)} compaction ${n === 1 ? 'entry' : 'entries'} the agent recorded not counted` : '';
+  if (context.from === 'last-compaction') return `Counted from the last compaction the agent recorded (${formatNumber(context.entries)} entries)${left ? `; ${left}` : ''}.`;
+  return `Counted from the first entry (${formatNumber(context.entries)} entries); ${left}, since the history they summarize is counted in full.`;
 }

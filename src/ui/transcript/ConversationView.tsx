@@ -23,7 +23,7 @@ import { useBranches } from './use-branches.ts';
 import { useEntries } from './use-entries.ts';
 import { VerbosityToggle } from './VerbosityToggle.tsx';
 import { formatNumber } from '../common/format.ts';
-import { branchUnseenPrefix } from '../../core/replay/session-prefix.ts';
+import { gaugeContext } from '../../core/compaction/gauge-context.ts';
 // The compaction panels (strategies, exports) load on first use: the first screen stays light.
 const CompactPanel = lazy(() => import('../strategies/CompactPanel.tsx').then((m) => ({ default: m.CompactPanel })));
 const FoldPanel = lazy(() => import('../folding/FoldPanel.tsx').then((m) => ({ default: m.FoldPanel })));
@@ -124,21 +124,9 @@ function BranchedTranscript({ conversation, entries, totals, counterLabel, branc
   }, [entries, branches.length, leafId, byId]);
   const rows = useMemo(() => viewRows(entries, path, verbosity), [entries, path, verbosity]);
   const unseenEstimate = useAppStore((s) => s.unseenEstimate);
-  const { contextTokens, unseenPrefix } = useMemo(() => {
-    if (!totals) return { contextTokens: undefined, unseenPrefix: undefined };
-    let sum = 0;
-    const shown: Entry[] = [];
-    const counts: number[] = [];
-    for (const index of path) {
-      const entry = entries[index];
-      if (entry && entry.kind !== 'event' && !entry.flags?.sidechain) {
-        sum += totals[index] ?? 0;
-        shown.push(entry);
-        counts.push(totals[index] ?? 0);
-      }
-    }
-    return { contextTokens: sum, unseenPrefix: branchUnseenPrefix(shown, counts, unseenEstimate) };
-  }, [entries, path, totals, unseenEstimate]);
+  const replayFrom = useAppStore((s) => s.replayFrom);
+  // What the agent's model is sent at the end of the branch, read as the Start choice reads it (gauge-context.ts).
+  const gauge = useMemo(() => (totals ? gaugeContext(entries, path, totals, replayFrom, unseenEstimate) : undefined), [entries, path, totals, replayFrom, unseenEstimate]);
   const togglePin = (entryId: string) => {
     if (pinned.has(entryId)) void db.pins.delete([conversation.id, entryId]);
     else void db.pins.put({ conversationId: conversation.id, entryId });
@@ -146,7 +134,7 @@ function BranchedTranscript({ conversation, entries, totals, counterLabel, branc
 
   return (
     <>
-      <WindowGauge tokens={contextTokens} unseenPrefix={unseenPrefix} label={branches.length > 1 ? `branch of ${path.length} entries, ${counterLabel}` : counterLabel} />
+      <WindowGauge context={gauge} label={branches.length > 1 ? `branch of ${path.length} entries, ${counterLabel}` : counterLabel} />
       <div className="toolbar">
         <div className="tabs" role="tablist" aria-label="View">
           {(live ? (['live', ...TABS] as const) : TABS).map((id) => (
