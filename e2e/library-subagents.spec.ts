@@ -73,5 +73,7 @@ test('several files picked together link a subagent to its session', async ({ ap
   await child.getByTestId('library.item.open').click();
   await expect(page.getByTestId('conversation.subagent-of')).toContainText('subagent (general-purpose) · of');
   await page.getByTestId('conversation.subagent-of.open').click();
-  await expect(page.getByTestId('conversation.title')).toHaveText(`${SESSION}.jsonl`);
+  // Titled by its first request; the file name stays beside it.
+  await expect(page.getByTestId('conversation.meta')).toContainText(`${SESSION}.jsonl`);
+  await expect(page.getByTestId('conversation.title')).not.toHaveText(`${SESSION}.jsonl`);
 });

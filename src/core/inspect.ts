@@ -5,6 +5,7 @@
 import type { Entry, Role } from './journal/entry.ts';
 import { linkReport } from './journal/link.ts';
 import { branchLeaves } from './journal/tree.ts';
+import { conversationTitle } from './import/title.ts';
 import type { FormatId, ImportResult } from './import/types.ts';
 import type { CounterId } from './tokens/counters.ts';
 
@@ -50,9 +51,10 @@ export function inspect(result: ImportResult, tokens: TokenSummary): InspectRepo
     if (entry.kind === 'message' && entry.role !== 'summary') roles[entry.role]++;
   }
   const links = linkReport(result.entries);
+  const title = conversationTitle(result);
   return {
     format: result.format,
-    ...(result.meta.title !== undefined ? { title: result.meta.title } : {}),
+    ...(title !== undefined ? { title } : {}),
     entries: result.entries.length,
     roles,
     kinds,

@@ -2,6 +2,7 @@
  * Conversation repository: commit an import as one unit (all entries or none), rename, delete,
  * and read entries back. Every write is one read-write transaction over the tables it touches.
  */
+import { conversationTitle } from '../core/import/title.ts';
 import type { ImportResult } from '../core/import/types.ts';
 import type { FoldlabDatabase, CompactionRow, ConversationRow, EntryRow } from './schema.ts';
 import { saveBatchEnds, type SaveBatchLimits } from './save-batches.ts';
@@ -36,7 +37,7 @@ export async function commitImport(db: FoldlabDatabase, result: ImportResult, op
   const importId = crypto.randomUUID();
   const row: ConversationRow = {
     id,
-    title: options.title ?? result.meta.title ?? options.fileName,
+    title: options.title ?? conversationTitle(result) ?? options.fileName,
     format: result.format,
     fileName: options.fileName,
     size: options.size,

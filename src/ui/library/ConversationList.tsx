@@ -122,6 +122,7 @@ const ConversationItem = memo(function ConversationItem({ conversation, selected
         <button type="button" className="open" onClick={onOpen} aria-current={selected} data-testid="library.item.open">
           <span className="title">{conversation.title}</span>
           <span className="muted small">
+            {conversation.title !== conversation.fileName && <span className="file-name" data-testid="library.item.file">{conversation.fileName} · </span>}
             {FORMAT_LABELS[conversation.format]} · {formatNumber(conversation.entryCount)} entries
             {conversation.issues.length > 0 && ` · ${conversation.issues.length} problems`}
           </span>
