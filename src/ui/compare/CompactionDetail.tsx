@@ -9,6 +9,7 @@ import { engine } from '../../worker/client.ts';
 import type { ReplayResultView } from '../../worker/compare-view.ts';
 import { colorOf, preview } from './model.ts';
 import { ProbeOutcomeList } from './ProbeOutcomeList.tsx';
+import { NoteText } from '../common/NoteText.tsx';
 import { useWorkerValue } from './use-comparison.ts';
 import { formatNumber } from '../common/format.ts';
 
@@ -116,7 +117,7 @@ export function CompactionDetail({ comparisonId, result, config, index, byId, co
       </p>
       {compaction.plan.notes.length > 0 && (
         <ul className="small notes" data-testid="compare.detail.notes">
-          {compaction.plan.notes.map((note, i) => <li key={i}>{note}</li>)}
+          {compaction.plan.notes.map((note, i) => <li key={i}><NoteText note={note} byId={(id) => byId.get(id)} /></li>)}
         </ul>
       )}
       <h5>Summaries ({summaries.length})</h5>

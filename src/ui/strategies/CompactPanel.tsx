@@ -8,6 +8,7 @@ import type { StrategyId } from '../../core/compaction/types.ts';
 import { getStrategy, STRATEGY_IDS } from '../../core/strategies/index.ts';
 import { COUNTER_LABELS } from '../../core/tokens/counters.ts';
 import type { ConversationRow } from '../../db/schema.ts';
+import type { Entry } from '../../core/journal/entry.ts';
 import { errorMessage, planCompaction, runCompactionJob } from '../../store/actions.ts';
 import { summarizerFields, summarizerKindOf } from '../../store/summarizer-request.ts';
 import { useAppStore } from '../../store/store.ts';
@@ -23,7 +24,8 @@ import { RestoredCodeNotice } from './RestoredCodeNotice.tsx';
 
 const EMPTY: Record<string, string> = {};
 
-export function CompactPanel({ conversation, leafId, entryCount }: { conversation: ConversationRow; leafId: string | undefined; entryCount: number }) {
+export function CompactPanel({ conversation, leafId, entryCount, entries }: { conversation: ConversationRow; leafId: string | undefined; entryCount: number; entries?: readonly Entry[] }) {
+  const byId = useMemo(() => new Map((entries ?? []).map((entry) => [entry.id, entry])), [entries]);
   const strategyId = useAppStore((s) => s.strategy);
   const setStrategy = useAppStore((s) => s.setStrategy);
   const values = useAppStore((s) => s.optionValues[strategyId] ?? EMPTY);
@@ -176,7 +178,7 @@ export function CompactPanel({ conversation, leafId, entryCount }: { conversatio
           ) : current?.error ? (
             <p className="error" role="alert" data-testid="plan.error">{current.error}</p>
           ) : current?.value ? (
-            <PlanView preview={current.value} counterLabel={COUNTER_LABELS[counter]} />
+            <PlanView preview={current.value} counterLabel={COUNTER_LABELS[counter]} byId={(id) => byId.get(id)} />
           ) : (
             <p className="muted">Planning…</p>
           )}

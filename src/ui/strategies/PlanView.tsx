@@ -2,12 +2,16 @@
 import type { PlanPreview } from '../../worker/protocol.ts';
 import { FateStrip } from './FateStrip.tsx';
 import { MemoriesView } from './MemoriesView.tsx';
+import { NoteText } from '../common/NoteText.tsx';
+import type { Entry } from '../../core/journal/entry.ts';
 import { describeChange } from '../../core/compaction/plan-change.ts';
 import { PLAN_AFTER_NOTES } from '../../core/compaction/planned-after.ts';
 import { sentSentence } from '../../core/replay/session-prefix.ts';
 
-export function PlanView({ preview, counterLabel }: { preview: PlanPreview; counterLabel: string }) {
+/** `byId` finds the conversation's entries, so the notes name them by line and excerpt. */
+export function PlanView({ preview, counterLabel, byId }: { preview: PlanPreview; counterLabel: string; byId?: (id: string) => Entry | undefined }) {
   const { plan } = preview;
+  const find = byId ?? (() => undefined);
   const fmt = (n: number) => n.toLocaleString('en-US');
   const prefix = preview.unseenPrefix.tokens;
   // A model's summaries are counted at their budget: that figure is an estimate, and says so.
@@ -50,7 +54,7 @@ export function PlanView({ preview, counterLabel }: { preview: PlanPreview; coun
         <ul className="small notes" data-testid="plan.notes">
           {preview.inputNote && !preview.scope && <li>{preview.inputNote}</li>}
           {plan.notes.map((note, i) => (
-            <li key={i}>{note}</li>
+            <li key={i}><NoteText note={note} byId={find} /></li>
           ))}
         </ul>
       )}

@@ -17,6 +17,7 @@ import { restoreContext } from './context.ts';
 import { FateStrip } from './FateStrip.tsx';
 import { MemoriesView } from './MemoriesView.tsx';
 import { RunSent } from './RunSent.tsx';
+import { NoteText } from '../common/NoteText.tsx';
 
 export function RunResult({ row, journal, title }: { row: CompactionRow; journal: readonly Entry[]; title: string }) {
   const byId = useMemo(() => new Map(journal.map((entry) => [entry.id, entry])), [journal]);
@@ -65,7 +66,7 @@ export function RunResult({ row, journal, title }: { row: CompactionRow; journal
         {record.notes.length > 0 && (
           <ul className="small notes">
             {record.notes.map((note, i) => (
-              <li key={i}>{note}</li>
+              <li key={i}><NoteText note={note} byId={(id) => byId.get(id)} /></li>
             ))}
           </ul>
         )}

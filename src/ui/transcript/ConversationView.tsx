@@ -150,7 +150,7 @@ function BranchedTranscript({ conversation, entries, totals, counterLabel, branc
       {tab === 'transcript' && <TranscriptList entries={entries} byId={byId} rows={rows} totals={totals} counterLabel={counterLabel} pinned={pinned} onTogglePin={togglePin} />}
       <Suspense fallback={<p className="muted">Loading…</p>}>
         {tab === 'live' && <LivePanel conversation={conversation} entries={entries} />}
-        {tab === 'compact' && <CompactPanel conversation={conversation} leafId={branches.length > 1 ? leafId : undefined} entryCount={entries.length} />}
+        {tab === 'compact' && <CompactPanel conversation={conversation} leafId={branches.length > 1 ? leafId : undefined} entryCount={entries.length} entries={entries} />}
         {tab === 'runs' && <RunsPanel conversation={conversation} journal={entries} />}
         {tab === 'compare' && <ComparePanel key={conversation.id} conversation={conversation} journal={entries} leafId={branches.length > 1 ? leafId : undefined} />}
         {tab === 'fold' && <FoldPanel key={conversation.id} conversation={conversation} journal={entries} leafId={branches.length > 1 ? leafId : undefined} />}

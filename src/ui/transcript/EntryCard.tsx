@@ -3,13 +3,14 @@
  * beside it (linked at import); a result entry whose call is shown points back to it. Everything
  * renders as text, never as HTML.
  */
-import { useState, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import type { Block, Entry, ImageBlock, ToolCallBlock } from '../../core/journal/entry.ts';
 import { entryText } from '../../core/journal/entry.ts';
 import { formatNumber } from '../common/format.ts';
+import { CLIP, Clipped } from './Clipped.tsx';
+import { MessageText } from './MessageText.tsx';
+import { toolInputText } from './tool-input.ts';
 
-/** Characters of a block shown before "Show all". */
-const CLIP = 2000;
 
 export interface EntryCardProps {
   entry: Entry;
@@ -84,12 +85,12 @@ function preview(value: unknown, max: number): string {
 function BlockView({ block, entry, byId, onJump, clip }: { block: Block; entry: Entry; byId: EntryCardProps['byId']; onJump: EntryCardProps['onJump']; clip: number }) {
   switch (block.type) {
     case 'text':
-      return <Clipped className="text" text={block.text} max={clip} />;
+      return <MessageText text={block.text} entry={entry} max={clip} />;
     case 'thinking':
       return (
         <details className="thinking">
           <summary>thinking{block.text.length === 0 ? ' (not shown by the source)' : ` · ${formatNumber(block.text.length)} chars`}{block.redacted ? ' · redacted' : ''}</summary>
-          {block.text.length > 0 && <Clipped className="text" text={block.text} />}
+          {block.text.length > 0 && <Clipped className="text thinking-text" text={block.text} />}
         </details>
       );
     case 'image':
@@ -101,7 +102,7 @@ function BlockView({ block, entry, byId, onJump, clip }: { block: Block; entry: 
         <div className="tool-pair" data-testid="transcript.tool-pair">
           <div className="tool-call">
             <div className="tool-name">▶ {block.name} <span className="muted small">{block.callId}</span></div>
-            <Clipped className="code" label={`Input of ${block.name}`} text={typeof block.input === 'string' ? block.input : JSON.stringify(block.input, null, 2) ?? ''} />
+            <Clipped className="code" label={`Input of ${block.name}`} text={toolInputText(block.input)} />
           </div>
           <div className={`tool-result${resultBlock && resultBlock.type === 'tool_result' && resultBlock.isError ? ' is-error' : ''}`}>
             {resultBlock && resultBlock.type === 'tool_result' ? (
@@ -147,20 +148,4 @@ function ResultContent({ block }: { block: Extract<Block, { type: 'tool_result' 
 function ImagePlaceholder({ image }: { image: ImageBlock }) {
   const size = image.bytes > 0 ? ` · ${(image.bytes / 1024).toFixed(1)} KB` : image.source === 'url' ? ' · linked, not loaded' : '';
   return <div className="image-placeholder" data-testid="transcript.image">🖼 {image.mediaType}{size}</div>;
-}
-
-/** Long text, clipped; `label` names a scrollable box, which then takes keyboard focus to scroll. */
-function Clipped({ text, className, label, max = CLIP }: { text: string; className: string; label?: string; max?: number }) {
-  const [open, setOpen] = useState(false);
-  const clipped = !open && text.length > max;
-  return (
-    <div className={className}>
-      <pre {...(label ? { tabIndex: 0, role: 'group', 'aria-label': label } : {})}>{clipped ? `${text.slice(0, max)}…` : text}</pre>
-      {text.length > max && (
-        <button type="button" className="link small" onClick={() => setOpen(!open)}>
-          {open ? 'Show less' : `Show all ${formatNumber(text.length)} characters`}
-        </button>
-      )}
-    </div>
-  );
 }

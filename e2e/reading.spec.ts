@@ -1,0 +1,30 @@
+/**
+ * Reading a session as a new user finds it: the library titles it by the first real request with
+ * the file name beside it; the IDE's text inside the prompt is tagged injected apart from the
+ * words; a tool's input shows its fields on their own lines, not as escaped JSON.
+ */
+import { resolve } from 'node:path';
+import { expect, ROOT, test } from './fixtures/app.ts';
+
+const IDE_SESSION = resolve(ROOT, 'src/core/summarize/__fixtures__/ide-context.jsonl');
+const WORDS = 'Why is the discount applied before shipping here? Make it apply after shipping.';
+
+test('an IDE prompt: titled by its words, the IDE text tagged injected, the tool input readable', async ({ app, page }) => {
+  await app.importFile(IDE_SESSION);
+  await expect(page.getByTestId('conversation.title')).toHaveText(WORDS);
+  const item = app.libraryItems().filter({ hasText: WORDS });
+  await expect(item.getByTestId('library.item.file')).toContainText('ide-context.jsonl');
+
+  const prompt = page.getByTestId('transcript.entry').first();
+  const injected = prompt.getByTestId('transcript.injected-part');
+  await expect(injected).toHaveCount(2);
+  await expect(injected.nth(0)).toHaveAttribute('data-harness', 'ide_opened_file');
+  await expect(injected.nth(0)).toContainText('injected · ide_opened_file');
+  await expect(injected.nth(1)).toHaveAttribute('data-harness', 'ide_selection');
+  // The words are outside every injected part.
+  await expect(prompt.locator('.text pre').filter({ hasText: WORDS })).toHaveCount(1);
+  await expect(injected.filter({ hasText: WORDS })).toHaveCount(0);
+
+  const input = page.getByRole('group', { name: 'Input of Read' });
+  await expect(input).toHaveText('file_path: /home/dev/shop-api/src/cart/totals.ts');
+});
