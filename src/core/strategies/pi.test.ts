@@ -21,8 +21,8 @@ function run(input: CompactionInput, raw: Record<string, unknown> = {}, texts: R
 
 describe('options', () => {
   it('has pi\'s names and defaults', () => {
-    expect(opts()).toEqual({ enabled: true, reserveTokens: 16_384, keepRecentTokens: 20_000, customInstructions: '' });
-    expect(piStrategy.options.map((spec) => spec.name)).toEqual(['enabled', 'reserveTokens', 'keepRecentTokens', 'customInstructions']);
+    expect(opts()).toEqual({ enabled: true, reserveTokens: 16_384, keepRecentTokens: 20_000, customInstructions: '', tokenCount: 'counter' });
+    expect(piStrategy.options.map((spec) => spec.name)).toEqual(['enabled', 'reserveTokens', 'keepRecentTokens', 'customInstructions', 'tokenCount']);
     for (const spec of piStrategy.options) expect(spec.description.length).toBeGreaterThan(10);
   });
 
@@ -36,7 +36,7 @@ describe('options', () => {
     expect(() => opts({ reserveTokens: 100 })).toThrow('Option reserveTokens must be a whole number from 256 to 1000000 (tokens); got 100.');
     expect(() => opts({ reserveTokens: 1.5 })).toThrow(/reserveTokens/);
     expect(() => opts({ enabled: 'maybe' })).toThrow('Option enabled must be true or false; got "maybe".');
-    expect(() => opts({ keepRecent: 5 })).toThrow('Unknown option "keepRecent"; this strategy takes: enabled, reserveTokens, keepRecentTokens, customInstructions.');
+    expect(() => opts({ keepRecent: 5 })).toThrow('Unknown option "keepRecent"; this strategy takes: enabled, reserveTokens, keepRecentTokens, customInstructions, tokenCount.');
   });
 });
 

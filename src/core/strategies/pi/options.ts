@@ -11,6 +11,9 @@ export const DEFAULT_RESERVE_TOKENS = 16_384;
 /** Newest tokens kept verbatim after the summary. Default 20,000. Unit: tokens. */
 export const DEFAULT_KEEP_RECENT_TOKENS = 20_000;
 
+/** How the strategy counts tokens. Default 'counter': the counter the user chose (exact o200k by default). */
+export const DEFAULT_TOKEN_COUNT = 'counter';
+
 /** Share of reserveTokens a history summary may use (pi: 0.8). */
 export const HISTORY_SUMMARY_SHARE = 0.8;
 /** Share of reserveTokens a turn-prefix summary may use (pi: 0.5, a smaller budget). */
@@ -21,6 +24,8 @@ export type PiOptions = {
   reserveTokens: number;
   keepRecentTokens: number;
   customInstructions: string;
+  /** 'counter': the chosen counter; 'pi-estimate': chars/4 per message with images at 1,200, as pi estimates (pi/estimate.ts). */
+  tokenCount: 'counter' | 'pi-estimate';
 };
 
 export const PI_OPTIONS: readonly OptionSpec[] = [
@@ -53,6 +58,13 @@ export const PI_OPTIONS: readonly OptionSpec[] = [
     type: 'text',
     default: '',
     description: 'Extra focus for the summary (pi: /compact <instructions>), added as "Additional focus".',
+  },
+  {
+    name: 'tokenCount',
+    type: 'enum',
+    default: DEFAULT_TOKEN_COUNT,
+    values: ['counter', 'pi-estimate'],
+    description: 'counter: count with the counter you chose; pi-estimate: estimate as pi does (chars/4 per message, images 1,200).',
   },
 ];
 
