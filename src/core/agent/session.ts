@@ -12,6 +12,7 @@ import type { ContextEntry } from '../compaction/types.ts';
 import { CompactionCancelledError } from '../compaction/summarizer.ts';
 import { withUserWindow } from '../compaction/window-option.ts';
 import type { Entry } from '../journal/entry.ts';
+import { formatTime } from '../journal/clock.ts';
 import { activeLeaf } from '../journal/tree.ts';
 import { getStrategy } from '../strategies/index.ts';
 import { LAYERED_OPTIONS } from '../strategies/layered.ts';
@@ -21,13 +22,14 @@ import { assembleRequest } from './assemble.ts';
 import { branchView, historyContext, TokenCache, type BranchView, type CompactionState } from './branch-context.ts';
 import { abandonedPart, summarizeBranch, type BranchSummaryText } from './branch-summary.ts';
 import { readCodeLaw } from './code-law.ts';
-import { compactBranch } from './compact.ts';
+import { compactBranch, strategyInput } from './compact.ts';
 import { fallbackNote, overflowFallback, recoveryFailedMessage } from './overflow-recovery.ts';
 import { BRANCH_SUMMARY_SOURCE, COMPACTION_SOURCE, JournalWriter } from './journal-writer.ts';
 import { QUERY_HISTORY_SPEC, SUMMARIZE_CONTEXT_SPEC } from './loop-tools.ts';
 import { withMentions } from './mentions.ts';
 import { recordContext } from './recorded-context.ts';
 import { renderSystemPrompt } from './system-prompt.ts';
+import { WakeTimer } from './wake-timer.ts';
 import { abortable, runToolCall, toolsByName, type ToolRunHost } from './tool-run.ts';
 import {
   ContextOverflowError, ModelAbortedError, type AgentEvent, type AgentSessionApi, type AgentSessionOptions, type AgentTool,
@@ -61,6 +63,10 @@ class AgentSession implements AgentSessionApi, ToolRunHost {
   private lastNote = '';
   /** Why the last compaction changed nothing (its plan's reason), for the overflow messages. */
   private lastReason = '';
+  /** A1: the trigger's own timer between calls (the cache-expiry trigger), armed after each call. */
+  private readonly timer = new WakeTimer();
+  /** A compaction the timer started while no turn ran: Stop aborts it, the next turn waits for it. */
+  private background: { controller: AbortController; done: Promise<void> } | undefined;
   /** Set by `summarize_context`: compact before the next call whatever the trigger says. */
   requested: { instruction?: string } | undefined;
 
@@ -115,6 +121,7 @@ class AgentSession implements AgentSessionApi, ToolRunHost {
   }
 
   async send(text: string, signal: AbortSignal): Promise<TurnResult> {
+    await this.background?.done;
     this.begin('calling');
     try {
       this.leaf = this.journal.user(this.leaf, await this.prepareInput(text, signal)).id;
@@ -130,6 +137,7 @@ class AgentSession implements AgentSessionApi, ToolRunHost {
   }
 
   async editAndResend(entryId: string, text: string, signal: AbortSignal): Promise<TurnResult> {
+    await this.background?.done;
     this.begin('compacting');
     try {
       const entry = this.journal.byId(entryId);
@@ -143,6 +151,7 @@ class AgentSession implements AgentSessionApi, ToolRunHost {
   }
 
   async switchBranch(leafId: string, signal: AbortSignal): Promise<void> {
+    await this.background?.done;
     this.begin('compacting');
     try {
       if (!this.journal.byId(leafId)) throw new Error(`Cannot switch to ${leafId}: no such entry in this session.`);
@@ -188,7 +197,9 @@ class AgentSession implements AgentSessionApi, ToolRunHost {
    * Runs the strategy's compaction on the current branch (or `instead`'s, the overflow fallback);
    * records it in the journal when it changed the context.
    */
-  async compact(signal: AbortSignal, trigger: string | undefined, instruction?: string, instead?: { strategy: Strategy; rawOptions: Record<string, unknown> }): Promise<CompactResult> {
+  async compact(
+    signal: AbortSignal, trigger: string | undefined, instruction?: string, instead?: { strategy: Strategy; rawOptions: Record<string, unknown> }, clock: () => number = this.now,
+  ): Promise<CompactResult> {
     const view = this.view();
     if (view.messages.length === 0) return 'skipped';
     const force = trigger !== undefined;
@@ -200,7 +211,7 @@ class AgentSession implements AgentSessionApi, ToolRunHost {
       result = await compactBranch({
         strategy, rawOptions: custom ? { ...rawOptions, customInstructions: instruction } : rawOptions,
         view, tokens: this.tokens, contextWindow: this.o.contextWindow, summarizer: this.o.summarizer, prompts: this.o.prompts,
-        signal, now: this.now, force,
+        signal, now: clock, force,
         ...(this.o.summaryTimeoutMs !== undefined ? { timeoutMs: this.o.summaryTimeoutMs } : {}),
         onProgress: (progress) => {
           if (progress.phase === 'planning') this.phase('compacting');
@@ -236,6 +247,44 @@ class AgentSession implements AgentSessionApi, ToolRunHost {
     return 'compacted';
   }
 
+  /** A1: asks the trigger, right after call `call`, whether it wants a timer before the next one; arms it. */
+  private armTimer(call: number): void {
+    const view = this.view();
+    const now = this.now();
+    const decision = this.strategy.trigger(strategyInput(view, this.tokens, this.o.contextWindow, now), this.strategy.parse(this.rawOptions));
+    if (decision.wakeAt !== undefined) this.timer.arm(decision.wakeAt, now, (at) => void this.onTimer(at, call));
+  }
+
+  /** The timer fired with no call since: compact between the calls, the clock at the timer's moment; a running turn checks it itself. */
+  private async onTimer(at: number, call: number): Promise<void> {
+    if (this.busy) return;
+    const controller = new AbortController();
+    let finish = () => {};
+    this.background = { controller, done: new Promise<void>((resolve) => (finish = resolve)) };
+    this.busy = true;
+    this.phase('compacting');
+    try {
+      this.note(`The trigger's timer armed after call ${call + 1} fired at ${formatTime(at)}: checking it between calls.`);
+      const result = await this.compact(controller.signal, undefined, undefined, undefined, () => Math.max(this.now(), at));
+      if (result === 'skipped') this.note('The timer fired with the history below its threshold: nothing was compacted.');
+    } finally {
+      this.background = undefined;
+      finish();
+      this.end();
+    }
+  }
+
+  /** Stops a compaction the timer started (the composer's Stop while no turn runs). */
+  stopBackground(): void {
+    this.background?.controller.abort();
+  }
+
+  /** Ends the session: the timer is disarmed and a compaction it started is stopped. */
+  close(): void {
+    this.timer.cancel();
+    this.stopBackground();
+  }
+
   /** The request for the next call, and its tokens (system prompt, tool definitions and context, with the session's counter). */
   private async request(signal: AbortSignal): Promise<{ request: ModelRequest; tokens: number }> {
     const view = this.view();
@@ -261,6 +310,7 @@ class AgentSession implements AgentSessionApi, ToolRunHost {
     const failed = (error: string): TurnResult => ({ status: 'failed', calls, error });
     for (;;) {
       if (signal.aborted) return stopped();
+      this.timer.cancel();
       if (calls >= maxCalls) return failed(`The model made ${calls} calls in this turn without finishing (maxCallsPerTurn ${maxCalls}); the turn was ended.`);
       // A1: the trigger before every call; F14: a compaction the model asked for.
       const requested = this.requested;
@@ -313,6 +363,7 @@ class AgentSession implements AgentSessionApi, ToolRunHost {
       const taken = new Set(this.view().messages.flatMap((entry) => entry.blocks.flatMap((block) => (block.type === 'tool_call' ? [block.callId] : []))));
       const written = this.journal.assistant(this.leaf, reply, taken);
       this.leaf = written.entry.id;
+      this.armTimer(call);
       if (written.calls.length === 0) {
         if (reply.stop === 'length') this.note('The reply stopped at the output limit.');
         return { status: 'done', calls };

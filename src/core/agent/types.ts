@@ -204,4 +204,8 @@ export interface AgentSessionApi {
   editAndResend(entryId: string, text: string, signal: AbortSignal): Promise<TurnResult>;
   /** P7: moves to another leaf; the abandoned branch is summarized into a branch-summary entry. */
   switchBranch(leafId: string, signal: AbortSignal): Promise<void>;
+  /** Stops a compaction the trigger's timer started between turns (A1); nothing when none runs. */
+  stopBackground(): void;
+  /** Ends the session: its timer is disarmed and a compaction it started is stopped. */
+  close(): void;
 }

@@ -54,6 +54,12 @@ export interface TriggerDecision {
   /** Human-readable, with the numbers: "contextTokens 183,402 > 200,000 - 16,384". */
   detail: string;
   numbers: Record<string, number>;
+  /**
+   * When a trigger that does not fire now would fire by itself, with no new model call: a timer
+   * to arm (A1, Augment's cache-expiry timer: the write time + cacheTTLMs - buffer). Epoch ms;
+   * absent when the strategy arms none.
+   */
+  wakeAt?: number;
 }
 
 /** What happens to one entry of the input. */

@@ -1,3 +1,4 @@
+import { compactionMoment } from './compaction-moment.ts';
 import { describe, expect, it } from 'vitest';
 import { echoSummarizer, failingSummarizer, makeInput } from '../compaction/testing.ts';
 import { CompactionCancelledError, SummarizerError } from '../compaction/summarizer.ts';
@@ -85,6 +86,12 @@ describe('replaySession', () => {
     expect(result.calls[compaction!.call]!.entryIndex).toBe(firstOfTurn5 + 1);
     // The cache was cold for that call anyway.
     expect(result.calls[compaction!.call]!.cachedTokens).toBe(0);
+    // Shown as it ran: between the two calls, when the timer armed after the earlier one fired.
+    const at = (call: number) => entries[result.calls[call]!.entryIndex - 1]!.timestamp!;
+    const firedAt = compaction!.trigger.numbers.cacheFiresAt!;
+    expect(firedAt).toBeGreaterThan(at(compaction!.call - 1));
+    expect(firedAt).toBeLessThan(at(compaction!.call));
+    expect(compactionMoment(compaction!)).toMatch(new RegExp(`^between calls ${compaction!.call} and ${compaction!.call + 1}, when the cache-expiry timer fired \\(`));
   });
 
   it('prices calls with cache reads at the cached price', async () => {

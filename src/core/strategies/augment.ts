@@ -95,7 +95,10 @@ function evaluate(input: CompactionInput, options: AugmentOptions, view: History
   } else {
     details.push(`cache-expiry trigger: ${cache.reason}`);
   }
-  return off('belowThreshold', `${details.join('; ')}.`);
+  const below = off('belowThreshold', `${details.join('; ')}.`);
+  // §1.5: the timer armed after the call, to fire before the cache expires (A1).
+  if (cache.scheduled && !cache.due && cache.firesAt !== undefined) below.decision.wakeAt = cache.firesAt;
+  return below;
 }
 
 /** Fates when no new summary is made: entries behind a current previous node stay represented by it. */

@@ -4,6 +4,7 @@
  * summaries it wrote, the entries it took out of the verbatim context and the probes it kept or lost.
  */
 import { memo, useState } from 'react';
+import { compactionMoment } from '../../core/replay/compaction-moment.ts';
 import type { Entry } from '../../core/journal/entry.ts';
 import { engine } from '../../worker/client.ts';
 import type { ReplayResultView } from '../../worker/compare-view.ts';
@@ -45,7 +46,7 @@ const MarkerRow = memo(function MarkerRow({ result, config, picked, onPick }: { 
           className={picked === c ? 'marker selected' : 'marker'}
           aria-pressed={picked === c}
           onClick={() => onPick(config, c)}
-          title={`${compaction.trigger.rule}: ${compaction.trigger.detail}`}
+          title={`${compactionMoment(compaction)}: ${compaction.trigger.rule}: ${compaction.trigger.detail}`}
           data-testid="compare.marker"
           data-config={config}
           data-compaction={c}
@@ -100,7 +101,7 @@ export function CompactionDetail({ comparisonId, result, config, index, byId, co
     <section className="compare-detail" data-testid="compare.detail" data-config={config} data-compaction={index} aria-label={`Compaction ${index + 1} of ${result.label}`} style={{ borderLeftColor: colorOf(config) }}>
       <header className="detail-header">
         <h4>
-          {result.label} · compaction {index + 1} of {result.compactions.length}, before call {compaction.call + 1}
+          {result.label} · compaction {index + 1} of {result.compactions.length}, {compactionMoment(compaction)}
         </h4>
         <button type="button" className="link" onClick={() => onShowContext(compaction.call)} data-testid="compare.detail.context">
           Context of call {compaction.call + 1}

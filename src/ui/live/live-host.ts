@@ -146,7 +146,9 @@ export class LiveHost implements LiveHostApi {
 
   /** Stop: the model request and the running tool are aborted at once. */
   stop(id: string): void {
-    this.sessions.get(id)?.controller?.abort();
+    const session = this.sessions.get(id);
+    session?.controller?.abort();
+    session?.api.stopBackground();
   }
 
   close(id: string): void {
@@ -154,6 +156,7 @@ export class LiveHost implements LiveHostApi {
     if (!session) return;
     this.sessions.delete(id);
     session.controller?.abort();
+    session.api.close();
     session.release?.();
   }
 
