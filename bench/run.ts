@@ -43,7 +43,7 @@ const SECTIONS: readonly Section[] = [
   { id: 'folding', title: '6. Memory folding: plan at 1k/10k/100k iterations, incremental re-fold, timeline drawing', run: foldingSection },
   { id: 'replay', title: '7. Replay and compare: 1k / 10k calls per strategy, eval over 50 real sessions', run: replaySection },
   { id: 'first-visit', title: '8. First visit: main-thread long tasks while the demo seeds and after a large import renders', run: firstVisitSection },
-  { id: 'hostile', title: '9. Hostile input: long runs counted exactly, a 200 MB JSONL and a 100 MB single line streamed, cancel latency', run: hostileSection },
+  { id: 'hostile', title: '9. Hostile input: long runs counted exactly, a 200 MB JSONL and a 100 MB single line streamed, cancel latency, inspect of a 30 MB line', run: hostileSection },
   { id: 'pool', title: '10. Counting with a pool of workers: ~13 MB session, in place against 1 thread, the app pool and N threads', run: poolSection },
   { id: 'live', title: '11. Live session: main-thread long tasks per turn (the scripted demo, then 30 generated turns)', run: liveSection },
   { id: 'compare', title: '12. Compare in the browser: main-thread long tasks while 4 configurations run and their results show', run: compareSection },

@@ -2,13 +2,15 @@
  * Section 9, hostile input: exact counting of long runs without whitespace (ms per MB, ours against
  * gpt-tokenizer's own merge), a generated ~200 MB JSONL streamed through the import and counted in
  * slices (the longest stretch without a yield is how long a Cancel can wait), and a 100 MB single
- * line refused by the line cap with its number while the lines around it import.
+ * line refused by the line cap with its number while the lines around it import, and `inspect` of a
+ * file holding one 30 MB line without whitespace (target < 20 s on 2 cores).
  */
 import { once } from 'node:events';
 import { createReadStream, createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as o200kModule from 'gpt-tokenizer/encoding/o200k_base';
+import { runInspect } from '../src/cli/inspect.ts';
 import { generateSessionLines } from '../src/core/demo/generate-session.ts';
 import { ImportSession } from '../src/core/import/run.ts';
 import { MAX_LINE_BYTES } from '../src/core/import/types.ts';
@@ -141,6 +143,28 @@ export async function writeSingleLineFile(path: string, lineBytes = SINGLE_LINE_
   return { bytes, lineBytes: huge.length };
 }
 
+/** Size of the single line `inspect` reads whole (under the line cap). Default 30,000,000. Unit: bytes. */
+export const INSPECT_LINE_BYTES = 30_000_000;
+/** Target for inspecting it on 2 cores. Default 20,000. Unit: ms. */
+const INSPECT_TARGET_MS = 20_000;
+
+/** `inspect` (import + o200k count, as the CLI runs it) of a file whose one message is a 30 MB run of 'A'. */
+export async function inspectLongLine(dir: string): Promise<void> {
+  const path = join(dir, 'single-line-30mb.jsonl');
+  const { bytes, lineBytes } = await writeSingleLineFile(path, INSPECT_LINE_BYTES);
+  const start = performance.now();
+  const cpu = process.cpuUsage();
+  const report = await runInspect(path, 'o200k');
+  const ms = performance.now() - start;
+  const used = process.cpuUsage(cpu);
+  const cpuMs = (used.user + used.system) / 1000;
+  printPairs([
+    ['file', `${mb(bytes)}: a header, one ${mb(lineBytes)} line (one message of 'A' repeated, no whitespace), two short lines`],
+    ['inspect', `${duration(ms)} wall, ${duration(cpuMs)} cpu (${fmt(cpuMs / (lineBytes / 1e6))} cpu ms/MB), ${fmt(report.tokens.total)} tokens, ${report.entries} entries; load ${loadavg()[0]!.toFixed(1)}`],
+    ['target', `< ${duration(INSPECT_TARGET_MS)} on 2 cores: ${ms < INSPECT_TARGET_MS ? 'met' : cpuMs < INSPECT_TARGET_MS ? 'missed on wall time only (load)' : 'MISSED'}`],
+  ]);
+}
+
 async function singleLine(dir: string): Promise<void> {
   const path = join(dir, 'single-line-100mb.jsonl');
   const { bytes, lineBytes } = await writeSingleLineFile(path);
@@ -169,6 +193,10 @@ export async function hostileSection(): Promise<void> {
     console.log();
     console.log('  a 100 MB single line between ordinary lines');
     await singleLine(dir);
+    collectGarbage();
+    console.log();
+    console.log(`  a ${mb(INSPECT_LINE_BYTES)} single line without whitespace, inspected (import and exact o200k count, as \`inspect\` runs)`);
+    await inspectLongLine(dir);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

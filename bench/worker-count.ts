@@ -1,15 +1,17 @@
 /**
  * Token counting through a Node `worker_threads` Worker, the way the app counts in a Web Worker:
  * the text is posted in (structured clone), counted there, the count posted back. A round trip
- * includes the copy that in-process counting does not pay.
+ * includes the copy that in-process counting does not pay; `echo` times that copy alone.
  */
 import { Worker } from 'node:worker_threads';
 
 export interface CountWorker {
   /** Worker start-up until its rank table is loaded, ms. */
   readonly startMs: number;
-  /** Posts `text`, waits for the count. */
-  count(text: string): Promise<number>;
+  /** Posts `text`, waits for the count; `workerMs`: the count alone, timed inside the worker. */
+  count(text: string): Promise<{ tokens: number; workerMs: number }>;
+  /** Posts `text`, waits for its length: the round trip without the count. */
+  echo(text: string): Promise<number>;
   stop(): Promise<void>;
 }
 
@@ -53,10 +55,17 @@ export async function startCountWorker(): Promise<CountWorker> {
     startMs: performance.now() - started,
     async count(text) {
       const reply = nextMessage(worker);
-      worker.postMessage(text);
-      const tokens = await reply;
-      if (typeof tokens !== 'number') throw new Error(`The count worker answered ${JSON.stringify(tokens)} instead of a count.`);
-      return tokens;
+      worker.postMessage({ kind: 'count', text });
+      const answer = (await reply) as { tokens?: unknown; ms?: unknown };
+      if (typeof answer?.tokens !== 'number' || typeof answer.ms !== 'number') throw new Error(`The count worker answered ${JSON.stringify(answer)} instead of a count.`);
+      return { tokens: answer.tokens, workerMs: answer.ms };
+    },
+    async echo(text) {
+      const reply = nextMessage(worker);
+      worker.postMessage({ kind: 'echo', text });
+      const answer = (await reply) as { length?: unknown };
+      if (typeof answer?.length !== 'number') throw new Error(`The count worker answered ${JSON.stringify(answer)} instead of a length.`);
+      return answer.length;
     },
     async stop() {
       await worker.terminate();
