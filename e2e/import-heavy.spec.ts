@@ -59,7 +59,9 @@ test('a 200 MB Claude Code session imports whole, one stored row per entry, and 
       .toBe(true);
     const seconds = (Date.now() - started) / 1000;
     const outcome = await page.evaluate(() => {
-      const found = (window.__foldlab?.imports ?? []).find((o) => o.conversation.fileName === 'heavy-session.jsonl')!;
+      type Outcome = { conversation: { fileName: string; entryCount: number }; report: { entries: number; lines: number; skippedLines: number; errors: unknown[] } };
+      const imports = (window as unknown as { __foldlab?: { imports: Outcome[] } }).__foldlab?.imports ?? [];
+      const found = imports.find((o) => o.conversation.fileName === 'heavy-session.jsonl')!;
       return { entries: found.report.entries, lines: found.report.lines, skipped: found.report.skippedLines, errors: found.report.errors.length, entryCount: found.conversation.entryCount };
     });
     const probe = await page.evaluate(() => {
