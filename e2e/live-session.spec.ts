@@ -25,12 +25,12 @@ test('a scripted live session over a folder: mention, compactions, branches, exp
   await expect(live.chat().getByTestId('live.tool-call').first()).toContainText('ls(');
   await expect(live.chat().getByTestId('live.tool-result').first()).toBeVisible();
 
-  // Turn 2: the mentioned file's contents are appended to the message as a system-reminder.
+  // Turn 2: the mention appends a system-reminder naming the file; the model reads it itself.
   await live.send('Explain @src/parser.py');
   const reminder = live.chat().getByTestId('live.reminder');
   await expect(reminder).toHaveCount(1);
   await reminder.locator('summary').click();
-  await expect(reminder).toContainText('def parse_lines');
+  await expect(reminder).toContainText('You MUST read this file with the Read tool');
   await expect(live.chat()).toContainText('parse_number');
 
   // Turn 3: the first call overflows the window: one compaction, one retry.

@@ -43,7 +43,7 @@ const USAGE = `usage:
   npm run cli -- probes <file> [--format ${FORMAT_IDS.join('|')}] [--json]
   npm run cli -- backup-check <file> [--json]
   npm run cli -- session --dir <folder> (--base-url <url> --model <name> [--api openai|anthropic] | --script <replies.json>)
-                      [--strategy ID --option key=value ...] [--window TOKENS] [--counter C] [--gitignore] [--summarizer model|offline]
+                      [--strategy ID --option key=value ...] [--window TOKENS] [--counter C] [--gitignore] [--mentions reminder|paste] [--summarizer model|offline]
                       --prompt "<user message>" [--prompt "<next>" ...] --out <session.jsonl> [--idle-timeout S] [--json]
                       (the API key is read from FOLDLAB_API_KEY, never from the command line)`;
 

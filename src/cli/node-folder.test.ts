@@ -137,7 +137,7 @@ describe('the folder tools over a real directory', () => {
   });
 
   it('expands @file mentions from the folder', async () => {
-    const text = await withMentions('Explain @src/main.ts', await createNodeFolder(root));
+    const text = await withMentions('Explain @src/main.ts', await createNodeFolder(root), { mode: 'paste' });
     expect(text).toContain('     2\thelper();');
   });
 });

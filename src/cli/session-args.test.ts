@@ -6,7 +6,13 @@ const base = ['--dir', 'repo', '--base-url', 'http://127.0.0.1:11434/v1', '--mod
 describe('session arguments', () => {
   it('reads a server session with its defaults', () => {
     const args = parseSessionArgs(base);
-    expect(args).toMatchObject({ dir: 'repo', baseUrl: 'http://127.0.0.1:11434/v1', model: 'qwen3', api: 'openai', strategy: 'pi', window: 128_000, counter: 'o200k', prompts: ['hello'], out: 's.jsonl', json: false, gitignore: false, summarizer: 'model' });
+    expect(args).toMatchObject({ dir: 'repo', baseUrl: 'http://127.0.0.1:11434/v1', model: 'qwen3', api: 'openai', strategy: 'pi', window: 128_000, counter: 'o200k', prompts: ['hello'], out: 's.jsonl', json: false, gitignore: false, mentions: 'reminder', summarizer: 'model' });
+  });
+
+  it('reads --mentions reminder|paste (L8) and refuses anything else', () => {
+    expect(parseSessionArgs([...base, '--mentions', 'paste']).mentions).toBe('paste');
+    expect(parseSessionArgs([...base, '--mentions', 'reminder']).mentions).toBe('reminder');
+    expect(() => parseSessionArgs([...base, '--mentions', 'inline'])).toThrow('--mentions must be reminder or paste; got "inline"');
   });
 
   it('keeps the prompts in order and reads options, window and counter', () => {

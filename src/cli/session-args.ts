@@ -3,6 +3,7 @@
  * configuration, the user messages in order, and where the session is written. The API key is
  * never an argument: it is read from FOLDLAB_API_KEY.
  */
+import { DEFAULT_MENTION_MODE, parseMentionMode, type MentionMode } from '../core/agent/mentions.ts';
 import { parseKeyValues } from '../core/compaction/options.ts';
 import { STRATEGY_IDS } from '../core/strategies/index.ts';
 import { parseCounterId, type CounterId } from '../core/tokens/counters.ts';
@@ -31,6 +32,8 @@ export interface SessionArgs {
   json: boolean;
   /** Honour the folder's .gitignore files. */
   gitignore: boolean;
+  /** `@file` mentions: a reminder naming the files (default, the seed) or their contents pasted (L8). */
+  mentions: MentionMode;
   /** Who writes the strategy's summaries: the session's model (default) or the offline summarizer. */
   summarizer: 'model' | 'offline';
   /** Longest silence inside a model's reply before it fails with an idle timeout, ms (`--idle-timeout <s>`, default 60 s). */
@@ -60,6 +63,7 @@ export function parseSessionArgs(argv: readonly string[]): SessionArgs {
   let out: string | undefined;
   let json = false;
   let gitignore = false;
+  let mentions: MentionMode = DEFAULT_MENTION_MODE;
   let summarizer: SessionArgs['summarizer'] = 'model';
   let idleTimeoutMs = DEFAULT_IDLE_TIMEOUT_MS;
   for (let i = 0; i < argv.length; i++) {
@@ -94,6 +98,13 @@ export function parseSessionArgs(argv: readonly string[]): SessionArgs {
     else if (arg === '--out') out = value();
     else if (arg === '--json') json = true;
     else if (arg === '--gitignore') gitignore = true;
+    else if (arg === '--mentions') {
+      try {
+        mentions = parseMentionMode(value());
+      } catch (error) {
+        throw new SessionUsageError(`--${(error as Error).message}`);
+      }
+    }
     else if (arg === '--idle-timeout') idleTimeoutMs = parseIdleTimeout(value());
     else if (arg === '--summarizer') {
       const name = value();
@@ -120,7 +131,7 @@ export function parseSessionArgs(argv: readonly string[]): SessionArgs {
     throw new SessionUsageError((error as Error).message);
   }
   return {
-    dir, api, strategy: strategy as StrategyId, options: parsedOptions, window, counter, prompts, out, json, gitignore, summarizer, idleTimeoutMs,
+    dir, api, strategy: strategy as StrategyId, options: parsedOptions, window, counter, prompts, out, json, gitignore, mentions, summarizer, idleTimeoutMs,
     ...(baseUrl ? { baseUrl } : {}), ...(model ? { model } : {}), ...(script !== undefined ? { script } : {}),
   };
 }

@@ -41,9 +41,10 @@ describe('cli session', () => {
     const messages = imported.entries.filter((entry) => entry.kind !== 'event');
     expect(messages.length).toBe(report.entries);
     expect(imported.entries.filter((entry) => entry.marker?.source === 'pi.compaction')).toHaveLength(1);
-    // The mention's file contents went to the model with the user's words.
+    // The mention named the file for the model to read (the seed's reminder), its contents not pasted.
     const mention = imported.entries.find((entry) => entry.role === 'user' && JSON.stringify(entry.blocks).includes('@src/parser.py'));
-    expect(JSON.stringify(mention?.blocks)).toContain('system-reminder');
+    expect(JSON.stringify(mention?.blocks)).toContain('You MUST read this file with the Read tool');
+    expect(JSON.stringify(mention?.blocks)).not.toContain('def parse_lines');
   });
 
   it('talks to an OpenAI-compatible server with the key from FOLDLAB_API_KEY, which appears nowhere else', async () => {

@@ -4,6 +4,7 @@
  * that after a reload the same session can continue over the same folder.
  */
 import type { StrategyId } from '../core/compaction/types.ts';
+import type { MentionMode } from '../core/agent/mentions.ts';
 import type { CounterId } from '../core/tokens/counters.ts';
 
 /** Which model answers: the remote one configured in Settings > Models, the local WebLLM model, or a scripted one (demos, tests). */
@@ -22,6 +23,8 @@ export interface LiveSessionConfig {
   counter: CounterId;
   /** Honour the folder's .gitignore files. */
   gitignore: boolean;
+  /** `@file` mentions: a reminder naming the files (the seed) or their contents pasted (L8). Absent: 'reminder'. */
+  mentions?: MentionMode;
 }
 
 export interface LiveSessionRow {

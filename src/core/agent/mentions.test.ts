@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { MAX_MENTIONS, mentionReminder, parseMentions, withMentions } from './mentions.ts';
+import { describe, expect, it, vi } from 'vitest';
+import { MAX_MENTIONS, mentionReminder, parseMentionMode, parseMentions, withMentions } from './mentions.ts';
 import { createMtimeTracker } from './mtime.ts';
 import { createFolderTools } from './tools/index.ts';
 import { createMemoryFolder } from './tools/memory-folder.ts';
@@ -58,8 +58,17 @@ describe('mentionReminder', () => {
     expect(many).toBe('<system-reminder>\nThe user mentioned @a, @b, @c, @d, @e (and 2 more…).\nYou MUST read these files with the Read tool before answering.\n</system-reminder>');
   });
 
-  it('appends the files\' contents, cut and delimited like read output', async () => {
-    const text = await withMentions('Compare @src/utils/auth.ts with @notes.md, @logo.png, @big.txt and @missing.ts', folder());
+  it('names the files and asks the model to read them by default, reading none (the seed)', async () => {
+    const memory = folder();
+    const read = vi.spyOn(memory, 'read');
+    expect(await withMentions('Fix @src/utils/auth.ts', memory)).toBe(
+      'Fix @src/utils/auth.ts\n\n<system-reminder>\nThe user mentioned @src/utils/auth.ts.\nYou MUST read this file with the Read tool before answering.\n</system-reminder>',
+    );
+    expect(read).not.toHaveBeenCalled();
+  });
+
+  it('pasted: appends the files\' contents, cut and delimited like read output', async () => {
+    const text = await withMentions('Compare @src/utils/auth.ts with @notes.md, @logo.png, @big.txt and @missing.ts', folder(), { mode: 'paste' });
     expect(text.startsWith('Compare @src/utils/auth.ts with @notes.md, @logo.png, @big.txt and @missing.ts\n\n<system-reminder>\n')).toBe(true);
     expect(text).toContain('The user mentioned @src/utils/auth.ts, @notes.md, @logo.png, @big.txt, @missing.ts.');
     expect(text).toContain('@src/utils/auth.ts:\n<file>\nsrc/utils/auth.ts (lines 1-1 of 1; 33 bytes; modified 1970-01-01T00:00:01.000Z)\n     1\texport const login = () => true;\n</file>');
@@ -72,7 +81,7 @@ describe('mentionReminder', () => {
   });
 
   it('refuses mentions that leave the folder, as read does', async () => {
-    const text = await mentionReminder('see @../../etc/passwd and @/etc/hosts', folder());
+    const text = await mentionReminder('see @../../etc/passwd and @/etc/hosts', folder(), { mode: 'paste' });
     expect(text).toContain('@../../etc/passwd: Refused "../../etc/passwd": ".." leads outside the folder; paths must stay inside it.');
     expect(text).not.toContain('@/etc/hosts: <file>');
     expect(text).toContain('@/etc/hosts: Refused "/etc/hosts": absolute paths are not allowed');
@@ -81,7 +90,7 @@ describe('mentionReminder', () => {
   it('shares the mtime tracker with the read tool (L9)', async () => {
     const memory = folder();
     const mtimes = createMtimeTracker();
-    await mentionReminder('look at @src/utils/auth.ts', memory, { mtimes });
+    await mentionReminder('look at @src/utils/auth.ts', memory, { mtimes, mode: 'paste' });
     memory.set('src/utils/auth.ts', { text: 'changed\n', mtimeMs: 2000 });
     const out = await toolRunner(createFolderTools(memory, { mtimes }))('read', { path: 'src/utils/auth.ts' });
     expect(out.text).toContain('Note: src/utils/auth.ts was modified externally.');
@@ -89,8 +98,16 @@ describe('mentionReminder', () => {
 
   it('honours .gitignore when the session does', async () => {
     const memory = createMemoryFolder({ '.gitignore': { text: '.env\n' }, '.env': { text: 'KEY=secret\n' } });
-    const text = await mentionReminder('read @.env', memory, { gitignore: true });
+    const text = await mentionReminder('read @.env', memory, { gitignore: true, mode: 'paste' });
     expect(text).toContain('@.env: Refused ".env": it is ignored by .gitignore line 1 (".env")');
     expect(text).not.toContain('KEY=secret');
+  });
+});
+
+describe('parseMentionMode', () => {
+  it('reads reminder and paste, and names the choices otherwise', () => {
+    expect(parseMentionMode('reminder')).toBe('reminder');
+    expect(parseMentionMode('paste')).toBe('paste');
+    expect(() => parseMentionMode('contents')).toThrow('mentions must be reminder or paste; got "contents"');
   });
 });

@@ -3,9 +3,10 @@
  * (project-relative paths, no spaces); one right after a letter or digit (`me@host.com`) is not a
  * mention; they are kept in order of appearance, de-duplicated, at most 5, the rest said as
  * "(and N more…)". The result is a `<system-reminder>` appended to the user message (not a
- * separate system message): with the files' contents read through the `read` tool's rules
- * (confinement, binary detection, the 500-line cut, L9 tracking), or in the seed's reminder-only
- * form that tells the model to read them itself.
+ * separate system message): by default in the seed's reminder-only form, which names the files
+ * and tells the model to read them itself; or, when the user chooses to paste, with the files'
+ * contents read through the `read` tool's rules (confinement, binary detection, the 500-line cut,
+ * L9 tracking).
  */
 import { wrapTranscript } from '../compaction/serialize.ts';
 import type { Folder } from './types.ts';
@@ -17,6 +18,17 @@ import { resolveToolPath } from './tools/paths.ts';
 export const MENTION_PATTERN = /@([a-zA-Z0-9/._-]+(?:\.[a-zA-Z0-9]+)?)/g;
 /** Files taken from one message; the rest are only counted. */
 export const MAX_MENTIONS = 5;
+
+/** 'reminder': name the files, the model reads them (the seed); 'paste': append their contents. */
+export type MentionMode = 'reminder' | 'paste';
+/** The seed's behaviour. */
+export const DEFAULT_MENTION_MODE: MentionMode = 'reminder';
+
+/** `reminder` or `paste` (the CLI's `--mentions`, a stored setting) to a mode; anything else throws with the choices. */
+export function parseMentionMode(raw: string): MentionMode {
+  if (raw === 'reminder' || raw === 'paste') return raw;
+  throw new Error(`mentions must be reminder or paste; got "${raw}"`);
+}
 
 export interface ParsedMentions {
   /** The first MAX_MENTIONS distinct paths, in order of appearance. */
@@ -48,10 +60,10 @@ function mentionedLine(parsed: ParsedMentions): string {
 
 export interface MentionOptions extends FolderToolOptions {
   /**
-   * 'contents' appends the files' contents (cut like `read`); 'reminder' appends only the seed's
-   * instruction to read them with the Read tool. Default 'contents'.
+   * 'reminder' appends only the seed's instruction to read them with the Read tool; 'paste'
+   * appends the files' contents (cut like `read`). Default 'reminder' (DEFAULT_MENTION_MODE).
    */
-  mode?: 'contents' | 'reminder';
+  mode?: MentionMode;
   signal?: AbortSignal;
 }
 
@@ -63,7 +75,7 @@ export async function mentionReminder(text: string, folder: Folder, options: Men
   const parsed = parseMentions(text);
   if (parsed.paths.length === 0) return undefined;
   const lines = ['<system-reminder>', mentionedLine(parsed)];
-  if ((options.mode ?? 'contents') === 'reminder') {
+  if ((options.mode ?? DEFAULT_MENTION_MODE) === 'reminder') {
     lines.push(`You MUST read ${parsed.paths.length + parsed.more === 1 ? 'this file' : 'these files'} with the Read tool before answering.`);
   } else {
     const env = createToolEnv(folder, options);

@@ -88,7 +88,8 @@ describe('the user message', () => {
     expect(text).toContain('What does @a.txt say?');
     expect(text).toContain('<system-reminder>');
     expect(text).toContain('The user mentioned @a.txt.');
-    expect(text).toContain('alpha file');
+    expect(text).toContain('You MUST read this file with the Read tool before answering.');
+    expect(text).not.toContain('alpha file');
     expect(text).not.toContain('@example.com,');
     expect(JSON.stringify(model.requests[0]!.context.at(-1)!.entry.blocks)).toBe(text);
   });

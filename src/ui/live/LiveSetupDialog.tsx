@@ -31,6 +31,7 @@ export function LiveSetupDialog({ onClose }: { onClose: () => void }) {
   const [values, setValues] = useState<Record<string, string>>({});
   const [contextWindow, setContextWindow] = useState(String(appWindow));
   const [gitignore, setGitignore] = useState(true);
+  const [paste, setPaste] = useState(false);
   const [title, setTitle] = useState('');
   const [error, setError] = useState<string>();
   const [starting, setStarting] = useState(false);
@@ -67,7 +68,7 @@ export function LiveSetupDialog({ onClose }: { onClose: () => void }) {
       await startLiveSession({
         title: title.trim() || `Live: ${picked.folder.name}`,
         picked,
-        config: { model: choice, strategy: strategyId, options: values, contextWindow: windowTokens, counter, gitignore },
+        config: { model: choice, strategy: strategyId, options: values, contextWindow: windowTokens, counter, gitignore, mentions: paste ? 'paste' : 'reminder' },
         onModelProgress: (report) => setLoading({ progress: report.progress, text: report.text }),
       });
       ref.current?.close();
@@ -119,6 +120,10 @@ export function LiveSetupDialog({ onClose }: { onClose: () => void }) {
       <label className="field inline">
         <input type="checkbox" checked={gitignore} onChange={(e) => setGitignore(e.target.checked)} data-testid="live.setup.gitignore" />
         <span>Honour the folder's .gitignore files (ignored paths are neither listed nor read)</span>
+      </label>
+      <label className="field inline">
+        <input type="checkbox" checked={paste} onChange={(e) => setPaste(e.target.checked)} data-testid="live.setup.paste-mentions" />
+        <span>Paste the files an @mention names into the message (at most 5, 500 lines each); otherwise the message only names them and the model reads them</span>
       </label>
       <label className="field">
         <span>Name</span>

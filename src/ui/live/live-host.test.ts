@@ -43,7 +43,8 @@ describe('the live host', () => {
     expect((await host.send('s', 'What is in this folder?')).status).toBe('done');
     expect((await host.send('s', 'Explain @src/parser.py')).status).toBe('done');
     const mention = events.flatMap((e) => (e.type === 'entry' && e.entry.role === 'user' ? [e.entry] : [])).at(-1);
-    expect(JSON.stringify(mention?.blocks)).toContain('def parse_lines');
+    expect(JSON.stringify(mention?.blocks)).toContain('You MUST read this file with the Read tool');
+    expect(JSON.stringify(mention?.blocks)).not.toContain('def parse_lines');
     expect((await host.send('s', 'Find every TODO')).status).toBe('done');
     const compactions = events.filter((e) => e.type === 'compaction');
     expect(compactions).toHaveLength(1);
@@ -79,6 +80,16 @@ describe('the live host', () => {
     while (!events.some((e) => e.type === 'tool' && e.call.name === 'read')) await new Promise((resolve) => setTimeout(resolve, 5));
     host.stop('s');
     expect((await turn).status).toBe('stopped');
+  });
+
+  it('pastes the mentioned file into the message when the session was set up to', async () => {
+    const host = new LiveHost();
+    const events: AgentEvent[] = [];
+    await host.start({ id: 's', folder: snapshot(), config: { ...config, mentions: 'paste' }, model: { kind: 'scripted', script: SCRIPT }, journal: [] }, (event) => events.push(event));
+    await host.send('s', 'What is in this folder?');
+    await host.send('s', 'Explain @src/parser.py');
+    const mention = events.flatMap((e) => (e.type === 'entry' && e.entry.role === 'user' ? [e.entry] : [])).at(-1);
+    expect(JSON.stringify(mention?.blocks)).toContain('def parse_lines');
   });
 
   it('a session that is not running says so', async () => {

@@ -4,7 +4,7 @@
  * renders what it reports and the tokenizer tables are loaded once, by the workers. Kept free of
  * Comlink and `self` so Node tests drive it directly.
  */
-import { withMentions } from '../../core/agent/mentions.ts';
+import { DEFAULT_MENTION_MODE, withMentions, type MentionMode } from '../../core/agent/mentions.ts';
 import { createMtimeTracker, type MtimeTracker } from '../../core/agent/mtime.ts';
 import { createScriptedModel } from '../../core/agent/scripted-model.ts';
 import { createAgentSession } from '../../core/agent/session.ts';
@@ -61,6 +61,7 @@ interface Hosted {
   api: AgentSessionApi;
   folder: Folder;
   gitignore: boolean;
+  mentions: MentionMode;
   mtimes: MtimeTracker;
   controller?: AbortController;
   /** Lets go of the model's connection (the local model's port); nothing for the others. */
@@ -121,7 +122,7 @@ export class LiveHost implements LiveHostApi {
       });
       // Opened again (after a reload, or after the engine worker was lost): the earlier copy ends.
       this.close(start.id);
-      this.sessions.set(start.id, { api, folder, gitignore: start.config.gitignore, mtimes, ...(release ? { release } : {}) });
+      this.sessions.set(start.id, { api, folder, gitignore: start.config.gitignore, mentions: start.config.mentions ?? DEFAULT_MENTION_MODE, mtimes, ...(release ? { release } : {}) });
       return { model: model.model };
     } catch (error) {
       release?.();
@@ -169,9 +170,9 @@ export class LiveHost implements LiveHostApi {
     return this.sessions.get(id)?.api.leafId ?? null;
   }
 
-  /** L8: the files a message mentions (`@path`) are appended to it as a system-reminder. */
+  /** L8: a message's `@path` mentions get a system-reminder naming the files (or, chosen at setup, their contents). */
   private mentioned(session: Hosted, text: string, signal: AbortSignal): Promise<string> {
-    return withMentions(text, session.folder, { gitignore: session.gitignore, mtimes: session.mtimes, signal });
+    return withMentions(text, session.folder, { gitignore: session.gitignore, mtimes: session.mtimes, mode: session.mentions, signal });
   }
 
   private async turn(id: string, run: (session: Hosted, signal: AbortSignal) => Promise<TurnResult>): Promise<TurnResult> {
