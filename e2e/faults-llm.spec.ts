@@ -1,7 +1,8 @@
 /**
  * Faults around model calls and the engine worker, in the production build: a rate limit shown as
  * a countdown while the retry waits, the browser going offline while a remote summarizer waits
- * (the page says so, no attempt is made while offline, local work goes on), and the engine worker
+ * (the page says "waiting for the network" with Cancel, nothing is sent while offline, back online
+ * the request is sent again once and the run completes; Cancel stops it), and the engine worker
  * crashing mid-job (the job fails with a clear message, the next job runs on a fresh worker).
  * Remote replies come from Playwright routes speaking OpenAI's wire format.
  */
@@ -95,7 +96,35 @@ test('a rate limit shows "rate limited — retrying in N s" counting down, then 
   expect(row?.provenance?.[0]?.sourceHash).toMatch(/^fnv1a64:[0-9a-f]{16}$/);
 });
 
-test('offline while a remote summarizer waits: the page says so, at most one attempt offline, local work goes on', async ({ app, page, context }) => {
+test('offline while a remote summarizer waits: "waiting for the network", nothing sent offline, and back online the request is sent once more and the run completes', async ({ app, page, context }) => {
+  const openai = await routeOpenAI(context, (route, attempt) => (attempt === 1 ? rateLimited(route, 30) : summaryStream(route)));
+  await app.waitForDemo();
+  await useRemote(page);
+  await app.importFile(SESSION);
+  await startCompaction(page);
+  await expect(page.getByTestId('job.wait')).toContainText('rate limited — retrying in');
+
+  openai.state.offline = true;
+  await context.setOffline(true);
+  await expect(page.getByTestId('job.network-wait')).toHaveText('offline — waiting for the network: the request is sent again once you are back online');
+  // The job is still there, with its Cancel.
+  await expect(page.getByTestId('job.progress').getByTestId('job.cancel')).toBeVisible();
+  const sent = openai.state.calls;
+  expect(openai.attemptsPerTask().every((n) => n === 1)).toBe(true);
+
+  openai.state.offline = false;
+  await context.setOffline(false);
+  await expect(page.getByTestId('run')).toBeVisible({ timeout: 60_000 });
+  // Nothing reached the server while offline; each task that was waiting was sent once more after
+  // the network came back (the 429, then the summary), and no task more than that.
+  expect(openai.state.offlineCalls).toBe(0);
+  expect(openai.state.calls).toBeGreaterThan(sent);
+  expect(openai.attemptsPerTask().every((n) => n === 2)).toBe(true);
+  const row = await page.evaluate(() => (window as unknown as { __foldlab: { runs: Array<{ summaries: Record<string, string> }> } }).__foldlab.runs.at(-1));
+  expect(Object.values(row?.summaries ?? {}).join('\n')).toContain('Remote summary after the wait.');
+});
+
+test('Cancel while waiting for the network stops the job: nothing is sent when the network comes back, and local work goes on offline', async ({ app, page, context }) => {
   const openai = await routeOpenAI(context, (route) => rateLimited(route, 30));
   await app.waitForDemo();
   await useRemote(page);
@@ -105,17 +134,21 @@ test('offline while a remote summarizer waits: the page says so, at most one att
 
   openai.state.offline = true;
   await context.setOffline(true);
-  await expect(page.getByTestId('compact.error')).toContainText('You are offline: OpenAI cannot be reached, so Foldlab stopped after 1 attempt and will not try again while offline.');
+  await expect(page.getByTestId('job.network-wait')).toContainText('waiting for the network');
+  await page.getByTestId('job.progress').getByTestId('job.cancel').click();
   await expect(page.getByTestId('job.progress')).toHaveCount(0);
-  // No task was tried again, and at most one request was even attempted while offline.
-  expect(openai.attemptsPerTask().every((n) => n === 1)).toBe(true);
-  expect(openai.state.offlineCalls).toBeLessThanOrEqual(1);
+  const sent = openai.state.calls;
 
   // Local features keep working offline: a file imports and is counted in the worker.
   await app.importFile(sample('pi/v3-small.jsonl'));
   await expect(page.getByTestId('totals.total')).toBeVisible({ timeout: 30_000 });
-  expect(openai.attemptsPerTask().every((n) => n === 1)).toBe(true);
+  openai.state.offline = false;
   await context.setOffline(false);
+  // Online again, a second import goes through the same worker: still no request was sent again.
+  await app.importFile(sample('claude-code/dag_compact_after_rewind.jsonl'));
+  expect(openai.state.calls).toBe(sent);
+  expect(openai.attemptsPerTask().every((n) => n === 1)).toBe(true);
+  expect(openai.state.offlineCalls).toBe(0);
 });
 
 test('a crashed engine worker fails the running job with a clear message, and the next job works', async ({ app, page, context }) => {

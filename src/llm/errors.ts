@@ -127,16 +127,17 @@ export class SpendLimitError extends ProviderError {
 /** fetch itself failed: no answer at all (server down, wrong URL, offline, or CORS refused). */
 export class NetworkError extends ProviderError {
   override name = 'NetworkError';
-  constructor(provider: ProviderRef) {
-    super(provider, `Could not reach ${provider.label} at ${provider.baseUrl}: network down or CORS refused: check the base URL and that the server allows this origin (Ollama: set OLLAMA_ORIGINS; LM Studio: enable CORS).`);
+  /** `code`: the system's reason where the runtime gives one (Node: ECONNREFUSED, ENOTFOUND, ...). */
+  constructor(provider: ProviderRef, code?: string) {
+    super(provider, `Could not reach ${provider.label} at ${provider.baseUrl}${code ? ` (${code})` : ''}: network down or CORS refused: check the base URL and that the server allows this origin (Ollama: set OLLAMA_ORIGINS; LM Studio: enable CORS).`, code ? { code } : {});
   }
 }
 
-/** The browser is offline: the request failed, or a retry was due, while there was no network. Never retried. */
+/** The browser is offline: the request failed, or a retry was due, while there was no network, and it already waited for the network once. */
 export class OfflineError extends ProviderError {
   override name = 'OfflineError';
   constructor(provider: ProviderRef, attempts: number) {
-    super(provider, `You are offline: ${provider.label} cannot be reached, so Foldlab stopped after ${attempts} attempt${attempts === 1 ? '' : 's'} and will not try again while offline. Importing, counting and compacting with the offline summarizer keep working; run this again once you are back online.`);
+    super(provider, `You are offline: ${provider.label} cannot be reached, so Foldlab stopped after ${attempts} attempt${attempts === 1 ? '' : 's'} (a request waits for the network and is sent again once). Importing, counting and compacting with the offline summarizer keep working; run this again once you are back online.`);
     this.attempts = attempts;
   }
 }

@@ -62,13 +62,13 @@ export async function post(args: PostArgs): Promise<Response> {
   const send = args.fetch;
   try {
     response = await send(args.url, { method: 'POST', headers: args.headers, body: JSON.stringify(args.body), signal: request.signal });
-  } catch {
+  } catch (error) {
     request.release();
     // The cause (a TypeError, or the abort reason) is left out on purpose: it may carry the URL.
     const timedOut = request.timedOut();
     if (timedOut) throw timedOut;
     if (args.signal.aborted) throw abortError(args.signal, args.provider.label);
-    throw isOffline() ? new OfflineError(args.provider, 1) : new NetworkError(args.provider);
+    throw isOffline() ? new OfflineError(args.provider, 1) : new NetworkError(args.provider, systemCode(error));
   }
   request.connected();
   const idleMs = args.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
@@ -81,6 +81,12 @@ export async function post(args: PostArgs): Promise<Response> {
     if (args.signal.aborted) throw abortError(args.signal, args.provider.label);
   }
   throw errorFromResponse(args.provider, response.status, body, response.headers, args.secret);
+}
+
+/** The system error code under a failed fetch (Node's `cause.code`: ECONNREFUSED, ENOTFOUND, ...); nothing else of it. */
+function systemCode(error: unknown): string | undefined {
+  const code = (error as { cause?: { code?: unknown } } | undefined)?.cause?.code;
+  return typeof code === 'string' && /^E[A-Z_]{2,30}$/.test(code) ? code : undefined;
 }
 
 /** Rethrows a connect or idle timeout met while reading a body, so it is not reported as a broken stream. */

@@ -6,6 +6,7 @@ import {
   ProviderHttpError, ProviderTimeoutError, RateLimitError, SpendLimitError, StreamError,
 } from './errors.ts';
 import type { StreamProgress } from './http.ts';
+import { retryNotice } from './retry-notice.ts';
 import { createOpenAISummarizer, type OpenAISummarizerConfig } from './openai.ts';
 import { PROVIDER_PRESETS, SUMMARIZER_SYSTEM_PROMPT } from './presets.ts';
 import { openAIErrorBody, openAIStream, renderedError, startFakeServer, unfenced } from './test-server.ts';
@@ -229,7 +230,26 @@ describe('createOpenAISummarizer: broken streams', () => {
     await closed.close();
     const error = await failure(createOpenAISummarizer({ baseUrl: `${closed.url}/v1`, model: 'm', apiKey: CANARY, systemPrompt: SUMMARIZER_SYSTEM_PROMPT }).summarize(request()));
     expect(error).toBeInstanceOf(NetworkError);
-    expect(error.message).toBe(`Could not reach OpenAI-compatible server at ${closed.url}/v1: network down or CORS refused: check the base URL and that the server allows this origin (Ollama: set OLLAMA_ORIGINS; LM Studio: enable CORS).`);
+    expect(error.message).toBe(`Could not reach OpenAI-compatible server at ${closed.url}/v1 (ECONNREFUSED): network down or CORS refused: check the base URL and that the server allows this origin (Ollama: set OLLAMA_ORIGINS; LM Studio: enable CORS).`);
+    expect((error as NetworkError).attempts).toBe(1);
+  });
+
+  it('the command line retries a refused connection with backoff, a bounded number of times, saying so before each wait', async () => {
+    const closed = await startFakeServer();
+    await closed.close();
+    const notices: string[] = [];
+    const waits: number[] = [];
+    const summarizer = createOpenAISummarizer({
+      baseUrl: `${closed.url}/v1`, model: 'm', apiKey: CANARY, systemPrompt: SUMMARIZER_SYSTEM_PROMPT,
+      retry: { retryNetworkErrors: true, random: () => 0, sleep: (ms) => { waits.push(ms); return Promise.resolve(); }, onRetry: (wait) => void notices.push(retryNotice(wait, 'request 1 (a summary)')) },
+    });
+    const error = await failure(summarizer.summarize(request()));
+    expect(error).toBeInstanceOf(NetworkError);
+    expect((error as NetworkError).attempts).toBe(4);
+    expect(error.message).toMatch(/\(ECONNREFUSED\).* Gave up after 4 attempts\.$/);
+    expect(waits).toEqual([500, 1000, 2000]);
+    expect(notices[0]).toBe('Waiting 500 ms (backoff) before attempt 2 of 4 of request 1 (a summary) to OpenAI-compatible server · m: NetworkError (ECONNREFUSED).');
+    expect(notices).toHaveLength(3);
   });
 });
 

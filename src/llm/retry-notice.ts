@@ -12,12 +12,15 @@ export interface RetryWait {
   attempt: number;
   delayMs: number;
   error: ProviderError;
+  /** True when the wait is for the network to come back (the page or machine is offline). */
+  waitingForNetwork?: boolean;
 }
 
 /** "Waiting 20 s (retry-after) before attempt 2 of 4 of request 3 (a reply) to Local · qwen3:8b: rate limited (HTTP 429)." */
 export function retryNotice(wait: RetryWait, request: string, maxRetries: number = DEFAULT_MAX_RETRIES): string {
   const { error } = wait;
-  const reason = error instanceof RateLimitError ? `rate limited (HTTP 429)` : `${error.name}${error.status !== undefined ? ` (HTTP ${error.status})` : ''}`;
+  const reason = error instanceof RateLimitError ? `rate limited (HTTP 429)` : `${error.name}${error.status !== undefined ? ` (HTTP ${error.status})` : error.code ? ` (${error.code})` : ''}`;
+  if (wait.waitingForNetwork) return `Offline: waiting for the network before attempt ${wait.attempt + 1} of ${request} to ${error.providerLabel} · ${error.model} (${reason}); it is sent again once the network is back.`;
   const source = error.retryAfterMs !== undefined && error.retryAfterMs === wait.delayMs ? 'as the server asked' : 'backoff';
   return `Waiting ${waitText(wait.delayMs)} (${source}) before attempt ${wait.attempt + 1} of ${maxRetries + 1} of ${request} to ${error.providerLabel} · ${error.model}: ${reason}.`;
 }

@@ -1,11 +1,12 @@
 /**
  * Retries a provider call the way the official SDKs do: rate limits wait for the server's
  * retry-after (up to a cap), transient failures (408, 409, 5xx, 529) back off exponentially with
- * jitter, and nothing else is retried. An abort ends any wait at once; so does going offline, and
- * while offline no further attempt is made.
+ * jitter, and nothing else is retried. A request that fails while the browser is offline (or
+ * whose wait goes offline) waits for the network instead, then is sent again, once per call; an
+ * abort ends any wait at once.
  */
-import { OfflineError, ProviderError, RateLimitError, abortError, type ProviderRef } from './errors.ts';
-import { isOffline, onOffline } from './network.ts';
+import { NetworkError, OfflineError, ProviderError, RateLimitError, abortError, type ProviderRef } from './errors.ts';
+import { isOffline, onOffline, waitForOnline } from './network.ts';
 
 /** Retries after the first attempt. */
 export const DEFAULT_MAX_RETRIES = 3;
@@ -31,8 +32,16 @@ export interface RetryOptions {
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** Source of jitter in [0, 1). Default Math.random. */
   random?: () => number;
-  /** Called before each wait, e.g. to tell the user "retrying in 2 s". */
-  onRetry?: (info: { attempt: number; delayMs: number; error: ProviderError }) => void;
+  /** Called before each wait, e.g. to tell the user "retrying in 2 s"; `waitingForNetwork` when the wait is for the browser to be online again. */
+  onRetry?: (info: { attempt: number; delayMs: number; error: ProviderError; waitingForNetwork?: boolean }) => void;
+  /** A request failing while offline waits for the network, then is sent again once (per call). Default true. */
+  waitForNetwork?: boolean;
+  /**
+   * Retry a request that could not be sent at all (NetworkError: connection refused, name not
+   * found) with backoff, up to maxRetries. The command line does; the page does not, as there such
+   * a failure is usually a CORS refusal or a wrong URL. Default false.
+   */
+  retryNetworkErrors?: boolean;
   /** Names the provider in timeout/cancel errors. Default "The provider". */
   label?: string;
 }
@@ -43,6 +52,16 @@ export async function withRetry<T>(fn: (attempt: number) => Promise<T>, options:
   const maxRetryAfterMs = options.maxRetryAfterMs ?? DEFAULT_MAX_RETRY_AFTER_MS;
   const label = options.label ?? 'The provider';
   const { signal } = options;
+  let networkWaits = 0;
+  /** Offline: wait for the network once per call, then send again; a second time, stop. */
+  const waitForNetwork = async (error: ProviderError, attempts: number) => {
+    if (options.waitForNetwork === false || networkWaits >= 1) throw offline(error, attempts);
+    networkWaits++;
+    options.onRetry?.({ attempt: attempts, delayMs: 0, error, waitingForNetwork: true });
+    await waitForOnline(signal).catch(() => {
+      throw abortError(signal!, label);
+    });
+  };
   for (let attempt = 0; ; attempt++) {
     if (signal?.aborted) throw abortError(signal, label);
     try {
@@ -51,9 +70,12 @@ export async function withRetry<T>(fn: (attempt: number) => Promise<T>, options:
       if (signal?.aborted) throw abortError(signal, label);
       if (!(error instanceof ProviderError)) throw error;
       error.attempts = attempt + 1;
-      // Offline: no further attempt until the network is back (the user runs it again).
-      if (error instanceof OfflineError || (error.retryable && isOffline())) throw offline(error, attempt + 1);
-      if (!error.retryable) throw error;
+      if (error instanceof OfflineError || ((error.retryable || error instanceof NetworkError) && isOffline())) {
+        await waitForNetwork(error, attempt + 1);
+        continue;
+      }
+      const retryable = error.retryable || (options.retryNetworkErrors === true && error instanceof NetworkError);
+      if (!retryable) throw error;
       if (attempt >= maxRetries) {
         error.message += ` Gave up after ${attempt + 1} attempts.`;
         throw error;
@@ -69,7 +91,8 @@ export async function withRetry<T>(fn: (attempt: number) => Promise<T>, options:
         delayMs = backoffDelay(attempt, options);
       }
       options.onRetry?.({ attempt: attempt + 1, delayMs, error });
-      await offlineAware(abortableSleep(delayMs, options.sleep ?? defaultSleep, signal, label), error);
+      const wait = await offlineAware(abortableSleep(delayMs, options.sleep ?? defaultSleep, signal, label));
+      if (wait === 'offline') await waitForNetwork(error, attempt + 1);
     }
   }
 }
@@ -87,17 +110,19 @@ function refOf(error: ProviderError): ProviderRef {
 }
 
 function offline(error: ProviderError, attempts: number): OfflineError {
-  return error instanceof OfflineError && error.attempts === attempts ? error : new OfflineError(refOf(error), attempts);
+  const final = new OfflineError(refOf(error), attempts);
+  final.attempts = attempts;
+  return final;
 }
 
-/** The wait before a retry, cut short with OfflineError if the browser goes offline meanwhile. */
-async function offlineAware(wait: Promise<void>, error: ProviderError): Promise<void> {
+/** The wait before a retry; 'offline' when the browser went offline meanwhile (the wait is cut short). */
+async function offlineAware(wait: Promise<void>): Promise<'waited' | 'offline'> {
   let unsubscribe: () => void = () => undefined;
-  const wentOffline = new Promise<never>((_, reject) => {
-    unsubscribe = onOffline(() => reject(offline(error, error.attempts)));
+  const wentOffline = new Promise<'offline'>((resolve) => {
+    unsubscribe = onOffline(() => resolve('offline'));
   });
   try {
-    await Promise.race([wait, wentOffline]);
+    return await Promise.race([wait.then(() => 'waited' as const), wentOffline]);
   } finally {
     unsubscribe();
   }

@@ -47,7 +47,7 @@ export const DEFAULT_SUMMARIZERS: Readonly<Record<string, SummarizerFactory>> = 
     return createRemoteSummarizer(
       request.remote,
       (_delta, progress) => onText(progress.text, progress.tokensPerSecond),
-      onWait && (({ attempt, delayMs, error }) => onWait({ reason: error.status === 429 ? 'rate-limit' : 'busy', until: Date.now() + delayMs, attempt })),
+      onWait && (({ attempt, delayMs, error, waitingForNetwork }) => onWait({ reason: waitingForNetwork ? 'network' : error.status === 429 ? 'rate-limit' : 'busy', until: Date.now() + delayMs, attempt })),
     );
   },
   webllm: (request, onText) => {

@@ -32,14 +32,14 @@ export interface JobProgress {
   /** A streaming summarizer's text so far (the latest task), and its speed. */
   partial?: string;
   tokensPerSecond?: number;
-  /** Set while the job waits to try a model request again (a rate limit or a busy server). */
+  /** Set while the job waits to try a model request again (a rate limit, a busy server, or the network). */
   wait?: JobWait;
 }
 
 /** A wait before a retry, as the page shows it ("rate limited — retrying in 12 s"). */
 export interface JobWait {
-  /** 'rate-limit' for a 429, 'busy' for 5xx/529/408/409. */
-  reason: 'rate-limit' | 'busy';
+  /** 'rate-limit' for a 429, 'busy' for 5xx/529/408/409, 'network' while offline (the request is sent again once online). */
+  reason: 'rate-limit' | 'busy' | 'network';
   /** When the next attempt starts (epoch ms, the worker's clock: the same machine's as the page). */
   until: number;
   /** The attempt about to be made: 1 for the first retry. */

@@ -1,7 +1,7 @@
 /**
  * What a job is waiting for, counted down: "rate limited — retrying in 12 s" while a model request
- * waits for the server's retry-after, and "offline" while the browser has no network (no model
- * request is retried then).
+ * waits for the server's retry-after, "waiting for the network" while a request that failed offline
+ * waits to be sent again (the bar's Cancel stops it), and "offline" while the browser has no network.
  */
 import { useEffect, useState, useSyncExternalStore } from 'react';
 import type { JobWait } from '../../worker/protocol.ts';
@@ -24,10 +24,17 @@ export function JobWaitNotice({ wait }: { wait: JobWait | undefined }) {
     const timer = setInterval(() => setNow(Date.now()), 250);
     return () => clearInterval(timer);
   }, [wait]);
+  if (wait?.reason === 'network') {
+    return (
+      <span className="job-wait" data-testid="job.network-wait" role="status">
+        {online ? 'back online — sending the request again' : 'offline — waiting for the network: the request is sent again once you are back online'}
+      </span>
+    );
+  }
   if (!online) {
     return (
       <span className="job-wait" data-testid="job.offline" role="status">
-        offline — model requests are not retried until the network is back
+        offline — a model request waits for the network, then is sent again
       </span>
     );
   }
