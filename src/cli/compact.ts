@@ -1,4 +1,4 @@
-/** `compact <file> --strategy <id>`: plan and run a compaction with the offline summarizer, print the result. */
+/** `compact <file> --strategy <id>`: plan and run a compaction with the offline summarizer (or a model's, `--summarizer model`), print the result. */
 import { buildInput } from '../core/compaction/input.ts';
 import type { InputScope, ReplayFrom } from '../core/compaction/input-scope.ts';
 import { runCompaction, type CompactionOutcome } from '../core/compaction/run.ts';
@@ -17,6 +17,7 @@ import type { PlanAfterBasis } from '../core/compaction/types.ts';
 import type { UnseenPrefix } from '../core/replay/recorded-usage.ts';
 import { sessionUnseenPrefix } from '../core/replay/session-prefix.ts';
 import { importFile, loadPrompts } from './load.ts';
+import type { Summarizer } from '../core/compaction/summarizer.ts';
 
 export interface CompactArgs {
   file: string;
@@ -34,6 +35,8 @@ export interface CompactArgs {
   hookTimeoutMs?: number;
   /** `--unseen-prefix`: tokens or a preset (`parseUnseenPrefix`); default: what the recorded usage gives, else 0. */
   unseenPrefix?: string;
+  /** Who writes the summaries (model-command.ts gives the model's); default the offline summarizer. */
+  summarizer?: Summarizer;
 }
 
 export interface CompactReport {
@@ -110,7 +113,7 @@ export async function runCompact(args: CompactArgs): Promise<CompactReport> {
     strategy,
     input,
     rawOptions: options,
-    summarizer: createOfflineSummarizer(),
+    summarizer: args.summarizer ?? createOfflineSummarizer(),
     prompts: loadPrompts(),
     ...(hooks ? { hooks: userCompactionHooks(hooks, input) } : {}),
   });

@@ -20,7 +20,7 @@ describe('cli fold --simulate (F13)', () => {
   it('refuses bad simulate arguments before reading the file', async () => {
     await expect(runFold({ file: 'missing.jsonl', options: {}, simulate: '30-5' })).rejects.toThrow(/ends before it starts/);
     await expect(runFold({ file: 'missing.jsonl', options: {}, simulate: '1-5', level: 1 })).rejects.toThrow(/--level must be 2/);
-    await expect(runFold({ file: 'missing.jsonl', options: {}, simulate: '1-5', summarizer: 'remote' })).rejects.toThrow(/only "offline" runs in Node/);
+    await expect(runFold({ file: 'missing.jsonl', options: {}, simulate: '1-5', summarizer: 'remote' })).rejects.toThrow(/--summarizer must be offline or model \(with --base-url and --model\); got "remote"/);
     await expect(runFold({ file: 'missing.jsonl', options: {}, level: 3 })).rejects.toThrow(/go with --simulate/);
     await expect(runFold({ file: SAMPLE, options: {}, simulate: '5-100000' })).rejects.toThrow(/pick a range within 0-/);
   });

@@ -9,7 +9,8 @@ import type { InputScope, ReplayFrom } from '../core/compaction/input-scope.ts';
 import { FoldSimulateError, foldRun, parseFoldOptions, parseRange, simulateFold, type FoldedBlock, type FoldRun, type FoldSimulation, type ZoneUsage } from '../core/folding/index.ts';
 import { getCounter, type CounterId } from '../core/tokens/counters.ts';
 import { countEntries } from '../core/tokens/entry-tokens.ts';
-import { importFile } from './load.ts';
+import { importFile, loadPrompts } from './load.ts';
+import type { Summarizer } from '../core/compaction/summarizer.ts';
 
 export interface FoldArgs {
   file: string;
@@ -20,8 +21,9 @@ export interface FoldArgs {
   simulate?: string;
   /** Level of the simulated block: 2 (default), 3 or 4. */
   level?: number;
-  /** Who writes the simulated block; only 'offline' runs in Node (models run in the app). */
+  /** Who writes the simulated block: 'offline' (default) or 'model', which `model` then is (model-command.ts). */
   summarizer?: string;
+  model?: Summarizer;
   /** Where the fold starts (`--from`, default 'start': the first entry, the source's own compactions left out). */
   from?: ReplayFrom;
 }
@@ -84,7 +86,7 @@ function simulateArgs(args: FoldArgs): { from: number; to: number; level: 2 | 3 
     if (args.level !== undefined || args.summarizer !== undefined) throw new FoldSimulateError('--level and --summarizer go with --simulate <a-b>.');
     return undefined;
   }
-  if (args.summarizer !== undefined && args.summarizer !== 'offline') throw new FoldSimulateError(`--summarizer: only "offline" runs in Node (models run in the app's Fold tab); got "${args.summarizer}".`);
+  if (args.summarizer !== undefined && args.summarizer !== 'offline' && !(args.summarizer === 'model' && args.model)) throw new FoldSimulateError(`--summarizer must be offline or model (with --base-url and --model); got "${args.summarizer}".`);
   const level = args.level ?? 2;
   if (level !== 2 && level !== 3 && level !== 4) throw new FoldSimulateError(`--level must be 2 (summary), 3 (chapter) or 4 (phase line); got ${level}.`);
   return { ...parseRange(args.simulate), level };
@@ -103,7 +105,7 @@ export async function runFold(args: FoldArgs): Promise<FoldReport> {
   const entries = built.input.entries;
   const totals = built.journalIndex.map((index) => counted[index] ?? 0);
   const run = foldRun(entries, totals, options, new Map(), counter);
-  const simulation = simulate ? await simulateFold(run, entries, totals, { ...simulate, counter }) : undefined;
+  const simulation = simulate ? await simulateFold(run, entries, totals, { ...simulate, counter, ...(args.summarizer === 'model' && args.model ? { summarizer: args.model, prompts: loadPrompts() } : {}) }) : undefined;
   return {
     iterations: run.iterations.length,
     levels: Array.from(run.levels),

@@ -4,6 +4,8 @@
  *   npm run cli -- compact <file> --strategy <id> [--option k=v ...] [--counter C] [--window N] [--upto I] [--from start|last-compaction] [--hook M.mjs [--hook-timeout MS]] [--json]
  *   npm run cli -- fold <file> [--option k=v ...] [--counter C] [--window N] [--from start|last-compaction] [--simulate a-b [--level 2|3|4] [--summarizer offline]] [--json]
  *   npm run cli -- eval <file|folder>... --strategies <id[:k=v,...]>,... [--window N] [--counter C] [--model M] [--from start|last-compaction] [--branches all|last] [--jobs N] [--json|--csv|--md]
+ *     (eval, compact and fold --simulate take --summarizer model --base-url <url> --model <name> [--api openai|anthropic]
+ *      [--max-cost USD] [--dry-run] [--cache DIR]; eval also --judge [--judge-model M] [--judge-at compaction|final] [--concurrency N])
  *   npm run cli -- probes <file> [--format F] [--json]
  *   npm run cli -- session --dir <folder> (--base-url <url> --model <name> [--api openai|anthropic] | --script <replies.json>) --prompt "<message>"... --out <file.jsonl> [--idle-timeout S] [--json]
  */
@@ -12,6 +14,7 @@ import { parseKeyValues } from '../core/compaction/options.ts';
 import { FORMAT_IDS, type FormatId } from '../core/import/types.ts';
 import { STRATEGY_IDS } from '../core/strategies/index.ts';
 import { parseCounterId } from '../core/tokens/counters.ts';
+import type { Summarizer } from '../core/compaction/summarizer.ts';
 import { runCompact, type CompactReport } from './compact.ts';
 import { formatFold, runFold } from './fold.ts';
 import { runEval } from './eval.ts';
@@ -23,19 +26,22 @@ import { backupCheckMain } from './backup-check.ts';
 import { probesMain } from './probes.ts';
 import { sessionMain } from './session.ts';
 import { modelEvalMain } from './model-eval-main.ts';
-import { usesModel } from './model-flags.ts';
+import { checkModelFlags, defaultModelFlags, takeModelFlag, usesModel, type ModelFlags } from './model-flags.ts';
+import { summaryCommandMain } from './model-summary-main.ts';
 
 const USAGE = `usage:
   npm run cli -- inspect <file> [--format ${FORMAT_IDS.join('|')}] [--counter o200k|cl100k|chars4|len3|chars] [--json]
   npm run cli -- compact <file> --strategy ${STRATEGY_IDS.join('|')} [--option key=value ...] [--counter C] [--window TOKENS] [--upto INDEX]
                       [--from start|last-compaction] [--unseen-prefix TOKENS|claude-code|pi] [--hook MODULE.mjs [--hook-timeout MS]] [--json]
+                      [--summarizer model --base-url URL --model NAME [--api openai|anthropic] [--max-cost USD] [--dry-run] [--cache DIR]]
   npm run cli -- fold <file> [--option key=value ...] [--counter C] [--window TOKENS] [--from start|last-compaction]
-                      [--simulate FROM-TO [--level 2|3|4] [--summarizer offline]] [--json]
+                      [--simulate FROM-TO [--level 2|3|4] [--summarizer offline|model (with the model flags of compact)]] [--json]
   npm run cli -- eval <file|folder>... --strategies <id[:key=value,...]>,... [--window TOKENS] [--counter C]
                       [--model PRICE_MODEL] [--summarizer offline] [--from start|last-compaction] [--branches all|last] [--unseen-prefix TOKENS|claude-code|pi]
                       [--jobs N] [--json|--csv|--md]
                       [--summarizer model --base-url URL --model NAME [--api openai|anthropic] [--price-model PRICE_MODEL]]
                       [--judge [--judge-model NAME] [--judge-at compaction|final]] [--max-cost USD] [--dry-run] [--cache DIR] [--concurrency N]
+                      (with a model the key is read from FOLDLAB_API_KEY, never from the command line; a local server needs none)
   (--from: where a replay starts; default start, the first entry of the branch, the source agent's own
    compactions left out. --branches: default all, every branch of a file; last, the last of each conversation.
    --unseen-prefix: tokens every call sends outside the transcript, system prompt and tool definitions;
@@ -46,6 +52,8 @@ const USAGE = `usage:
                       [--strategy ID --option key=value ...] [--window TOKENS] [--counter C] [--gitignore] [--mentions reminder|paste] [--summarizer model|offline]
                       --prompt "<user message>" [--prompt "<next>" ...] --out <session.jsonl> [--idle-timeout S] [--json]
                       (the API key is read from FOLDLAB_API_KEY, never from the command line)`;
+
+const write = (stream: NodeJS.WriteStream) => (text: string) => void stream.write(text);
 
 class UsageError extends Error {
   override name = 'UsageError';
@@ -68,11 +76,13 @@ interface Args {
   hookTimeout?: number;
   from?: ReplayFrom;
   unseenPrefix?: string;
+  /** `--summarizer model` and the flags that go with it (model-flags.ts). */
+  modelFlags: ModelFlags;
 }
 
 function parseArgs(argv: string[]): Args {
   const positional: string[] = [];
-  const args: Omit<Args, 'command' | 'file'> = { counter: '', json: false, options: [], window: 200_000 };
+  const args: Omit<Args, 'command' | 'file'> = { counter: '', json: false, options: [], window: 200_000, modelFlags: defaultModelFlags() };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] ?? '';
     const value = (): string => {
@@ -98,7 +108,10 @@ function parseArgs(argv: string[]): Args {
     else if (arg === '--upto') args.upTo = integer('--upto');
     else if (arg === '--simulate') args.simulate = value();
     else if (arg === '--level') args.level = integer('--level');
-    else if (arg === '--summarizer') args.summarizer = value();
+    else if (arg === '--model') args.modelFlags.model = value();
+    else if (takeModelFlag(args.modelFlags, arg, value)) {
+      if (arg === '--summarizer') args.summarizer = args.modelFlags.summarizer;
+    }
     else if (arg === '--hook') args.hook = value();
     else if (arg === '--hook-timeout') args.hookTimeout = integer('--hook-timeout');
     else if (arg === '--from') {
@@ -116,6 +129,8 @@ function parseArgs(argv: string[]): Args {
   if (command !== 'inspect' && command !== 'compact' && command !== 'fold') throw new UsageError(command ? `unknown command "${command}"` : 'missing command');
   if (!file) throw new UsageError('missing <file>');
   if (command === 'compact' && !args.strategy) throw new UsageError('compact needs --strategy');
+  if (command === 'inspect' && usesModel(args.modelFlags)) throw new UsageError('inspect sends nothing to a model');
+  checkModelFlags(args.modelFlags, false);
   return { command, file, ...args };
 }
 
@@ -186,13 +201,18 @@ async function main(): Promise<void> {
     const counter = parseCounterId(args.counter || 'o200k');
     if (args.command === 'fold') {
       const simulate = { ...(args.simulate !== undefined ? { simulate: args.simulate } : {}), ...(args.level !== undefined ? { level: args.level } : {}), ...(args.summarizer !== undefined ? { summarizer: args.summarizer } : {}) };
-      const report = await runFold({ file: args.file, options: parseKeyValues(args.options), counter, contextWindow: args.window, ...simulate, ...(args.from ? { from: args.from } : {}) });
+      const fold = (model?: Summarizer) => runFold({ file: args.file, options: parseKeyValues(args.options), counter, contextWindow: args.window, ...simulate, ...(args.from ? { from: args.from } : {}), ...(model ? { model } : {}) });
+      if (usesModel(args.modelFlags)) {
+        process.exitCode = await summaryCommandMain({ flags: args.modelFlags, counter, json: args.json, run: fold, format: formatFold }, write(process.stdout), write(process.stderr));
+        return;
+      }
+      const report = await fold();
       process.stdout.write(`${args.json ? JSON.stringify(report, null, 2) : formatFold(report)}\n`);
     } else if (args.command === 'inspect') {
       const report = await runInspect(args.file, counter, args.format);
       process.stdout.write(`${args.json ? JSON.stringify(report, null, 2) : formatInspect(report)}\n`);
     } else {
-      const report = await runCompact({
+      const compact = (summarizer?: Summarizer) => runCompact({
         file: args.file,
         strategy: args.strategy ?? '',
         options: parseKeyValues(args.options),
@@ -204,7 +224,13 @@ async function main(): Promise<void> {
         ...(args.unseenPrefix !== undefined ? { unseenPrefix: args.unseenPrefix } : {}),
         ...(args.hook !== undefined ? { hook: args.hook } : {}),
         ...(args.hookTimeout !== undefined ? { hookTimeoutMs: args.hookTimeout } : {}),
+        ...(summarizer ? { summarizer } : {}),
       });
+      if (usesModel(args.modelFlags)) {
+        process.exitCode = await summaryCommandMain({ flags: args.modelFlags, counter, json: args.json, run: compact, format: formatCompact }, write(process.stdout), write(process.stderr));
+        return;
+      }
+      const report = await compact();
       process.stdout.write(`${args.json ? JSON.stringify(report, null, 2) : formatCompact(report)}\n`);
     }
   } catch (error) {

@@ -25,12 +25,12 @@ export async function modelEvalMain(args: EvalArgs & { output: EvalOutput }, fla
     out(`${args.output === 'json' ? JSON.stringify({ estimate: outcome.estimate }, null, 2) : formatEstimate(outcome.estimate)}\n`);
     return 0;
   }
-  if (outcome.refused !== undefined || !outcome.report) {
+  if (outcome.refused !== undefined || !outcome.result || !outcome.model) {
     err(`${formatEstimate(outcome.estimate)}\n${outcome.refused ?? 'nothing was run'}\n`);
     return 1;
   }
-  const { report } = outcome;
-  const judged = report.model.judge !== undefined;
+  const report = outcome.result;
+  const judged = outcome.model.judge !== undefined;
   let text: string;
   if (args.output === 'json') text = JSON.stringify(report, null, 2);
   else if (args.output === 'csv') text = formatEvalCsv(report);
@@ -39,5 +39,5 @@ export async function modelEvalMain(args: EvalArgs & { output: EvalOutput }, fla
   out(`${text}\n`);
   const problems = judged ? formatJudgedProblems(report) : '';
   if (problems !== '') err(`${problems}\n`);
-  return report.model.stopped !== undefined ? 1 : 0;
+  return outcome.model.stopped !== undefined ? 1 : 0;
 }
