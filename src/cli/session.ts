@@ -9,6 +9,7 @@
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { withMentions } from '../core/agent/mentions.ts';
+import { scriptedSummarizer } from '../core/agent/scripted-summarizer.ts';
 import { createMtimeTracker } from '../core/agent/mtime.ts';
 import { exportPiSession } from '../core/agent/pi-export.ts';
 import { createScriptedModel } from '../core/agent/scripted-model.ts';
@@ -55,8 +56,8 @@ function modelOf(args: SessionArgs, env: NodeJS.ProcessEnv, prompts: PromptLibra
     } catch (error) {
       throw new SessionUsageError(`--script ${args.script}: ${(error as Error).message}`);
     }
-    // A script answers the session's calls only: its summaries are the offline summarizer's.
-    return { model: createScriptedModel(script), summarizer: createOfflineSummarizer() };
+    // A script answers the session's calls only: its summaries are the offline summarizer's (paced by its summaryDelayMs).
+    return { model: createScriptedModel(script), summarizer: scriptedSummarizer(script) };
   }
   // Each request is numbered and named, so a wait before a retry (a 429) says which one it holds up.
   let requests = 0;

@@ -26,8 +26,12 @@ export interface ScriptStep {
   usage?: Usage;
 }
 
-/** A script is an array of steps, or `{model?, steps}`. */
-export type ModelScript = ScriptStep[] | { model?: string; steps: ScriptStep[] };
+/**
+ * A script is an array of steps, or `{model?, summaryDelayMs?, steps}`. `summaryDelayMs`: how long
+ * each of the session's summaries (the offline summarizer's) takes, ms, so a demo shows the
+ * compaction blocking the input with its progress (L11); default 0.
+ */
+export type ModelScript = ScriptStep[] | { model?: string; summaryDelayMs?: number; steps: ScriptStep[] };
 
 export interface ScriptedModelOptions {
   /** Model name reported with each reply. Default: the script's `model`, else 'scripted'. */
@@ -133,10 +137,16 @@ export function createScriptedModel(script: unknown, options: ScriptedModelOptio
 }
 
 /** The steps of a script, checked: every problem names its step (1-based) and the field. */
-export function parseScript(script: unknown): { steps: ScriptStep[]; model?: string } {
+export function parseScript(script: unknown): { steps: ScriptStep[]; model?: string; summaryDelayMs?: number } {
   let raw: unknown = script;
   let model: string | undefined;
+  let summaryDelayMs: number | undefined;
   if (isRecord(script)) {
+    if (script.summaryDelayMs !== undefined) {
+      const ms = script.summaryDelayMs;
+      if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0) throw new ScriptFormatError(`script: "summaryDelayMs" must be a number of milliseconds >= 0; got ${show(ms)}`);
+      summaryDelayMs = ms;
+    }
     if (script.model !== undefined) {
       if (typeof script.model !== 'string' || script.model.trim() === '') throw new ScriptFormatError(`script: "model" must be a non-empty string; got ${show(script.model)}`);
       model = script.model;
@@ -148,7 +158,7 @@ export function parseScript(script: unknown): { steps: ScriptStep[]; model?: str
   }
   const steps = (raw as unknown[]).map((value, i) => parseStep(value, i + 1));
   if (steps.length === 0) throw new ScriptFormatError('script: it has no steps; a model needs at least one reply');
-  return model !== undefined ? { steps, model } : { steps };
+  return { steps, ...(model !== undefined ? { model } : {}), ...(summaryDelayMs !== undefined ? { summaryDelayMs } : {}) };
 }
 
 const STEP_KEYS = new Set(['match', 'text', 'thinking', 'toolCalls', 'error', 'delayMs', 'usage', 'comment']);

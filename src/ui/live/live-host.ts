@@ -7,12 +7,12 @@
 import { DEFAULT_MENTION_MODE, withMentions, type MentionMode } from '../../core/agent/mentions.ts';
 import { createMtimeTracker, type MtimeTracker } from '../../core/agent/mtime.ts';
 import { createScriptedModel } from '../../core/agent/scripted-model.ts';
+import { scriptedSummarizer } from '../../core/agent/scripted-summarizer.ts';
 import { createAgentSession } from '../../core/agent/session.ts';
 import { createFolderTools } from '../../core/agent/tools/index.ts';
 import type { AgentEvent, AgentModel, AgentSessionApi, Folder, TurnResult } from '../../core/agent/types.ts';
 import type { Summarizer } from '../../core/compaction/summarizer.ts';
 import type { Entry } from '../../core/journal/entry.ts';
-import { createOfflineSummarizer } from '../../core/summarize/offline.ts';
 import { getCounter } from '../../core/tokens/counters.ts';
 import type { LiveSessionConfig } from '../../db/live-session-row.ts';
 import { createAgentModel } from '../../llm/agent-model.ts';
@@ -86,7 +86,7 @@ interface SessionModel {
 /** The session's model; a scripted one continues after the steps the stored `journal` (and `calls` made) already took. */
 export function modelOf(spec: LiveModelSpec, journal: readonly Entry[] = [], calls?: number): SessionModel {
   if (spec.kind === 'scripted') {
-    return { model: createScriptedModel(spec.script, { delayMs: SCRIPTED_DELAY_MS, journal, ...(calls !== undefined ? { calls } : {}) }), summarizer: createOfflineSummarizer() };
+    return { model: createScriptedModel(spec.script, { delayMs: SCRIPTED_DELAY_MS, journal, ...(calls !== undefined ? { calls } : {}) }), summarizer: scriptedSummarizer(spec.script) };
   }
   if (spec.kind === 'webllm') return localModelOf(spec);
   return { model: createAgentModel(spec.config), summarizer: createRemoteSummarizer(spec.config) };
