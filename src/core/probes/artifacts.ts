@@ -3,10 +3,15 @@
  *
  * Rules:
  * - One probe per file per kind, from the first call that touched it that way; a call whose result
- *   is an error or a refusal touched nothing. A call without a result (aborted) still counts.
+ *   is an error or a refusal touched nothing. A call without a result (aborted) still counts as a
+ *   write, never as a read (the agent saw nothing).
  * - A file that was ever created, modified or deleted gets no 'read' probe: the write probe already
  *   asks for the file, and reading before editing is routine. A file created in the session and
  *   edited afterwards gets no 'modified' probe: "created" is what a reader states about it.
+ * - A file that was deleted gets one probe, for what it is at the end: 'deleted' when the last
+ *   write deleted it (created or edited before, it is gone), else (deleted, then written again,
+ *   as `rm main.ts && mv main-new.ts main.ts` does) 'modified' when it existed before the
+ *   session and 'created' when the session made it.
  * - Paths are compared relative to the project root: the deepest directory shared by every
  *   absolute path (outside /tmp, /var, /dev, /private, /proc), cut above a usual project
  *   subdirectory (src, lib, test, packages…), when it is at least two levels deep (one when it
@@ -65,6 +70,8 @@ interface FileRecord {
   key: string;
   absolute: boolean;
   first: Partial<Record<FileKind, CallRecord>>;
+  /** Every write (created, modified, deleted) in call order. */
+  writes: Array<{ kind: FileKind; record: CallRecord }>;
 }
 
 /** Suffixes of an absolute path that a relative path could name: `/a/b/c.ts` gives `b/c.ts`, `c.ts`. */
@@ -85,7 +92,8 @@ export function artifactProbes(calls: readonly CallRecord[], root: string | unde
   for (const record of calls) {
     const result = record.result;
     if (result && (result.isError || isRefusal(result.text))) continue;
-    for (const effect of callEffects(record.call, result?.text ?? '')) effects.push({ record, path: effect.path, kind: effect.kind });
+    // A read the user cut off before it returned showed the agent nothing.
+    for (const effect of callEffects(record.call, result?.text ?? '')) if (result || effect.kind !== 'read') effects.push({ record, path: effect.path, kind: effect.kind });
   }
   const files: FileRecord[] = [];
   const byKey = new Map<string, FileRecord>();
@@ -105,12 +113,13 @@ export function artifactProbes(calls: readonly CallRecord[], root: string | unde
       }
     }
     if (!file) {
-      file = { path: cleaned, key, absolute, first: {} };
+      file = { path: cleaned, key, absolute, first: {}, writes: [] };
       files.push(file);
       byKey.set(key, file);
       if (absolute) for (const suffix of suffixes(key)) if (!bySuffix.has(suffix)) bySuffix.set(suffix, file);
     }
     if (!file.first[kind]) file.first[kind] = record;
+    if (kind !== 'read') file.writes.push({ kind, record });
   }
   const basenameCount = new Map<string, number>();
   for (const file of files) {
@@ -129,6 +138,16 @@ export function artifactProbes(calls: readonly CallRecord[], root: string | unde
     add(file.key);
     const name = basename(file.key);
     if (name.length >= 6 && !GENERIC_BASENAMES.has(name.toLowerCase()) && basenameCount.get(name.toLowerCase()) === 1) add(name);
+    const deletions = file.writes.filter((write) => write.kind === 'deleted');
+    if (deletions.length > 0) {
+      // A file that ends deleted is stated as deleted; one deleted and written again is stated by
+      // what it is at the end: modified when it existed before the session, else created.
+      const last = file.writes[file.writes.length - 1]!;
+      const kind: FileKind = last.kind === 'deleted' ? 'deleted' : file.writes[0]!.kind === 'created' ? 'created' : 'modified';
+      const record = kind === 'deleted' ? deletions[0]!.record : (file.writes.find((write) => write.kind === kind) ?? last).record;
+      probes.push(makeProbe('artifact', kind, file.key, { entry: record.entry, index: record.index }, alternatives));
+      continue;
+    }
     for (const kind of KIND_ORDER) {
       const record = file.first[kind];
       if (!record || (kind === 'read' && written)) continue;

@@ -21,6 +21,8 @@
  * - a message with no keyword still steers when it answers a rejected tool call (the reason the user
  *   typed) or corrects the agent ("no, …", "that's not it", "we lost …", "I undid your changes"):
  *   one probe of kind 'steer' for its first sentences;
+ * - a sentence ending with a colon ("i actually want you to:") takes the next two sentences (the
+ *   list it introduces) as its content;
  * - questions never count on their own; code blocks are skipped. Plain "should" is not a keyword
  *   (too often a description or a wish).
  * Needles: the content words of the governed clause (stopwords dropped, stemmed), at most 6, as
@@ -42,6 +44,8 @@ const STEERING: Array<[RegExp, string]> = [
   [/\b(?:let's|lets|let us) (?:keep|not|stick|avoid|leave)\b/, 'prefer'],
   [/\bno need (?:for|to)\b/, 'never'],
   [/\b(?:i|we)(?: want|'d like| would like) to (?:use|keep|stick)\b/, 'prefer'],
+  [/\b(?:i|we)(?: would|'d)? only want\b/, 'only'],
+  [/\b(?:i|we) (?:actually|really) (?:want|need)\b/, 'prefer'],
   [/\bwithout (?:editing|changing|modifying|touching|deleting|removing|breaking|adding|running|committing|pushing|using)\b/, 'never'],
 ];
 
@@ -152,12 +156,12 @@ export function constraintHit(sentence: string): Hit | undefined {
 }
 
 /**
- * A message that corrects the agent: it opens with "no," / "nope" / "wrong" / "that's not …", or
- * its first sentences say the agent broke or lost something ("we lost …", "you broke …", "I undid
- * your changes").
+ * A message that corrects the agent: it opens with "no," / "nope" / "wrong" / "that's not …" /
+ * "slight steering:", or its first sentences say the agent broke or lost something ("we lost …",
+ * "you broke …", "I undid your changes") or protest ("this doesn't look right", "you idiot").
  */
-const CORRECTION_START = /^(?:(?:oh|ok|okay|hm+|well|ugh|dude|my dude),?\s+)*(?:no(?:pe)?\b(?=[,.!:;]|\s+(?:that|this|it|not|the|we|you|i|dont|don't|do)\b)|wrong\b|that'?s not\b|that is not\b|not like that\b|not what i\b)/;
-const CORRECTION_ANYWHERE = /\b(?:we lost|you broke|you (?:\w+ )?(?:messed|screwed|fucked)\b[^.!?]{0,40}\bup|i (?:undid|reverted|rolled back) your|you (?:removed|deleted|dropped) (?:the|my|our)|that broke)\b/;
+const CORRECTION_START = /^(?:(?:oh|ok|okay|hm+|well|ugh|dude|my dude),?\s+)*(?:(?:slight |small |quick |some )?steering\b|no(?:pe)?\b(?=[,.!:;]|\s+(?:that|this|it|not|the|we|you|i|dont|don't|do)\b)|wrong\b|that'?s not\b|that is not\b|not like that\b|not what i\b)/;
+const CORRECTION_ANYWHERE = /\b(?:you idiot|(?:doesn't|does not|don't|do not) look right|we lost|you broke|you (?:\w+ )?(?:messed|screwed|fucked)\b[^.!?]{0,40}\bup|i (?:undid|reverted|rolled back) your|you (?:removed|deleted|dropped) (?:the|my|our)|that broke)\b/;
 
 function isCorrection(typed: string): boolean {
   const head = typed.toLowerCase().replace(/[’‘]/g, "'").slice(0, 300);
@@ -192,20 +196,23 @@ export function constraintProbes(entries: readonly Entry[]): Probe[] {
     if (text === undefined) return;
     const typed = typedText(withoutCode(text));
     let found = false;
-    for (const sentence of sentences(typed)) {
-      const hit = constraintHit(sentence);
-      if (!hit) continue;
+    const parts = sentences(typed);
+    parts.forEach((said, at) => {
+      const hit = constraintHit(said);
+      if (!hit) return;
+      // "i actually want you to:" introduces what follows: the next two sentences are its content.
+      const sentence = /:\s*$/.test(said) ? [said, ...parts.slice(at + 1, at + 3)].join(' ') : said;
       const key = normalizeForMatch(sentence);
-      if (seen.has(key)) continue;
+      if (seen.has(key)) return;
       const drop = new Set(normalizeForMatch(hit.keyword).split(' '));
       let needles = contentNeedles(needleSource(normalizeForMatch(hit.clause)), 6, drop);
       // "…, that should never happen": the clause alone says too little; take the whole sentence.
       if (needles.length < 2) needles = contentNeedles(needleSource(normalizeForMatch(sentence)), 6, drop);
-      if (needles.length === 0) continue;
+      if (needles.length === 0) return;
       seen.add(key);
       found = true;
       probes.push(makeProbe('constraint', hit.kind, sentence, { entry, index }, [needles]));
-    }
+    });
     if (found || !(followsRejection(entries, index) || isCorrection(typed))) return;
     const head = sentences(typed).slice(0, 3).join(' ');
     const needles = contentNeedles(needleSource(normalizeForMatch(head)), 6);

@@ -11,6 +11,10 @@
  *   than / because…", "the better approach", "best solution: …";
  * - "it should use X instead", "I can reuse the existing …", "we don't need X at all", "restore X
  *   while keeping Y", "we should add / use / move / remove …" (a recommendation between doing and not);
+ * - "X should only do Y, not Z", "X should be in Y (…, not Z)", "I'm thinking leave it", "No need for X",
+ *   "the biggest win would be #1", "Recommendation: option A" (not "I recommend contacting support"), "we just want to:", "better UX would
+ *   be:", "Remove X - flush on Y instead"; a sentence ending with a colon takes the next two (the
+ *   list it introduces) as its content;
  *   "I'll be able to help with X while keeping Y" offers help and chooses nothing.
  * Narration of the next step ("I'll examine the pending changes", "Let me read the file", "Now
  * I'll run the tests") names no alternative and is not a decision; questions never are.
@@ -39,6 +43,15 @@ const CHOICE: RegExp[] = [
   /\b(?:we|i) (?:don't|do not) need\b[^.]*\bat all\b/,
   /\b(?:need to|should|will|'ll|let's) (?!be\b|help\b|assist\b)\w+ [^.]*\bwhile keeping\b/,
   /\b(?:we|i) should (?:add|use|move|keep|remove|drop|switch|put|replace|split|merge|reuse)\b/,
+  /\bshould only \w+[^.]*, not\b/,
+  /\bshould (?:be|go|live|stay)\b[^.]*\bnot\b/,
+  /\b(?:i'm|i am) thinking (?:we |i )?(?:should |could )?(?:just )?(?:leave|keep|use|go|move|put|stay|drop|remove|add)\b/,
+  /^no need (?:for|to)\b/,
+  /\bthe (?:biggest|best|easiest|simplest|quickest|cleanest) (?:win|option|fix|approach|choice) (?:would be|is)\b/,
+  /^(?:my )?recommendation\b/,
+  /^(?:we|i) (?:just|only) (?:want|need) to\b/,
+  /^(?:a )?better (?:ux|design|approach|option|way|solution|idea|fix) (?:would be|is)\b/,
+  /^(?:remove|use|flush|call|move|put|return|store|keep|add|switch|pass|load|save|show|emit|run|read|write)\b[^.]*\binstead[.!]?$/,
 ];
 
 const MARKERS = new Set(['instead', 'rather', 'favor', 'favour', 'chose', 'chosen', 'choose', 'picked', 'opted', 'selected', 'decided', 'decision', 'settled', 'prefer', 'better', 'cleaner', 'simpler', 'safer', 'preferable', 'best', 'option', 'approach', 'absolutely', 'right', 'correct', 'just', 'actually', 'simply', 'much']);
@@ -58,15 +71,18 @@ export function decisionProbes(entries: readonly Entry[]): Probe[] {
   entries.forEach((entry, index) => {
     const text = assistantText(entry);
     if (text === undefined) return;
-    for (const sentence of sentences(withoutCode(text))) {
-      if (!isDecision(sentence)) continue;
+    const parts = sentences(withoutCode(text));
+    parts.forEach((said, at) => {
+      if (!isDecision(said)) return;
+      // "Better UX would be:" introduces the choice: the next two sentences are its content.
+      const sentence = /:\s*$/.test(said) ? [said, ...parts.slice(at + 1, at + 3)].join(' ') : said;
       const key = normalizeForMatch(sentence);
-      if (seen.has(key)) continue;
+      if (seen.has(key)) return;
       const needles = contentNeedles(needleSource(key), 4, MARKERS);
-      if (needles.length === 0) continue;
+      if (needles.length === 0) return;
       seen.add(key);
       probes.push(makeProbe('decision', 'choice', sentence, { entry, index }, [needles]));
-    }
+    });
   });
   return probes;
 }

@@ -16,7 +16,9 @@
  *   path, or same command with whitespace collapsed and the project root stripped from absolute
  *   paths (so `pytest test/x.py` is resolved by `pytest /repo/test/x.py`). `resolvedAt` is the
  *   index of that success's result entry. Trailing output filters (`| tail -3`, `| grep "error
- *   TS"`, `2>&1`) are not part of the command: they change what is shown, not what ran.
+ *   TS"`, `2>&1`) are not part of the command: they change what is shown, not what ran. The
+ *   directory is compared whatever its spelling, and a type check or build that passes in a
+ *   parent directory resolves one that failed in a subdirectory (see `resolvingKeys`).
  * - A failure identical to one still open (same target, same error line) adds no probe.
  * - Needles: the error's distinctive words (see `errorKeys`) plus the target's most salient word
  *   (a file's basename, or the command's), as one group; when the error has two distinctive words,
@@ -27,7 +29,7 @@ import { makeProbe } from './make.ts';
 import { contentNeedles, normalizeForMatch } from './normalize.ts';
 import { isRefusal } from './sources.ts';
 import { programs } from './shell.ts';
-import { failedTarget, shellTargets } from './targets.ts';
+import { failedTarget, resolvingKeys, shellTargets, successKeys } from './targets.ts';
 import { callLabel, callTarget, inputObject, inputPath, shellScript, toolFamily } from './tools.ts';
 import type { Probe } from './types.ts';
 
@@ -164,7 +166,9 @@ function targetKey(record: CallRecord): string | undefined {
 export function errorProbes(calls: readonly CallRecord[], root: string | undefined): Probe[] {
   // A function tool without a file names its target by its name: a later successful call of it resolves.
   const targets = calls.map((record) => callTarget(record.call, root) ?? `tool:${record.call.name.toLowerCase()}`);
-  const relative = (text: string): string => (root ? text.split(root).join('') : text);
+  // Paths under the root lose it; the root itself (`cd /repo && …`) is the current directory.
+  const rootItself = root ? new RegExp(`${root.slice(0, -1).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w.-])`, 'g') : undefined;
+  const relative = (text: string): string => (root && rootItself ? text.split(root).join('').replace(rootItself, '.') : text);
   const successes = new Map<string, number[]>();
   const idAt = new Map<number, string>();
   const add = (key: string, index: number): void => {
@@ -177,7 +181,7 @@ export function errorProbes(calls: readonly CallRecord[], root: string | undefin
     idAt.set(record.result!.index, record.result!.entry.id);
     add(targets[position]!, record.result!.index);
     const script = toolFamily(record.call.name) === 'shell' ? shellScript(inputObject(record.call.input)) : undefined;
-    if (script !== undefined) for (const key of new Set(shellTargets(relative(script)))) add(`loose:${key}`, record.result!.index);
+    if (script !== undefined) for (const key of new Set(shellTargets(relative(script)).flatMap(successKeys))) add(`loose:${key}`, record.result!.index);
   });
   const probes: Probe[] = [];
   const open: Array<{ line: string; probe: Probe }> = [];
@@ -201,7 +205,7 @@ export function errorProbes(calls: readonly CallRecord[], root: string | undefin
     const script = toolFamily(record.call.name) === 'shell' ? shellScript(inputObject(record.call.input)) : undefined;
     const loose = script === undefined ? undefined : failedTarget(relative(script), result.text);
     const later = (key: string | undefined): number | undefined => (key === undefined ? undefined : (successes.get(key) ?? []).find((index) => index > result.index));
-    const candidates = [later(target), later(loose === undefined ? undefined : `loose:${loose}`)].filter((index): index is number => index !== undefined);
+    const candidates = [later(target), ...(loose === undefined ? [] : resolvingKeys(loose).map((key) => later(`loose:${key}`)))].filter((index): index is number => index !== undefined);
     const resolvedAt = candidates.length > 0 ? Math.min(...candidates) : undefined;
     const probe = makeProbe('error', resolvedAt === undefined ? 'open' : 'resolved', `${callLabel(record.call)} → ${line}`, { entry: result.entry, index: result.index }, needles);
     if (resolvedAt !== undefined) {

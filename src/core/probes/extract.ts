@@ -19,7 +19,8 @@ export function extractProbes(entries: readonly Entry[]): Probe[] {
   const calls = collectCalls(entries);
   const paths: string[] = [];
   for (const record of calls) {
-    for (const effect of callEffects(record.call)) paths.push(effect.path);
+    // A read cut off before its result touched nothing (see artifacts.ts), so it says nothing of the root.
+    for (const effect of callEffects(record.call)) if (record.result || effect.kind !== 'read') paths.push(effect.path);
   }
   const root = projectRoot(paths);
   const groups = [taskProbes(entries), constraintProbes(entries), artifactProbes(calls, root), errorProbes(calls, root), identifierProbes(entries), decisionProbes(entries)];

@@ -81,8 +81,9 @@ describe('builds spelled from another directory', () => {
     expect(statuses([{ user: 'build it' }, ...failure('a', failed), ...success('b', passed)])).toEqual(['resolved']);
   });
 
-  it('stays open when the successful build ran in another project directory', () => {
+  it('is resolved by a passing check of a parent directory, not of a sibling or a subdirectory', () => {
+    expect(statuses([{ user: 'build it' }, ...failure('a', 'cd /repo/packages/agent && npx tsc --noEmit'), ...success('b', 'cd /repo && npm run check')])).toEqual(['resolved']);
     expect(statuses([{ user: 'build it' }, ...failure('a', 'cd web && npm run build'), ...success('b', 'npm run build --prefix api')])).toEqual(['open']);
-    expect(statuses([{ user: 'build it' }, ...failure('a', 'npm run build --prefix web'), ...success('b', 'npm run build')])).toEqual(['open']);
+    expect(statuses([{ user: 'build it' }, ...failure('a', 'npm run build'), ...success('b', 'npm run build --prefix web')])).toEqual(['open']);
   });
 });

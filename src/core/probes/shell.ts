@@ -1,7 +1,10 @@
 /**
  * Just enough shell reading to see which files a command clearly touches: `rm`, `mv`, `cp`,
  * `touch`, `tee`, `sed -i`, stdout redirects (`>`, `>>`) as writes; `cat`, `head`, `tail`, `nl`,
- * `sed -n` as reads. Quotes are honoured, heredoc bodies skipped, anything unclear ignored.
+ * `sed -n` as reads. Quotes are honoured, heredoc bodies and comments skipped, anything unclear
+ * ignored. A relative path is read from the directory entered with `cd` before it in the same
+ * script (`cd src && sed -i … index.ts` modifies `src/index.ts`); `mv a.ts b.ts dir/` moves each
+ * file into the directory (deleted where it was, created there).
  */
 
 export interface ShellEffect {
@@ -9,7 +12,7 @@ export interface ShellEffect {
   kind: 'created' | 'modified' | 'deleted' | 'read';
 }
 
-/** Words of each simple command (split at newlines, `;`, `|`, `&`), quotes removed, heredoc bodies skipped. */
+/** Words of each simple command (split at newlines, `;`, `|`, `&`), quotes removed, heredoc bodies and comments skipped. */
 export function tokenize(script: string): string[][] {
   const commands: string[][] = [[]];
   let word = '';
@@ -35,6 +38,12 @@ export function tokenize(script: string): string[][] {
       if (char === quote) quote = undefined;
       else if (char === '\\' && quote === '"' && i + 1 < script.length) word += script[++i];
       else word += char;
+      continue;
+    }
+    if (char === '#' && !inWord) {
+      // A comment runs to the end of the line: `# config -> utils/config` redirects nothing.
+      const end = script.indexOf('\n', i);
+      i = (end < 0 ? script.length : end) - 1;
       continue;
     }
     if (char === '"' || char === "'") {
@@ -106,10 +115,34 @@ export function programs(script: string): string[] {
 
 const WRAPPERS = new Set(['sudo', 'command', 'time', 'nohup', 'env', 'xargs', 'exec']);
 
+/** `path` read from the directory `cwd` (`''`: where the script started): `src` + `../a.ts` gives `a.ts`. */
+function resolvePath(cwd: string, path: string): string {
+  if (cwd === '' || path.startsWith('/') || path.startsWith('~')) return path;
+  const parts = cwd.split('/');
+  for (const part of path.split('/')) {
+    if (part === '.' || part === '') continue;
+    if (part === '..' && parts.length > 0 && parts[parts.length - 1] !== '..' && parts[parts.length - 1] !== '') parts.pop();
+    else parts.push(part);
+  }
+  return parts.join('/') || '.';
+}
+
+/** Whether an operand names a file (an extension after its last slash), not a directory. */
+function isFileName(word: string): boolean {
+  return /\.[\w-]+$/.test(word.split('/').pop() ?? '') && !word.endsWith('/');
+}
+
 /** Files a shell script clearly creates, modifies, deletes or reads, in order. */
 export function shellEffects(script: string): ShellEffect[] {
-  const effects: ShellEffect[] = [];
+  const raw: ShellEffect[] = [];
+  let cwd = '';
   for (const words of tokenize(script).slice(0, 200)) {
+    const effects: ShellEffect[] = [];
+    if (words[0] === 'cd') {
+      const target = words[1];
+      cwd = target === undefined || target === '~' || !looksLikePath(target) ? '' : resolvePath(cwd, target.replace(/\/+$/, ''));
+      continue;
+    }
     // Redirects anywhere in the command.
     for (let i = 0; i < words.length - 1; i++) {
       const op = words[i]!;
@@ -131,11 +164,20 @@ export function shellEffects(script: string): ShellEffect[] {
       case 'unlink':
         for (const path of operands) if (looksLikePath(path)) effects.push({ path, kind: 'deleted' });
         break;
-      case 'mv':
-        if (operands.length === 2 && looksLikePath(operands[0]!) && looksLikePath(operands[1]!) && !operands[1]!.endsWith('/')) {
-          effects.push({ path: operands[0]!, kind: 'deleted' }, { path: operands[1]!, kind: 'created' });
+      case 'mv': {
+        const target = operands[operands.length - 1];
+        const sources = operands.slice(0, -1);
+        if (target === undefined || sources.length === 0 || !sources.every(looksLikePath)) break;
+        const intoDirectory = target.endsWith('/') || target === '.' || target === '..' || sources.length > 1;
+        if (!intoDirectory && looksLikePath(target)) effects.push({ path: sources[0]!, kind: 'deleted' }, { path: target, kind: 'created' });
+        else if (intoDirectory) {
+          // Files moved into a directory keep their names there; directories moved whole are not followed.
+          for (const source of sources.filter(isFileName)) {
+            effects.push({ path: source, kind: 'deleted' }, { path: `${target.replace(/\/+$/, '')}/${source.split('/').pop()!}`, kind: 'created' });
+          }
         }
         break;
+      }
       case 'cp':
         if (operands.length === 2 && looksLikePath(operands[1]!) && !operands[1]!.endsWith('/') && !flags.some((flag) => /r|R/.test(flag))) {
           effects.push({ path: operands[1]!, kind: 'created' });
@@ -174,6 +216,7 @@ export function shellEffects(script: string): ShellEffect[] {
         break;
       }
     }
+    for (const effect of effects) raw.push({ path: resolvePath(cwd, effect.path), kind: effect.kind });
   }
-  return effects;
+  return raw;
 }

@@ -66,11 +66,14 @@ export function isConversation(entry: Entry): boolean {
 
 /**
  * The user's own words in an entry, or undefined when it is not a real user message: harness
- * text, injected context, tool results, slash-command echoes, interruption markers, and messages
- * that are only a slash command (`/mode`).
+ * text, injected context, tool results, slash-command echoes, interruption markers, commands the
+ * user ran in the agent's shell (pi's `!cmd` records) and messages that are only a slash command
+ * (`/mode`).
  */
 export function realUserText(entry: Entry): string | undefined {
   if (entry.role !== 'user' || !isConversation(entry) || entry.flags?.injected === true || entry.flags?.synthetic === true) return undefined;
+  // pi's record of a command the user ran themselves (`!ls`): its output, like Claude Code's <bash-stdout>.
+  if (entry.sourceType === 'message/bashExecution') return undefined;
   if (entry.blocks.some((block) => block.type === 'tool_result')) return undefined;
   const parts: string[] = [];
   for (const block of entry.blocks) {

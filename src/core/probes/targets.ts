@@ -13,9 +13,10 @@
  *
  * The directory is the one entered with `cd` before the command or named by the program's own
  * directory flag (`npm --prefix web`, `pnpm -C web`, `yarn --cwd web`, `make -C native`, `git -C
- * repo`), by its last path segment: `cd web`, `cd ./web/`, `cd /home/ana/shop/web` and
- * `--prefix web` are one project directory whatever the spelling, so a build that failed in one
- * spelling is resolved by a successful build in another.
+ * repo`): `cd web`, `cd ./web/`, `--prefix web` and `cd /home/ana/shop/web` (an absolute path
+ * also stands for each of its tails) are one project directory whatever the spelling, so a build
+ * that failed in one spelling is resolved by a successful build in another (`successKeys`,
+ * `resolvingKeys`).
  */
 import { tokenize } from './shell.ts';
 import { commandKey } from './tools.ts';
@@ -43,10 +44,49 @@ const DIRECTORY_FLAGS: Record<string, readonly string[]> = {
   git: ['-C'],
 };
 
-/** A directory by its last path segment ('' for the current one): see the module comment. */
+/** A directory as a key: `./web/` and `web` are `web`, the current one is `''`, `a/../b` is `b`. */
 export function directoryKey(path: string): string {
-  const segments = path.split('/').filter((segment) => segment !== '' && segment !== '.');
-  return segments[segments.length - 1] ?? '';
+  const parts: string[] = [];
+  for (const segment of path.split('/')) {
+    if (segment === '.' || (segment === '' && parts.length > 0)) continue;
+    if (segment === '..' && parts.length > 0 && parts[parts.length - 1] !== '..' && parts[parts.length - 1] !== '') parts.pop();
+    else parts.push(segment);
+  }
+  return parts.join('/') || (path.startsWith('/') ? '/' : '');
+}
+
+/** The directory and the rest of a target key (`web|step:build`). */
+function splitKey(key: string): [string, string] {
+  const at = key.indexOf('|');
+  return [key.slice(0, at), key.slice(at)];
+}
+
+/** The spellings of a directory a command could use: an absolute one also as each of its tails (`/home/ana/shop/web`: `shop/web`, `web`). */
+function spellings(directory: string): string[] {
+  if (!directory.startsWith('/')) return [directory];
+  const parts = directory.split('/').filter((part) => part.length > 0);
+  return [directory, ...parts.map((_, i) => parts.slice(i).join('/'))];
+}
+
+/** Keys under which a successful command is recorded: its own, and its directory's other spellings. */
+export function successKeys(key: string): string[] {
+  const [directory, rest] = splitKey(key);
+  return spellings(directory).map((spelling) => spelling + rest);
+}
+
+/**
+ * Keys whose later success resolves a failure with this key: the same command in the same directory
+ * (any spelling); for a type check or build, also in a parent directory, whose check covers it
+ * (a monorepo's root `npm run check` type-checks every package).
+ */
+export function resolvingKeys(key: string): string[] {
+  const [directory, rest] = splitKey(key);
+  const keys = spellings(directory).map((spelling) => spelling + rest);
+  if (!rest.startsWith('|step:')) return keys;
+  const absolute = directory.startsWith('/');
+  const parts = directory.split('/').filter((part) => part.length > 0);
+  for (let i = parts.length - 1; i >= (absolute ? 1 : 0); i--) keys.push((absolute ? '/' : '') + parts.slice(0, i).join('/') + rest);
+  return keys;
 }
 
 /** Removes a program's directory flags from its words, and the directory they name (see `DIRECTORY_FLAGS`). */
@@ -114,7 +154,7 @@ function commandTarget(words: readonly string[], currentDirectory: string): stri
   const program = raw[start]?.split('/').pop();
   if (program === undefined || SETUP.has(program)) return undefined;
   const { words: plain, directory } = takeDirectory(raw, program);
-  const cwd = directory === undefined ? currentDirectory : directoryKey(`${currentDirectory}/${directory}`);
+  const cwd = directory === undefined ? currentDirectory : directory.startsWith('/') ? directoryKey(directory) : directoryKey(currentDirectory ? `${currentDirectory}/${directory}` : directory);
   if (SEARCHES.has(program)) {
     const pattern = searchKey(plain.slice(start));
     if (pattern !== undefined) return [cwd, `${program} ${pattern}`].join('|');
@@ -193,7 +233,8 @@ export function shellTargets(script: string, cdFailed = false): string[] {
     const words = tokenize(command)[0];
     if (words === undefined) continue;
     if (words[0] === 'cd') {
-      cwd = cdFailed ? '' : directoryKey(words[1] ?? '');
+      const target = words[1] ?? '';
+      cwd = cdFailed ? '' : directoryKey(target.startsWith('/') || !cwd ? target : `${cwd}/${target}`);
       continue;
     }
     if (piped(command)) continue;

@@ -15,7 +15,7 @@ import { realUserText, withoutCode } from './sources.ts';
 import type { Probe } from './types.ts';
 
 /** Words that only steer the conversation: a message made of these alone is not a request. */
-const CHATTER = new Set(['continue', 'proceed', 'ahead', 'thanks', 'thank', 'cool', 'nice', 'perfect', 'fine', 'agreed', 'correct', 'exactly', 'done', 'retry', 'again', 'help', 'much', 'appreciate', 'appreciated', 'welcome', 'bye', 'goodbye', 'awesome', 'wonderful', 'lot', 'sounds', 'alright', 'understood', 'noted', 'excellent', 'fantastic', 'amazing', 'lovely', 'brilliant', 'super', 'cheers', 'needed']);
+const CHATTER = new Set(['continue', 'proceed', 'ahead', 'thanks', 'thank', 'cool', 'nice', 'perfect', 'fine', 'agreed', 'correct', 'exactly', 'done', 'retry', 'again', 'help', 'much', 'appreciate', 'appreciated', 'welcome', 'bye', 'goodbye', 'awesome', 'wonderful', 'lot', 'sounds', 'alright', 'understood', 'noted', 'excellent', 'fantastic', 'amazing', 'lovely', 'brilliant', 'super', 'cheers', 'needed', 'wow', 'yay']);
 
 /** Task probes of the entries (see the module comment). */
 export function taskProbes(entries: readonly Entry[]): Probe[] {

@@ -42,6 +42,8 @@ const PASTED_LINE: RegExp[] = [
   /^[+-] ?\d+ [-+] /,
   // JSON and tables.
   /^[{}[\]],?$/,
+  // A JSON object on one line (a JSONL record): `{"type":"message",…}`.
+  /^\{"[\w$@.-]{1,60}"\s*:.*\}$/,
   /^"[^"]{1,80}"\s*:\s/,
   /^\|.*\|$/,
   // Quoted text.

@@ -5,7 +5,7 @@
  * retention probes), the same tool on the same file).
  */
 import { isShellTool } from '../compaction/tool-actions.ts';
-import { failedTarget, shellTargets } from '../probes/targets.ts';
+import { failedTarget, resolvingKeys, shellTargets, successKeys } from '../probes/targets.ts';
 import { clipHead, clipLine } from './clip.ts';
 import { MAX_SCRIPT_CHARS, withoutOutputFilters } from './shell.ts';
 
@@ -89,21 +89,23 @@ export function commandKey(command: string): string {
 export function errorKeys(tool: string, target: string | undefined): string[] {
   if (!target) return tool === 'API' ? ['api\u0000'] : [];
   // A file path is no command: only a shell tool's target has a command target.
-  const command = isShellTool(tool) ? failureTargetKey(target, '') : undefined;
-  return [commandKey(target), `${tool.toLowerCase()}\u0000${target}`, ...(command !== undefined ? [command] : [])];
+  const command = isShellTool(tool) ? failureTargetKeys(target, '') : [];
+  return [commandKey(target), `${tool.toLowerCase()}\u0000${target}`, ...command];
 }
 
 /**
- * Key of what a failed command failed on (the retention probes' rule, see probes/targets.ts: the
+ * Keys of what a failed command failed on (the retention probes' rule, see probes/targets.ts: the
  * program with its subcommand and the operands naming what it acts on, in the directory it `cd`-ed
- * to; other flags and output filters left out), so a later success on it fixes the failure.
+ * to, whatever that directory's spelling; other flags and output filters left out; a type check or
+ * build also under its parent directories, whose passing check covers it), so a later success on
+ * it fixes the failure.
  */
-export function failureTargetKey(command: string, output: string): string | undefined {
+export function failureTargetKeys(command: string, output: string): string[] {
   const target = failedTarget(command, output);
-  return target === undefined ? undefined : `target\u0000${target}`;
+  return target === undefined ? [] : resolvingKeys(target).map((key) => `target\u0000${key}`);
 }
 
-/** Keys of everything a successful command worked on (each of its commands' targets). */
+/** Keys of everything a successful command worked on (each of its commands' targets, each spelling of its directory). */
 export function successTargetKeys(command: string): string[] {
-  return [...new Set(shellTargets(command))].map((target) => `target\u0000${target}`);
+  return [...new Set(shellTargets(command).flatMap(successKeys))].map((target) => `target\u0000${target}`);
 }

@@ -16,8 +16,8 @@ import { extractConstraints, extractDecisions } from './sentences.ts';
 import { isNoMatch, outputReportsFailure, shellFileChanges } from './shell.ts';
 
 export { clipHead, clipLine, clipWords, oneLine } from './clip.ts';
-export { commandKey, errorKeys, errorLine, failureTargetKey, MAX_COMMAND_CHARS, MAX_ERROR_CHARS, MAX_PATH_CHARS, successTargetKeys } from './error-keys.ts';
-import { commandKey, errorLine, failureTargetKey, MAX_COMMAND_CHARS, MAX_PATH_CHARS, successTargetKeys } from './error-keys.ts';
+export { commandKey, errorKeys, errorLine, failureTargetKeys, MAX_COMMAND_CHARS, MAX_ERROR_CHARS, MAX_PATH_CHARS, successTargetKeys } from './error-keys.ts';
+import { commandKey, errorLine, failureTargetKeys, MAX_COMMAND_CHARS, MAX_PATH_CHARS, successTargetKeys } from './error-keys.ts';
 export { itemKey } from './item-key.ts';
 export { extractConstraints, extractDecisions, MAX_SENTENCE_CHARS, splitSentences } from './sentences.ts';
 
@@ -304,8 +304,7 @@ export function extractFacts(entries: readonly Entry[]): SessionFacts {
           // A search that exited 1 finding nothing: neither a failure nor a success (one the tool ran without error succeeded).
         } else if (block.isError || (script !== undefined && outputReportsFailure(script, text))) {
           const error: ErrorFact = { tool, ...(shown ? { target: shown } : {}), message: errorLine(text), entryId: entry.id, resolved: false };
-          const target = script !== undefined ? failureTargetKey(script, text) : undefined;
-          outcomes.push({ keys: target !== undefined ? [key, target] : [key], position, error });
+          outcomes.push({ keys: [key, ...(script !== undefined ? failureTargetKeys(script, text) : [])], position, error });
         } else {
           outcomes.push({ keys: script !== undefined ? [key, ...successTargetKeys(script)] : [key], position });
           // Files the command clearly wrote (a failed command is not trusted to have written anything).

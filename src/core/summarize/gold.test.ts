@@ -1,5 +1,6 @@
 // The offline summaries of every real sample against its hand-labelled gold file
-// (src/core/probes/gold/, labelled by reading the sessions): a summary of the whole session, and a
+// (src/core/probes/gold/, labelled by reading the sessions) as a replay reads them by default (the
+// source agent's own compaction summaries left out): a summary of the whole session, and a
 // chain of updates over four slices (each earlier summary cut to 60% of its tokens with the mark a
 // strategy leaves) as pi compacts. Every summary must: state no constraint the gold lacks, call no
 // error "still failing" that the gold marks resolved by then, list no cut mark as a file, have a
@@ -7,6 +8,7 @@
 // summary must hold at least 60% of the gold's decisions.
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { isSourceCompaction } from '../compaction/input-scope.ts';
 import { importText } from '../import/run.ts';
 import type { Entry } from '../journal/entry.ts';
 import type { GoldFile } from '../probes/gold-score.ts';
@@ -22,9 +24,10 @@ const GOLDS = readdirSync(GOLD_DIR).filter((name) => name.endsWith('.gold.json')
 const counter = getEstimator('chars4');
 const SLICES = 4;
 
+/** The conversation as a replay reads it by default: from its first entry, the source agent's own compaction summaries left out. */
 function branchOf(gold: GoldFile): Entry[] {
   const branch = conversationBranches(importText(readFileSync(gold.sample, 'utf8')).entries)[gold.conversation - 1]!;
-  return branch.filter((entry) => entry.kind !== 'event' && !entry.flags?.sidechain);
+  return branch.filter((entry) => entry.kind !== 'event' && !entry.flags?.sidechain && !isSourceCompaction(entry));
 }
 
 /** The items of a `##` / `###` section of a pi summary (bullets stripped, placeholders kept). */

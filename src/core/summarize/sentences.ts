@@ -92,6 +92,29 @@ const CHOICE = /\b(?:re-?use|while keeping|either\b.*\bor)\b/i;
 const STATED_CHOICE = /\bshould (?:use|be|stay|keep|call|catch|return|handle)\b.*\binstead\b|\b(?:we're|we are|i'm|i am|now) (?:now )?us(?:ing|es)\b.*\binstead of\b|^(?:we|i) (?:don't|do not) need\b.*\bat all\b|^if (?:we|you) want to\b.*,\s*(?:we|you) should\b/i;
 
 /**
+ * A choice put as a design statement or a recommendation: "X should only do Y, not Z", "X should be
+ * in Y (…, not Z)", "I'm thinking leave it", "No need for X", "the biggest win would be #1",
+ * "Recommendation: option A", "we just want to:", "better UX would be:", "Remove X - flush on Y
+ * instead".
+ */
+const DESIGN_CHOICE = new RegExp(
+  [
+    /\bshould only \w+[^.]*, not\b/,
+    /\bshould (?:be|go|live|stay)\b[^.]*\bnot\b/,
+    /^(?:i'm|i am) thinking (?:we |i )?(?:should |could )?(?:just )?(?:leave|keep|use|go|move|put|stay|drop|remove|add)\b/,
+    /^no need (?:for|to)\b/,
+    /\bthe (?:biggest|best|easiest|simplest|quickest|cleanest) (?:win|option|fix|approach|choice) (?:would be|is)\b/,
+    /^\**(?:my )?recommendation\**\s*:/,
+    /^(?:we|i) (?:just|only) (?:want|need) to\b/,
+    /^(?:a )?better (?:ux|design|approach|option|way|solution|idea|fix) (?:would be|is)\b/,
+    /^(?:remove|use|flush|call|move|put|return|store|keep|add|switch|pass|load|save|show|emit)\b[^.]*\binstead[.!]?$/,
+  ]
+    .map((pattern) => pattern.source)
+    .join('|'),
+  'i',
+);
+
+/**
  * The assistant's decisions in `text`: sentences of prose stating a choice between alternatives —
  * its intent plus the alternative it rejects, the reason for the choice, a reuse, a thing kept,
  * an explicit "decided / chose / went with", "X over Y", a verdict on options ("option 2 is
@@ -100,12 +123,17 @@ const STATED_CHOICE = /\bshould (?:use|be|stay|keep|call|catch|return|handle)\b.
  * and diagnosis ("It seems the code falls back to X instead of Y") are not decisions.
  */
 export function extractDecisions(text: string): string[] {
-  return splitSentences(text).filter((raw) => {
-    if (!/^[\p{L}"'(*`]/u.test(raw) || raw.length < 20 || raw.length > MAX_SENTENCE_CHARS) return false;
-    const sentence = straightQuotes(raw);
-    if (DECIDED.test(sentence) || /^(?:instead of|rather than)\b[^,]{3,},\s*(?:i|we|let)\b/i.test(sentence)) return true;
-    if (VERDICT.test(sentence) || STATED_CHOICE.test(sentence.replace(/^(?:(?:so|now|ok|okay|then|actually|perfect|done|great)[!,.]?\s+)+/i, ''))) return true;
-    if (!INTENT.test(sentence)) return false;
-    return ALTERNATIVE.test(sentence) || /\binstead[.:!]?$/i.test(sentence) || CHOICE_WITH_REASON.test(sentence) || OVER.test(sentence) || CHOICE.test(sentence);
-  });
+  const all = splitSentences(text);
+  return all.flatMap((raw, at) => (isDecisionSentence(raw) ? [/:\s*$/.test(raw) ? [raw, ...all.slice(at + 1, at + 3)].join(' ') : raw] : []));
+}
+
+/** Whether one sentence states a decision (see `extractDecisions`); one ending with a colon takes the next two as its content. */
+function isDecisionSentence(raw: string): boolean {
+  if (!/^[\p{L}"'(*`]/u.test(raw) || raw.length < 15 || raw.length > MAX_SENTENCE_CHARS) return false;
+  const sentence = straightQuotes(raw);
+  if (DESIGN_CHOICE.test(sentence)) return true;
+  if (DECIDED.test(sentence) || /^(?:instead of|rather than)\b[^,]{3,},\s*(?:i|we|let)\b/i.test(sentence)) return true;
+  if (VERDICT.test(sentence) || STATED_CHOICE.test(sentence.replace(/^(?:(?:so|now|ok|okay|then|actually|perfect|done|great)[!,.]?\s+)+/i, ''))) return true;
+  if (!INTENT.test(sentence)) return false;
+  return ALTERNATIVE.test(sentence) || /\binstead[.:!]?$/i.test(sentence) || CHOICE_WITH_REASON.test(sentence) || OVER.test(sentence) || CHOICE.test(sentence);
 }
