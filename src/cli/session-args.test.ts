@@ -25,6 +25,9 @@ describe('session arguments', () => {
     expect(parseSessionArgs(base).idleTimeoutMs).toBe(60_000);
     expect(parseSessionArgs([...base, '--idle-timeout', '2.5']).idleTimeoutMs).toBe(2_500);
     for (const bad of ['0', '-1', 'soon', '']) expect(() => parseSessionArgs([...base, '--idle-timeout', bad])).toThrow(/--idle-timeout must be a number of seconds above 0/);
+    expect(parseSessionArgs(base).connectTimeoutMs).toBe(60_000);
+    expect(parseSessionArgs([...base, '--connect-timeout', '1.5']).connectTimeoutMs).toBe(1_500);
+    for (const bad of ['0', 'later']) expect(() => parseSessionArgs([...base, '--connect-timeout', bad])).toThrow(/--connect-timeout must be a number of seconds above 0/);
   });
 
   it('runs from a script without a server', () => {

@@ -2,6 +2,8 @@
 // answered by one compaction and one retry, the read-only tools, and the session written as pi
 // JSONL v3 that Foldlab's importer reads back with the same entries.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -109,6 +111,32 @@ describe('cli session', () => {
     } finally {
       await server.close();
     }
+  });
+
+  it('--connect-timeout ends a request whose server never answers, naming the connect timeout', async () => {
+    const silent = createServer(() => undefined);
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}/v1`;
+      const args = parseSessionArgs(['--dir', FOLDER, '--base-url', url, '--model', 'qwen3:8b', '--prompt', 'Hi', '--out', join(dir, 'connect.jsonl'), '--connect-timeout', '0.2']);
+      expect(args.connectTimeoutMs).toBe(200);
+      const report = await runSession(args, {}, undefined, () => undefined);
+      expect(report.turns[0]).toMatchObject({ status: 'failed', error: expect.stringMatching(/^Connect timeout: .+ sent no response within 0\.2 s of the request/) });
+    } finally {
+      silent.closeAllConnections();
+      await new Promise<void>((resolve) => silent.close(() => resolve()));
+    }
+  });
+
+  it('a refused connection is tried again with backoff, 3 times at most, each wait printed with its code', async () => {
+    const closed = await startFakeServer();
+    await closed.close();
+    const lines: string[] = [];
+    const args = parseSessionArgs(['--dir', FOLDER, '--base-url', `${closed.url}/v1`, '--model', 'qwen3:8b', '--prompt', 'Hi', '--out', join(dir, 'refused.jsonl')]);
+    const report = await runSession(args, {}, undefined, (line) => lines.push(line));
+    expect(report.turns[0]).toMatchObject({ status: 'failed', error: expect.stringMatching(/\(ECONNREFUSED\).* Gave up after 4 attempts\.$/) });
+    expect(lines).toHaveLength(3);
+    lines.forEach((line, i) => expect(line).toMatch(new RegExp(`^Waiting [\\d.]+ m?s \\(backoff\\) before attempt ${i + 2} of 4 of request 1 \\(a reply\\) to .+ · qwen3:8b: NetworkError \\(ECONNREFUSED\\)\\.$`)));
   });
 
   it('says which step of a bad script is wrong, and writes nothing', async () => {
