@@ -1,17 +1,38 @@
 /**
- * The agents' formats beside Claude Code, Codex and pi, imported through the file chooser: the
+ * The agents' formats beside Claude Code, Codex and pi, imported through the file chooser (a file,
+ * or a folder picked whole): the
  * figures shown equal the CLI's, and Compare replays the imported session with the CLI's number of
  * calls.
  */
 import { execFileSync } from 'node:child_process';
 import { resolve } from 'node:path';
-import { cliInspect, expect, ROOT, sample, test } from './fixtures/app.ts';
+import type { Page } from '@playwright/test';
+import { cliInspect, expect, ROOT, sample, test, type AppPage } from './fixtures/app.ts';
 
-const FILES = [
+interface Source {
+  name: string;
+  path: string;
+  format: string;
+  /** A folder picked whole, imported as this conversation file name. */
+  folderAs?: string;
+}
+
+const FILES: Source[] = [
   { name: 'OpenHands trajectory', path: sample('openhands/basic_gui_mode.json'), format: 'openhands' },
   { name: 'Gemini CLI chat (JSONL)', path: sample('gemini-cli/jsonl_v040.jsonl'), format: 'gemini-cli' },
   { name: 'Gemini CLI chat (JSON)', path: sample('gemini-cli/large.json'), format: 'gemini-cli' },
+  { name: 'opencode storage folder', path: sample('opencode/storage'), format: 'opencode', folderAs: 's_stage0_large.json' },
 ];
+
+/** Picks the folder whole and waits for the conversation it becomes. */
+async function importFolder(app: AppPage, page: Page, path: string, name: string): Promise<void> {
+  const before = await app.importCount();
+  await page.getByTestId('import.folder-input').setInputFiles(path);
+  await expect
+    .poll(() => page.evaluate(({ from, file }) => (window.__foldlab?.imports ?? []).slice(from).some((o) => o.conversation.fileName === file), { from: before, file: name }), { timeout: 45_000 })
+    .toBe(true);
+  await expect(page.getByTestId('conversation.meta')).toContainText(name, { timeout: 15_000 });
+}
 
 function cliCalls(file: string): number {
   const out = execFileSync(resolve(ROOT, 'node_modules/.bin/tsx'), [resolve(ROOT, 'src/cli/main.ts'), 'eval', file, '--strategies', 'sliding-window', '--counter', 'chars4', '--window', '50000', '--json'], {
@@ -25,11 +46,12 @@ for (const file of FILES) {
   test(`imports ${file.name} with the CLI's totals and compares it`, async ({ app, page }) => {
     const expected = cliInspect(file.path);
     expect(expected.format).toBe(file.format);
-    await app.importFile(file.path);
+    if (file.folderAs) await importFolder(app, page, file.path, file.folderAs);
+    else await app.importFile(file.path);
     await expect(page.getByTestId('conversation.meta')).toBeVisible();
     expect(await app.entryCount()).toBe(expected.entries);
     expect(await app.totalTokens()).toBe(expected.tokens.total);
-    const outcome = await app.reportFor(file.path);
+    const outcome = await app.reportFor(file.folderAs ?? file.path);
     expect(outcome?.format).toBe(file.format);
     expect(outcome?.toolCalls).toBe(expected.toolCalls);
     expect(outcome?.toolResults).toBe(expected.toolResults);

@@ -1,6 +1,6 @@
 /**
  * Which files `eval` reads under the paths it is given, and which it skips and why. A folder is
- * walked for transcripts (`.jsonl`, `.json`); a Claude Code subagent's `agent-<id>.meta.json` is
+ * walked for transcripts (`.jsonl`, `.json`), except an opencode storage folder, read as one session; a Claude Code subagent's `agent-<id>.meta.json` is
  * read with its transcript, never as one; a binary file (a gzip archive, a file of zeros) is refused
  * by the same test the import uses; everything else found is listed as skipped with the reason, so
  * an eval that reads nothing says what it saw.
@@ -10,6 +10,7 @@ import { basename, dirname, join, relative, resolve } from 'node:path';
 import { binaryReason, SNIFF_BYTES } from '../core/import/binary.ts';
 import { isSubagentMetaName, parseSubagentMeta, subagentMetaNameOf, subagentTranscriptNameOf } from '../core/import/subagent-meta.ts';
 import type { SubagentLink } from '../core/import/types.ts';
+import { isOpencodeFolder } from './load.ts';
 
 const SUPPORTED = /\.(jsonl|json)$/i;
 
@@ -50,12 +51,17 @@ export function findEvalInputs(paths: readonly string[]): EvalInputs {
       const child = join(path, name);
       if (name === 'node_modules') skip(child, 'dependencies folder, not searched');
       else if (name.startsWith('.')) skip(child, 'hidden, not searched');
-      else if (statSync(child).isDirectory()) walk(child);
+      else if (statSync(child).isDirectory()) folder(child);
       else consider(child, false);
     }
   };
+  // An opencode storage folder is one session (its files are parts of it), not a folder of transcripts.
+  const folder = (path: string) => {
+    if (isOpencodeFolder(path)) found.add(resolve(path));
+    else walk(path);
+  };
   for (const path of paths) {
-    if (statSync(path).isDirectory()) walk(path);
+    if (statSync(path).isDirectory()) folder(path);
     else if (isSubagentMetaName(basename(path))) consider(path, true);
     else add(path);
   }

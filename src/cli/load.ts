@@ -1,15 +1,72 @@
 /** Reads a transcript file through the same streaming import the app uses, and the prompt files from disk. */
 import { createReadStream, readdirSync, readFileSync, statSync } from 'node:fs';
-import { basename, resolve } from 'node:path';
+import { basename, join, relative, resolve } from 'node:path';
 import type { PromptLibrary } from '../core/compaction/prompts.ts';
-import { ImportSession } from '../core/import/run.ts';
-import type { FormatId, ImportResult } from '../core/import/types.ts';
+import { isOpencodeStorage, readOpencodeFolder, type FolderFile } from '../core/import/opencode-folder.ts';
+import { importText, ImportSession } from '../core/import/run.ts';
+import { ImportFormatError, type FormatId, type ImportResult } from '../core/import/types.ts';
 
+/** A transcript file, or a folder Foldlab reads as one session (an opencode storage folder). */
 export async function importFile(path: string, format?: FormatId): Promise<ImportResult> {
-  const size = statSync(path).size;
+  const stat = statSync(path);
+  if (stat.isDirectory()) return importFolder(path);
+  const size = stat.size;
   const session = new ImportSession({ fileName: basename(path), size, ...(format ? { format } : {}) });
   for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 })) session.push(chunk as Uint8Array);
   return session.finish();
+}
+
+/** Every file under `dir`, with its path relative to it ('/'-separated). */
+function filesUnder(dir: string): FolderFile[] {
+  const files: FolderFile[] = [];
+  const walk = (at: string) => {
+    for (const entry of readdirSync(at, { withFileTypes: true })) {
+      const full = join(at, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else if (entry.isFile() && entry.name.endsWith('.json')) files.push({ path: relative(dir, full).split('\\').join('/'), text: readFileSync(full, 'utf8') });
+    }
+  };
+  walk(dir);
+  return files;
+}
+
+/** Is `dir` an opencode storage folder (read as a session, not walked for transcripts)? */
+export function isOpencodeFolder(dir: string): boolean {
+  const paths: string[] = [];
+  const walk = (at: string) => {
+    for (const entry of readdirSync(at, { withFileTypes: true })) {
+      if (entry.isDirectory()) walk(join(at, entry.name));
+      else if (entry.isFile() && entry.name.endsWith('.json')) paths.push(relative(dir, join(at, entry.name)).split('\\').join('/'));
+    }
+  };
+  walk(dir);
+  return isOpencodeStorage(paths);
+}
+
+/**
+ * An opencode storage folder: its one top-level session, with the sessions it started as its
+ * subagent threads. A folder of several top-level sessions is refused with their ids and titles.
+ */
+function importFolder(dir: string): ImportResult {
+  const files = filesUnder(dir);
+  const name = basename(resolve(dir));
+  if (!isOpencodeStorage(files.map((file) => file.path))) {
+    throw new ImportFormatError(`"${name}" is a folder, but not an opencode storage folder (message/<session>/*.json and part/<message>/*.json files); pass a transcript file, or such a folder.`);
+  }
+  const { sessions, problems } = readOpencodeFolder(files);
+  const top = sessions.filter((session) => session.parentId === undefined || !sessions.some((other) => other.sessionId === session.parentId));
+  if (top.length !== 1) {
+    const listed = top.map((session) => `${session.sessionId} (${session.name})`).join(', ');
+    throw new ImportFormatError(`"${name}" holds ${top.length} opencode sessions${listed ? `: ${listed}` : ''}; Foldlab's command line reads one: export it with "opencode export <session>" and pass that file (the page imports them all).`);
+  }
+  const session = top[0]!;
+  const read = (one: typeof session) => importText(JSON.stringify(one.document, null, 1), { format: 'opencode', fileName: `${one.sessionId}.json` });
+  const result = read(session);
+  const children = sessions.filter((other) => other.parentId === session.sessionId);
+  if (children.length > 0) result.threads = children.map(read);
+  for (const problem of problems) result.issues.push({ line: 0, kind: 'malformed', message: `${problem.path}: ${problem.message}; skipped` });
+  result.issueCount = (result.issueCount ?? 0) + problems.length;
+  return result;
 }
 
 const PROMPTS_DIR = resolve(import.meta.dirname, '../../prompts');

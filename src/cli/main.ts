@@ -30,7 +30,7 @@ import { checkModelFlags, defaultModelFlags, takeModelFlag, usesModel, type Mode
 import { summaryCommandMain } from './model-summary-main.ts';
 
 const USAGE = `usage:
-  npm run cli -- inspect <file> [--format ${FORMAT_IDS.join('|')}] [--counter o200k|cl100k|chars4|len3|chars] [--json]
+  npm run cli -- inspect <file|folder> [--format ${FORMAT_IDS.join('|')}] [--counter o200k|cl100k|chars4|len3|chars] [--json]
   npm run cli -- compact <file> --strategy ${STRATEGY_IDS.join('|')} [--option key=value ...] [--counter C] [--window TOKENS] [--upto INDEX]
                       [--from start|last-compaction] [--unseen-prefix TOKENS|claude-code|pi] [--hook MODULE.mjs [--hook-timeout MS]] [--json]
                       [--summarizer model --base-url URL --model NAME [--api openai|anthropic] [--max-cost USD] [--dry-run] [--cache DIR]]

@@ -4,6 +4,7 @@
  * metadata file is read with the transcript it describes, never imported as one; files of a folder
  * that are not transcripts are left out. The library links the subagents to their session by id.
  */
+import { isOpencodeStorage, readOpencodeFolder } from '../core/import/opencode-folder.ts';
 import { isSubagentMetaName, parseSubagentMeta, subagentMetaNameOf } from '../core/import/subagent-meta.ts';
 import type { FormatId } from '../core/import/types.ts';
 import { errorMessage, importFile } from './actions.ts';
@@ -56,8 +57,30 @@ export function planImport(files: readonly PickedFile[]): ImportPlan {
   return { transcripts, skipped };
 }
 
+/**
+ * An opencode storage folder: each session assembled from its session, message and part files into
+ * the document `opencode export` prints, imported as one conversation (subagent sessions link to
+ * the session that started them). Files that are no opencode record are named in a notice.
+ */
+async function importOpencodeFolder(files: readonly PickedFile[]): Promise<void> {
+  const texts = await Promise.all(files.filter((picked) => picked.file.name.endsWith('.json')).map(async (picked) => ({ path: picked.path || picked.file.name, text: await picked.file.text() })));
+  const { sessions, problems } = readOpencodeFolder(texts);
+  for (const session of sessions) {
+    const file = new File([JSON.stringify(session.document, null, 1)], `${session.sessionId}.json`, { type: 'application/json' });
+    await importFile(file, { format: 'opencode' });
+  }
+  const first = problems[0];
+  if (first !== undefined) {
+    useAppStore.getState().setNotice({ fileName: first.path, error: `${problems.length} file${problems.length === 1 ? '' : 's'} of the opencode folder could not be read and ${problems.length === 1 ? 'was' : 'were'} left out; the first: ${first.path}: ${first.message}.` });
+  }
+}
+
 /** Imports the files one after the other, each subagent with its metadata. */
 export async function importFiles(files: readonly PickedFile[], options: { format?: FormatId } = {}): Promise<void> {
+  if (files.length > 1 && isOpencodeStorage(files.map((picked) => picked.path || picked.file.name))) {
+    await importOpencodeFolder(files);
+    return;
+  }
   const { transcripts, skipped } = planImport(files);
   if (transcripts.length === 0) {
     if (files.length === 0) return;

@@ -82,6 +82,11 @@ export function openHandsEvents(doc: unknown): { events: unknown[]; path: Array<
   return undefined;
 }
 
+/** An opencode session as `opencode export` prints it: `{info, messages: [{info, parts}]}`. */
+export function isOpencodeExport(doc: unknown): boolean {
+  return isRecord(doc) && isRecord(doc.info) && Array.isArray(doc.messages) && doc.messages.some((message) => isRecord(message) && isRecord(message.info) && Array.isArray(message.parts));
+}
+
 /** A Gemini CLI chat record: `{sessionId, projectHash, messages: [{id, type, ...}]}`. */
 function isGeminiChat(doc: unknown): boolean {
   if (!isRecord(doc) || !Array.isArray(doc.messages)) return false;
@@ -93,6 +98,7 @@ function isGeminiChat(doc: unknown): boolean {
 export function detectDocumentFormat(doc: unknown): FormatId | undefined {
   if (openHandsEvents(doc)) return 'openhands';
   if (isGeminiChat(doc)) return 'gemini-cli';
+  if (isOpencodeExport(doc)) return 'opencode';
   const lists = findMessageLists(doc);
   if (lists.length === 0) return undefined;
   if (isRecord(doc) && (typeof doc.system === 'string' || Array.isArray(doc.system))) return 'anthropic';

@@ -6,6 +6,7 @@ import { openAiChatImporter } from './openai-chat.ts';
 import { anthropicImporter } from './anthropic.ts';
 import { openHandsImporter } from './openhands.ts';
 import { createGeminiCliImporter, geminiCliDocumentImporter } from './gemini-cli.ts';
+import { opencodeImporter } from './opencode.ts';
 import type { DocumentImporter, FormatId, LineImporter } from './types.ts';
 
 /**
@@ -22,4 +23,5 @@ export const IMPORTERS: Record<FormatId, ImporterKind> = {
   anthropic: { kind: 'json', importer: anthropicImporter },
   openhands: { kind: 'json', importer: openHandsImporter },
   'gemini-cli': { kind: 'jsonl', create: createGeminiCliImporter, document: geminiCliDocumentImporter },
+  opencode: { kind: 'json', importer: opencodeImporter },
 };

@@ -5,7 +5,7 @@
  */
 import type { Entry } from '../journal/entry.ts';
 
-export type FormatId = 'claude-code' | 'codex' | 'pi' | 'openai-chat' | 'anthropic' | 'openhands' | 'gemini-cli';
+export type FormatId = 'claude-code' | 'codex' | 'pi' | 'openai-chat' | 'anthropic' | 'openhands' | 'gemini-cli' | 'opencode';
 
 export const FORMAT_LABELS: Record<FormatId, string> = {
   'claude-code': 'Claude Code session (JSONL)',
@@ -15,6 +15,7 @@ export const FORMAT_LABELS: Record<FormatId, string> = {
   anthropic: 'Anthropic Messages (JSON)',
   openhands: 'OpenHands trajectory (JSON events)',
   'gemini-cli': 'Gemini CLI chat (JSON or JSONL)',
+  opencode: 'opencode session (export JSON or storage folder)',
 };
 
 export const FORMAT_IDS = Object.keys(FORMAT_LABELS) as FormatId[];
