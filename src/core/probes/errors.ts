@@ -78,8 +78,9 @@ function isNoMatch(run: readonly string[], text: string): boolean {
   return /^\s*(?:\(no output\)\s*)?(?:command exited with code 1|exit code:? 1|process exited with code 1)?\.?\s*$/i.test(text);
 }
 
-function isSuccess(record: CallRecord): boolean {
-  return record.result !== undefined && !isRefusal(record.result.text) && !isFailure(record);
+/** `failed`: `isFailure(record)`, worked out once per call by the caller. */
+function isSuccess(record: CallRecord, failed: boolean): boolean {
+  return record.result !== undefined && !isRefusal(record.result.text) && !failed;
 }
 
 const EXCEPTION = /^(?:E\s+)?(?:[\w.]+\.)?([A-Z]\w*(?:Error|Exception))\b:?\s*(.*)$/;
@@ -176,8 +177,10 @@ export function errorProbes(calls: readonly CallRecord[], root: string | undefin
     list.push(index);
     successes.set(key, list);
   };
+  // Whether each call failed: asked once per call, for the successes and for the errors below.
+  const failed = calls.map((record) => isFailure(record));
   calls.forEach((record, position) => {
-    if (!isSuccess(record)) return;
+    if (!isSuccess(record, failed[position]!)) return;
     idAt.set(record.result!.index, record.result!.entry.id);
     add(targets[position]!, record.result!.index);
     const script = toolFamily(record.call.name) === 'shell' ? shellScript(inputObject(record.call.input)) : undefined;
@@ -187,7 +190,7 @@ export function errorProbes(calls: readonly CallRecord[], root: string | undefin
   const open: Array<{ line: string; probe: Probe }> = [];
   calls.forEach((record, position) => {
     const result = record.result;
-    if (!result || !isFailure(record)) return;
+    if (!result || !failed[position]) return;
     const target = targets[position]!;
     const line = errorLine(result.text, toolFamily(record.call.name) !== 'shell') || 'failed';
     // The same error line (and failure count) as one still open is the same error, whatever command showed it again.
