@@ -95,12 +95,11 @@ describe('the layered strategy in the loop', () => {
 });
 
 describe('the context order (L1)', () => {
-  it('ends the context with a todo recap when the branch has a todo list', async () => {
-    const todo = fakeTool('todo_write', () => 'Todos updated.');
+  it('ends the context with a todo recap when the branch has a todo list (the loop\'s own todo_write)', async () => {
     const { session, model } = fakeSession([
       { toolCalls: [{ name: 'todo_write', input: { todos: [{ content: 'write tests', status: 'in_progress' }, { content: 'ship', status: 'pending' }] } }] },
       { text: 'Planned.' },
-    ], { prompts }, [todo]);
+    ], { prompts });
     await session.send('Plan it', signal());
     expect(model.requests[0]!.context.some((item) => item.entry.sourceType === 'agent.todo-recap')).toBe(false);
     const last = model.requests[1]!.context.at(-1)!;

@@ -32,7 +32,7 @@ describe('a turn with tools', () => {
     // The second request carries the result as data, inside a tag; the journal keeps the raw text.
     const sent = model.requests[1]!.context.at(-1)!.entry.blocks[0]!;
     expect(sent.type === 'tool_result' && sent.content[0]?.type === 'text' && sent.content[0].text).toBe('<tool-output>\nalpha file\n\n</tool-output>');
-    expect(model.requests[0]!.tools.map((t) => t.name)).toEqual(['read', 'query_history', 'summarize_context']);
+    expect(model.requests[0]!.tools.map((t) => t.name)).toEqual(['read', 'query_history', 'summarize_context', 'todo_write', 'todo_read']);
     expect(model.requests[0]!.system).toContain('named "project"');
     expect(of('tool')).toHaveLength(1);
     expect(of('call').map((c) => c.call)).toEqual([0, 1]);
@@ -46,7 +46,7 @@ describe('a turn with tools', () => {
     await session.send('go', signal());
     const results = session.entries.filter((e) => e.role === 'tool').map((e) => e.blocks[0]!);
     expect(results.map((b) => b.type === 'tool_result' && [b.isError, b.content[0]!.type === 'text' && b.content[0]!.text])).toEqual([
-      [true, 'Unknown tool "nope": the tools are boom, query_history, summarize_context.'],
+      [true, 'Unknown tool "nope": the tools are boom, query_history, summarize_context, todo_write, todo_read.'],
       [true, 'boom failed: disk on fire'],
     ]);
   });

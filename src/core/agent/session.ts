@@ -26,6 +26,7 @@ import { compactBranch, strategyInput } from './compact.ts';
 import { fallbackNote, overflowFallback, recoveryFailedMessage } from './overflow-recovery.ts';
 import { BRANCH_SUMMARY_SOURCE, COMPACTION_SOURCE, JournalWriter } from './journal-writer.ts';
 import { QUERY_HISTORY_SPEC, SUMMARIZE_CONTEXT_SPEC } from './loop-tools.ts';
+import { TODO_READ_SPEC, TODO_WRITE_SPEC } from './todos.ts';
 import { withMentions } from './mentions.ts';
 import { recordContext } from './recorded-context.ts';
 import { renderSystemPrompt } from './system-prompt.ts';
@@ -289,7 +290,7 @@ class AgentSession implements AgentSessionApi, ToolRunHost {
   private async request(signal: AbortSignal): Promise<{ request: ModelRequest; tokens: number }> {
     const view = this.view();
     const codeLaw = await readCodeLaw(this.o.folder);
-    const tools = [...[...this.tools.values()].map((tool) => tool.spec), QUERY_HISTORY_SPEC, SUMMARIZE_CONTEXT_SPEC];
+    const tools = [...[...this.tools.values()].map((tool) => tool.spec), QUERY_HISTORY_SPEC, SUMMARIZE_CONTEXT_SPEC, TODO_WRITE_SPEC, TODO_READ_SPEC];
     const { request, counted, unpaired } = assembleRequest({
       systemPrompt: renderSystemPrompt(this.o.prompts, this.o.folder), tools, history: historyContext(view), view, signal,
       ...(codeLaw ? { codeLaw } : {}),

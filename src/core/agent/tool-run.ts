@@ -1,6 +1,7 @@
 /**
  * One tool call of a reply, run: the loop's own tools (`query_history` over the branch,
- * `summarize_context` which asks for a compaction before the next call) or one of the folder
+ * `summarize_context` which asks for a compaction before the next call, `todo_write` and
+ * `todo_read` over the branch's todo list) or one of the folder
  * tools. A call to an unknown tool, a tool that throws and a call Stop cut short all end in an
  * error result, so every call in the journal has its result. Also: the tools by name, and the
  * race that makes Stop end a model request at once.
@@ -8,6 +9,7 @@
 import type { ContextEntry } from '../compaction/types.ts';
 import type { BranchView } from './branch-context.ts';
 import { QUERY_HISTORY, queryHistory, SUMMARIZE_CONTEXT, summarizeInstruction } from './loop-tools.ts';
+import { TODO_READ, TODO_WRITE, todoRead, todoWrite } from './todos.ts';
 import { ModelAbortedError, type AgentTool, type ModelToolCall, type ToolOutcome } from './types.ts';
 
 /** What a tool run needs from its session. */
@@ -33,9 +35,11 @@ export async function runToolCall(host: ToolRunHost, call: ModelToolCall, signal
     host.requested = instruction !== undefined ? { instruction } : {};
     return { ok: true, text: 'Compaction requested: it runs before your next call, and older history is then replaced by a summary (query_history still finds its exact text).' };
   }
+  if (call.name === TODO_WRITE) return todoWrite(call.input);
+  if (call.name === TODO_READ) return todoRead(host.view().messages);
   const tool = host.tools.get(call.name);
   if (!tool) {
-    const names = [...host.tools.keys(), QUERY_HISTORY, SUMMARIZE_CONTEXT].join(', ');
+    const names = [...host.tools.keys(), ...LOOP_TOOLS].join(', ');
     return { ok: false, text: '', error: `Unknown tool "${call.name}": the tools are ${names}.` };
   }
   host.phase('tool');
@@ -54,12 +58,15 @@ export async function runToolCall(host: ToolRunHost, call: ModelToolCall, signal
   }
 }
 
+/** The tools the loop adds to the folder's, by name. */
+export const LOOP_TOOLS: readonly string[] = [QUERY_HISTORY, SUMMARIZE_CONTEXT, TODO_WRITE, TODO_READ];
+
 /** The folder tools by name; a repeated name or one of the loop's own is refused. */
 export function toolsByName(tools: readonly AgentTool[]): Map<string, AgentTool> {
   const byName = new Map<string, AgentTool>();
   for (const tool of tools) {
-    if (tool.spec.name === QUERY_HISTORY || tool.spec.name === SUMMARIZE_CONTEXT || byName.has(tool.spec.name)) {
-      throw new Error(`Tool name "${tool.spec.name}" is given twice or is one the loop adds itself (query_history, summarize_context).`);
+    if (LOOP_TOOLS.includes(tool.spec.name) || byName.has(tool.spec.name)) {
+      throw new Error(`Tool name "${tool.spec.name}" is given twice or is one the loop adds itself (${LOOP_TOOLS.join(', ')}).`);
     }
     byName.set(tool.spec.name, tool);
   }

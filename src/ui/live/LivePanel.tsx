@@ -13,6 +13,7 @@ import { LiveComposer } from './LiveComposer.tsx';
 import { LiveEntry } from './LiveEntry.tsx';
 import { LiveReconnect } from './LiveReconnect.tsx';
 import { LiveActivity, LiveStats } from './LiveStatus.tsx';
+import { LiveTodos } from './LiveTodos.tsx';
 import { useStickToBottom } from './stick-to-bottom.ts';
 import './live.css';
 
@@ -35,6 +36,7 @@ function AttachedPanel({ conversation, entries }: { conversation: ConversationRo
   const shownLeaf = leaf && stored.has(leaf) ? leaf : entries.at(-1)?.id;
   const path = useMemo(() => (shownLeaf ? pathTo(entries, shownLeaf) : []), [entries, shownLeaf]);
   const branches = useMemo(() => listBranches(entries), [entries]);
+  const branch = useMemo(() => path.flatMap((index) => (entries[index] ? [entries[index]] : [])), [path, entries]);
   const busy = runtime.busy;
   const onResend = useCallback((entryId: string, text: string) => void editAndResendLive(id, entryId, text), [id]);
   // The same elements while a reply streams (the runtime changes many times a second): React skips the stored entries.
@@ -76,6 +78,7 @@ function AttachedPanel({ conversation, entries }: { conversation: ConversationRo
         <button type="button" onClick={() => void closeLiveSession(id)} title="Stop the session in this tab and let go of its model; the journal is kept and can be opened again" data-testid="live.close">Close session</button>
       </div>
       {exported && <p className="small muted" data-testid="live.exported">{exported}</p>}
+      <LiveTodos branch={branch} />
       {runtime.branchSummary && (
         <details className="live-branch-summary" open data-testid="live.branch-summary">
           <summary>Summary of the branch left behind (given to the model where this branch continues)</summary>
