@@ -252,6 +252,27 @@ describe('eval with a model: spend', () => {
   });
 });
 
+describe('eval with a model: the key', () => {
+  it('never shows the key, not even when the server echoes it in a refusal', async () => {
+    server = await startModelServer(() => ({ status: 401, json: { error: { message: `Incorrect API key provided: ${KEY}. You can find your API key at https://platform.openai.com/account/api-keys.`, type: 'invalid_request_error', code: 'invalid_api_key' } } }));
+    const ran = await run(['--summarizer', 'model', '--model', 'gpt-4o-mini', '--judge']);
+    expect(strategy(ran).error).toMatch(/401/);
+    expect(server.asks.length).toBeGreaterThan(0);
+    expect(`${ran.out}\n${ran.err}`).not.toContain(KEY);
+  });
+});
+
+describe('eval with a model: progress', () => {
+  it('prints done / total, tokens and cost so far on stderr, and nothing of it under --json', async () => {
+    server = await startModelServer(answering());
+    const text = await run(['--summarizer', 'model', '--model', 'gpt-4o-mini'], { json: false });
+    expect(text.err).toMatch(/^1\/2 requests · 1,000 in, 100 out · \$0\.0002 so far/m);
+    expect(text.err).toMatch(/^2\/2 requests · 2,000 in, 200 out · \$0\.0004 so far$/m);
+    const json = await run(['--summarizer', 'model', '--model', 'gpt-4o-mini']);
+    expect(json.err).not.toMatch(/requests · /);
+  });
+});
+
 describe('eval with a model: --cache', () => {
   it('a second run sends zero requests and gives the same report', async () => {
     const cache = mkdtempSync(join(tmpdir(), 'foldlab-model-cache-'));
