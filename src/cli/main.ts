@@ -24,6 +24,7 @@ import { evaluatedAny, formatEvalSkipped, nothingEvaluated } from './eval-files.
 import { formatInspect, runInspect } from './inspect.ts';
 import { backupCheckMain } from './backup-check.ts';
 import { probesMain } from './probes.ts';
+import { measureRetention, retentionTable } from './retention-table.ts';
 import { sessionMain } from './session.ts';
 import { modelEvalMain } from './model-eval-main.ts';
 import { checkModelFlags, defaultModelFlags, takeModelFlag, usesModel, type ModelFlags } from './model-flags.ts';
@@ -48,6 +49,7 @@ const USAGE = `usage:
    default what the recorded usage gives, else 0)
   npm run cli -- probes <file> [--format ${FORMAT_IDS.join('|')}] [--json]
   npm run cli -- backup-check <file> [--json]
+  npm run cli -- retention-table   (the README's retention table, measured again on the samples)
   npm run cli -- session --dir <folder> (--base-url <url> --model <name> [--api openai|anthropic] | --script <replies.json>)
                       [--strategy ID --option key=value ...] [--window TOKENS] [--counter C] [--gitignore] [--mentions reminder|paste] [--summarizer model|offline]
                       --prompt "<user message>" [--prompt "<next>" ...] --out <session.jsonl> [--idle-timeout S] [--connect-timeout S] [--json]
@@ -188,6 +190,7 @@ async function main(): Promise<void> {
   if (process.argv[2] === 'backup-check') return backupCheckMain(process.argv.slice(3), USAGE);
   if (process.argv[2] === 'probes') return probesMain(process.argv.slice(3), USAGE);
   if (process.argv[2] === 'session') return sessionMain(process.argv.slice(3), USAGE);
+  if (process.argv[2] === 'retention-table') return void process.stdout.write(`${retentionTable(await measureRetention())}\n`);
   let args: Args;
   try {
     args = parseArgs(process.argv.slice(2));
