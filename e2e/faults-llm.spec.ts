@@ -151,6 +151,29 @@ test('Cancel while waiting for the network stops the job: nothing is sent when t
   expect(openai.state.offlineCalls).toBe(0);
 });
 
+test('the connect timeout set in Settings applies to the summary requests and is kept across a reload', async ({ app, page, context }) => {
+  // The server never sends its headers.
+  await routeOpenAI(context, () => new Promise<void>(() => undefined));
+  await app.waitForDemo();
+  await useRemote(page);
+  await page.getByTestId('settings.open').click();
+  await page.getByTestId('settings.timeouts.total').fill('0');
+  await expect(page.getByTestId('settings.timeouts.problem')).toHaveText('The total timeout must be a number of seconds from 1 to 3,600. The value in use stays.');
+  await page.getByTestId('settings.timeouts.total').fill('300');
+  await page.getByTestId('settings.timeouts.connect').fill('1');
+  await expect(page.getByTestId('settings.timeouts.problem')).toHaveCount(0);
+  await page.getByTestId('settings.close').click();
+  await app.importFile(SESSION);
+  await startCompaction(page);
+  await expect(page.getByTestId('compact.error')).toContainText('Connect timeout: OpenAI sent no response within 1 s of the request', { timeout: 30_000 });
+
+  await page.reload();
+  await page.getByTestId('settings.open').click();
+  await expect(page.getByTestId('settings.timeouts.connect')).toHaveValue('1');
+  await expect(page.getByTestId('settings.timeouts.idle')).toHaveValue('60');
+  await expect(page.getByTestId('settings.timeouts.total')).toHaveValue('300');
+});
+
 test('a crashed engine worker fails the running job with a clear message, and the next job works', async ({ app, page, context }) => {
   // The remote summarizer never answers: the compaction is in flight when the worker dies.
   await routeOpenAI(context, () => new Promise<void>(() => undefined));

@@ -8,6 +8,7 @@ import type { AgentModelConfig } from './agent-common.ts';
 import { createAnthropicAgentModel } from './agent-anthropic.ts';
 import { createOpenAIAgentModel } from './agent-openai.ts';
 import { validateRemote, type RemoteConfig } from './remote-config.ts';
+import { timeoutsOf } from './timeouts.ts';
 
 /** Tuning that Settings does not hold (fetch, retries, output cap, temperature). */
 export type AgentModelOptions = Omit<AgentModelConfig, 'baseUrl' | 'model' | 'apiKey' | 'keyOrigin' | 'providerId'>;
@@ -16,6 +17,7 @@ export type AgentModelOptions = Omit<AgentModelConfig, 'baseUrl' | 'model' | 'ap
 export function createAgentModel(config: RemoteConfig, options: AgentModelOptions = {}): AgentModel {
   validateRemote(config);
   const common: AgentModelConfig = {
+    ...timeoutsOf(config),
     ...options,
     baseUrl: config.baseUrl,
     model: config.model.trim(),

@@ -3,8 +3,10 @@
  * and the checks a request needs before any network call. Shared by the summarizers and the live
  * agent's models; free of bundler-only imports, so the Node command line can use it too.
  */
+import type { RequestTimeouts } from './timeouts.ts';
 
-export interface RemoteConfig {
+/** `connectTimeoutMs` / `idleTimeoutMs` (Settings > Models) apply to every request made with it. */
+export interface RemoteConfig extends RequestTimeouts {
   /** Preset id ('openai', 'anthropic', 'ollama', ...) or 'custom'. */
   presetId: string;
   api: 'openai' | 'anthropic';

@@ -9,7 +9,7 @@ import type { TokenCallback } from './http.ts';
 import { createOpenAISummarizer } from './openai.ts';
 import type { RetryOptions } from './retry.ts';
 import { validateRemote, type RemoteConfig } from './remote-config.ts';
-import type { RequestTimeouts } from './timeouts.ts';
+import { timeoutsOf, type RequestTimeouts } from './timeouts.ts';
 
 /** Prompt file id (prompts/summarizer-system.md) of the system message of every remote summary request. */
 export const SUMMARIZER_SYSTEM_PROMPT_ID = 'summarizer-system';
@@ -26,7 +26,7 @@ export interface RemoteSummarizerOptions extends RequestTimeouts {
 /** Checks the config (RemoteConfigError names what is missing) and makes the summarizer; its system message is `systemPrompt`. */
 export function createRemoteSummarizerWith(config: RemoteConfig, systemPrompt: string, options: RemoteSummarizerOptions = {}): Summarizer {
   validateRemote(config);
-  const common = { ...options, systemPrompt, model: config.model.trim(), ...(config.keyOrigin !== undefined ? { keyOrigin: config.keyOrigin } : {}) };
+  const common = { ...timeoutsOf(config), ...options, systemPrompt, model: config.model.trim(), ...(config.keyOrigin !== undefined ? { keyOrigin: config.keyOrigin } : {}) };
   const summarizer = config.api === 'anthropic'
     ? createAnthropicSummarizer({ ...common, baseUrl: config.baseUrl, apiKey: config.apiKey ?? '', providerId: config.presetId === 'custom' ? 'anthropic' : config.presetId })
     : createOpenAISummarizer({ ...common, baseUrl: config.baseUrl, ...(config.apiKey ? { apiKey: config.apiKey } : {}), ...(config.presetId !== 'custom' ? { providerId: config.presetId } : {}) });

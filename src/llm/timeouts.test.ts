@@ -14,6 +14,10 @@ import { createOpenAISummarizer } from './openai.ts';
 import { anthropicStream, openAIStream } from './test-server.ts';
 import { contextItem, READ_TOOLS, rejectionWithout, useFakeServer } from './test-fixtures.ts';
 import { SUMMARIZER_SYSTEM_PROMPT } from './presets.ts';
+import { createAgentModel } from './agent-model.ts';
+import type { RemoteConfig } from './remote-config.ts';
+import { createRemoteSummarizerWith } from './remote-summarizer.ts';
+import { DEFAULT_TIMEOUT_SECONDS, requestTimeouts, timeoutProblem } from './timeouts.ts';
 
 const KEY = 'sk-canary-timeouts-7c1e';
 const server = useFakeServer();
@@ -104,5 +108,28 @@ describe('connect timeout: no response headers', () => {
     const timed = post({ provider: { id: 'openai', label: 'Fake', model: 'm', baseUrl: server.url }, url: `${server.url}/v1/chat/completions`, headers: {}, body: {}, signal: total.signal, fetch, connectTimeoutMs: 5_000 });
     setTimeout(() => total.abort(new SummaryTimeoutError(50)), 50);
     expect((await failure(timed)).message).toMatch(/^Total timeout: Fake did not finish the summary within 0\.1 s/);
+  });
+});
+
+describe('the timeouts of Settings > Models', () => {
+  it('default to 60 s connect, 60 s idle and 120 s total, and refuse what is out of range with why', () => {
+    expect(DEFAULT_TIMEOUT_SECONDS).toEqual({ connect: 60, idle: 60, total: 120 });
+    expect(requestTimeouts({ connect: 1.5, idle: 0, total: 30 })).toEqual({ connectTimeoutMs: 1_500, idleTimeoutMs: 0 });
+    expect(timeoutProblem('connect', 0)).toBeUndefined();
+    expect(timeoutProblem('total', 0)).toBe('The total timeout must be a number of seconds from 1 to 3,600.');
+    expect(timeoutProblem('idle', Number.NaN)).toBe('The idle timeout must be a number of seconds from 0 to 3,600 (0 turns it off).');
+    expect(timeoutProblem('connect', 3601)).toMatch(/^The connect timeout must be/);
+  });
+
+  it('travel with a RemoteConfig into every request it makes: summaries and live-session replies', async () => {
+    server.reply({ silent: true }, { silent: true }, { events: openAIStream(['It', ' is']), delayMs: 400 });
+    const config: RemoteConfig = { presetId: 'custom', api: 'openai', baseUrl: `${server.url}/v1`, model: 'qwen3:8b', ...requestTimeouts({ connect: 0.15, idle: 0.15, total: 120 }) };
+    const summary = await failure(createRemoteSummarizerWith(config, 'Summarize.', { retry }).summarize(summaryRequest()));
+    expect(summary.message).toMatch(/^Connect timeout: .+ sent no response within 0\.2 s/);
+    const reply = await failure(createAgentModel(config, { retry }).complete(agentRequest()));
+    expect(reply.message).toMatch(/^Connect timeout: .+ sent no response within 0\.2 s/);
+    // The idle one too: frames 400 ms apart are more than 150 ms of silence.
+    const idle = await failure(createAgentModel({ ...config, connectTimeoutMs: 2_000 }, { retry }).complete(agentRequest()));
+    expect(idle).toBeInstanceOf(IdleTimeoutError);
   });
 });

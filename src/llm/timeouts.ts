@@ -2,7 +2,9 @@
  * The two timeouts every provider request carries besides the caller's total one: a connect
  * timeout (no response headers within N s) and an idle-stream timeout (no bytes of the body for
  * N s). `post` (http.ts) applies both, so summaries, judged runs and live sessions share them.
+ * Settings > Models sets them with the total timeout of a summary (`TimeoutSeconds`).
  */
+import { DEFAULT_SUMMARY_TIMEOUT_MS } from '../core/compaction/run.ts';
 import { ConnectTimeoutError, IdleTimeoutError } from './errors.ts';
 
 /** Longest wait for a response's headers, ms (a local server may first load the model). Default 60,000. */
@@ -16,6 +18,42 @@ export interface RequestTimeouts {
   connectTimeoutMs?: number;
   /** No body bytes for this long fails with IdleTimeoutError. Default 60,000. */
   idleTimeoutMs?: number;
+}
+
+/** The three timeouts as the user sets them in Settings > Models, in seconds; 0 turns connect or idle off. */
+export interface TimeoutSeconds {
+  /** No response headers within this long. Default 60. */
+  connect: number;
+  /** No bytes of a reply for this long. Default 60. */
+  idle: number;
+  /** A whole summary (all its attempts) within this long. Default 120. */
+  total: number;
+}
+
+export const DEFAULT_TIMEOUT_SECONDS: Readonly<TimeoutSeconds> = {
+  connect: DEFAULT_CONNECT_TIMEOUT_MS / 1000,
+  idle: DEFAULT_IDLE_TIMEOUT_MS / 1000,
+  total: DEFAULT_SUMMARY_TIMEOUT_MS / 1000,
+};
+
+/** Why a timeout field's value cannot be used (undefined when it can): a number of seconds, 0 allowed for connect and idle. */
+export function timeoutProblem(which: keyof TimeoutSeconds, value: number): string | undefined {
+  const least = which === 'total' ? 1 : 0;
+  if (!Number.isFinite(value) || value < least || value > 3600) return `The ${which} timeout must be a number of seconds from ${least} to 3,600${least === 0 ? ' (0 turns it off)' : ''}.`;
+  return undefined;
+}
+
+/** The per-request timeouts (ms) of the settings, for a provider's config. */
+export function requestTimeouts(seconds: TimeoutSeconds): Required<RequestTimeouts> {
+  return { connectTimeoutMs: Math.round(seconds.connect * 1000), idleTimeoutMs: Math.round(seconds.idle * 1000) };
+}
+
+/** The timeouts a config carries, and only those (so a config without them keeps the defaults). */
+export function timeoutsOf(config: RequestTimeouts): RequestTimeouts {
+  return {
+    ...(config.connectTimeoutMs !== undefined ? { connectTimeoutMs: config.connectTimeoutMs } : {}),
+    ...(config.idleTimeoutMs !== undefined ? { idleTimeoutMs: config.idleTimeoutMs } : {}),
+  };
 }
 
 /**

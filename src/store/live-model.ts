@@ -8,6 +8,7 @@
 import type { AppConfig } from '@mlc-ai/web-llm';
 import type { LiveModelChoice } from '../db/live-session-row.ts';
 import { keyFields, validateRemote, type RemoteConfig } from '../llm/remote.ts';
+import { requestTimeouts } from '../llm/timeouts.ts';
 import { keyring } from './keyring.ts';
 import { useAppStore } from './store.ts';
 
@@ -42,8 +43,8 @@ export async function resolveLiveModel(choice: LiveModelChoice): Promise<LiveMod
   }
   const { problem } = settingsModelLabel();
   if (problem) throw new LiveModelError(problem);
-  const { remote } = useAppStore.getState();
-  const config: RemoteConfig = { ...remote, ...keyFields(await keyring.get(remote.presetId)) };
+  const { remote, timeouts } = useAppStore.getState();
+  const config: RemoteConfig = { ...remote, ...requestTimeouts(timeouts), ...keyFields(await keyring.get(remote.presetId)) };
   validateRemote(config);
   return { kind: 'remote', config };
 }

@@ -1,5 +1,6 @@
 /** Which summarizer compaction uses (offline by default), and the remote / local model settings — never the key. */
 import type { StateCreator } from 'zustand';
+import { DEFAULT_TIMEOUT_SECONDS, type TimeoutSeconds } from '../llm/timeouts.ts';
 
 export type SummarizerKind = 'offline' | 'local' | 'remote';
 
@@ -16,7 +17,10 @@ export interface ModelsSlice {
   localModelId: string | undefined;
   /** Base URL of self-hosted model files (e.g. the site's own models/), or '' for WebLLM's hosts. */
   localModelBaseUrl: string;
+  /** Connect, idle-stream and total timeouts of every model request, seconds (persisted). */
+  timeouts: TimeoutSeconds;
   settingsOpen: boolean;
+  setTimeouts: (timeouts: Partial<TimeoutSeconds>) => void;
   setSummarizerKind: (kind: SummarizerKind) => void;
   setRemote: (remote: Partial<RemoteSettings>) => void;
   setLocalModel: (id: string | undefined) => void;
@@ -29,7 +33,9 @@ export const createModelsSlice: StateCreator<ModelsSlice, [], [], ModelsSlice> =
   remote: { presetId: 'openai', api: 'openai', baseUrl: 'https://api.openai.com/v1', model: 'gpt-4o-mini' },
   localModelId: undefined,
   localModelBaseUrl: '',
+  timeouts: { ...DEFAULT_TIMEOUT_SECONDS },
   settingsOpen: false,
+  setTimeouts: (timeouts) => set((state) => ({ timeouts: { ...state.timeouts, ...timeouts } })),
   setSummarizerKind: (summarizerKind) => set({ summarizerKind }),
   setRemote: (remote) => set((state) => ({ remote: { ...state.remote, ...remote } })),
   setLocalModel: (localModelId) => set({ localModelId }),

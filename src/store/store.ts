@@ -38,6 +38,7 @@ export const useAppStore = create<AppState>()(
         remote: state.remote,
         localModelId: state.localModelId,
         localModelBaseUrl: state.localModelBaseUrl,
+        timeouts: state.timeouts,
         compareConfigs: state.compareConfigs,
         comparePriceModel: state.comparePriceModel,
       }),

@@ -1,14 +1,16 @@
 /**
  * The summarizer part of a worker request (compaction or folding) from Settings > Models: the
- * API key is read from the key ring at the moment of the request and goes only into that request.
+ * API key is read from the key ring at the moment of the request and goes only into that request,
+ * with the connect, idle-stream and total timeouts Settings holds.
  */
 import { keyFields } from '../llm/remote-config.ts';
+import { requestTimeouts } from '../llm/timeouts.ts';
 import type { CompactRequest } from '../worker/protocol.ts';
 import { keyring } from './keyring.ts';
 import type { ModelsSlice } from './models-slice.ts';
 import { useAppStore } from './store.ts';
 
-export type SummarizerFields = Pick<CompactRequest, 'remote' | 'localModelId' | 'localAppConfig'> & { summarizer: 'offline' | 'remote' | 'webllm' };
+export type SummarizerFields = Pick<CompactRequest, 'remote' | 'localModelId' | 'localAppConfig' | 'timeoutMs'> & { summarizer: 'offline' | 'remote' | 'webllm' };
 
 /** Which summarizer Settings picks, without its key or model: what a plan needs to know. */
 export function summarizerKindOf(state: Pick<ModelsSlice, 'summarizerKind' | 'localModelId'>): SummarizerFields['summarizer'] {
@@ -18,13 +20,14 @@ export function summarizerKindOf(state: Pick<ModelsSlice, 'summarizerKind' | 'lo
 
 /** The summarizer chosen in Settings, ready to send: offline when no model is chosen. */
 export async function summarizerFields(): Promise<SummarizerFields> {
-  const { summarizerKind, remote, localModelId, localModelBaseUrl } = useAppStore.getState();
+  const { summarizerKind, remote, localModelId, localModelBaseUrl, timeouts } = useAppStore.getState();
+  const timeoutMs = timeouts.total * 1000;
   if (summarizerKind === 'remote') {
-    return { summarizer: 'remote', remote: { ...remote, ...keyFields(await keyring.get(remote.presetId)) } };
+    return { summarizer: 'remote', timeoutMs, remote: { ...remote, ...requestTimeouts(timeouts), ...keyFields(await keyring.get(remote.presetId)) } };
   }
   if (summarizerKind === 'local' && localModelId) {
     const base = localModelBaseUrl.trim();
-    return { summarizer: 'webllm', localModelId, ...(base ? { localAppConfig: (await import('../llm/webllm-models.ts')).selfHostedConfig(base, localModelId) } : {}) };
+    return { summarizer: 'webllm', timeoutMs, localModelId, ...(base ? { localAppConfig: (await import('../llm/webllm-models.ts')).selfHostedConfig(base, localModelId) } : {}) };
   }
   return { summarizer: 'offline' };
 }

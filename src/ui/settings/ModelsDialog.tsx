@@ -7,6 +7,7 @@ import { useAppStore } from '../../store/store.ts';
 import type { SummarizerKind } from '../../store/models-slice.ts';
 import { LocalSettings, useWebGPU } from './LocalSettings.tsx';
 import { RemoteSettings } from './RemoteSettings.tsx';
+import { TimeoutSettings } from './TimeoutSettings.tsx';
 
 const KINDS: Array<{ id: SummarizerKind; label: string; hint: string }> = [
   { id: 'offline', label: 'Offline', hint: 'Deterministic, no model: extracts requests, constraints, files, commands, errors.' },
@@ -45,6 +46,7 @@ export function ModelsDialog({ onClose }: { onClose: () => void }) {
       </fieldset>
       <p className="muted small">{KINDS.find((k) => k.id === shown)?.hint}</p>
       {shown === 'remote' && <RemoteSettings />}
+      {shown !== 'offline' && <TimeoutSettings />}
       {(shown === 'local' || (gpu !== undefined && !gpu.available)) && <LocalSettings gpu={gpu} />}
       <div className="dialog-actions">
         <button type="button" onClick={() => ref.current?.close()} data-testid="settings.close">Done</button>
