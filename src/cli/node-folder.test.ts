@@ -6,6 +6,7 @@ import { withMentions } from '../core/agent/mentions.ts';
 import { createFolderTools } from '../core/agent/tools/index.ts';
 import { toolRunner } from '../core/agent/tools/testing.ts';
 import { createNodeFolder } from './node-folder.ts';
+import { loadPrompts } from './load.ts';
 
 let base: string;
 let root: string;
@@ -137,7 +138,7 @@ describe('the folder tools over a real directory', () => {
   });
 
   it('expands @file mentions from the folder', async () => {
-    const text = await withMentions('Explain @src/main.ts', await createNodeFolder(root), { mode: 'paste' });
+    const text = await withMentions('Explain @src/main.ts', await createNodeFolder(root), { prompts: loadPrompts(), mode: 'paste' });
     expect(text).toContain('     2\thelper();');
   });
 });

@@ -120,7 +120,7 @@ export async function runSession(
     tools: createFolderTools(folder, { gitignore: args.gitignore, mtimes }),
     strategy: { strategy: args.strategy, options: args.options },
     contextWindow: args.window,
-    prepareInput: (text, turnSignal) => withMentions(text, folder, { gitignore: args.gitignore, mtimes, mode: args.mentions, signal: turnSignal }),
+    prepareInput: (text, turnSignal) => withMentions(text, folder, { prompts, gitignore: args.gitignore, mtimes, mode: args.mentions, signal: turnSignal }),
   });
   try {
     for (const prompt of args.prompts) {

@@ -10,13 +10,18 @@ import type { Summarizer, SummaryRequest, SummaryResponse } from '../core/compac
 import { generationInterrupt } from './generation-interrupt.ts';
 import { connectWebLLM, spawnWebLLMWorker } from './webllm-client.ts';
 import { mapWebLLMError, WebLLMContextOverflowError, WebLLMError, type WebLLMErrorKind } from './webllm-errors.ts';
+import { SUMMARIZER_SYSTEM_PROMPT, SUMMARIZER_SYSTEM_PROMPT_ID } from './presets.ts';
 
 export { mapWebLLMError, WebLLMContextOverflowError, WebLLMError, type WebLLMErrorKind };
 
 export const WEBLLM_SUMMARIZER_ID = 'webllm';
 
-/** The system message sent before the rendered prompt file (the prompt carries the instructions). */
-export const DEFAULT_SYSTEM_PROMPT = 'You summarize conversations between a user and an AI assistant. Follow the instructions in the user message exactly and reply with the summary only.';
+/**
+ * The system message sent before the rendered prompt file (the prompt carries the instructions):
+ * prompts/summarizer-system.md, the remote summarizers' own, so the local model too treats the
+ * transcript as data.
+ */
+export const DEFAULT_SYSTEM_PROMPT = SUMMARIZER_SYSTEM_PROMPT;
 
 /** How long unload() waits for WebLLM to free the GPU before terminating its worker anyway, in ms. */
 const UNLOAD_GRACE_MS = 3_000;
@@ -254,6 +259,8 @@ export function createWebLLMSummarizer(options: WebLLMSummarizerOptions): WebLLM
   return {
     id: WEBLLM_SUMMARIZER_ID,
     label: `Local model (WebLLM): ${modelId}`,
+    // The prompt file's id, so its version is recorded with each run (absent for a system prompt given in code).
+    ...(options.systemPrompt === undefined ? { systemPrompt: SUMMARIZER_SYSTEM_PROMPT_ID } : {}),
     modelId,
     get state() {
       return engine ? 'ready' : loading ? 'loading' : 'idle';

@@ -13,8 +13,13 @@ import { cumulativeFileLists, formatFileSections } from '../strategies/pi/file-l
 import { pathOf } from './branch-context.ts';
 
 export const BRANCH_SUMMARY_PROMPT_ID = 'branch-summary';
-/** pi's preamble, so the model reads the summary as a branch it left. */
-export const BRANCH_SUMMARY_PREAMBLE = 'The user explored a different conversation branch before returning here.\nSummary of that exploration:\n\n';
+/** Prompt file of pi's preamble (prompts/branch-summary-preamble.md), so the model reads the summary as a branch it left. */
+export const BRANCH_SUMMARY_PREAMBLE_ID = 'branch-summary-preamble';
+
+/** pi's preamble from its prompt file, followed by the blank line before the summary. */
+export function branchSummaryPreamble(prompts: PromptLibrary): string {
+  return `${getPrompt(prompts, BRANCH_SUMMARY_PREAMBLE_ID).trim()}\n\n`;
+}
 /** Output budget of a branch summary (pi: 2,048). Unit: tokens. */
 export const BRANCH_SUMMARY_MAX_TOKENS = 2048;
 
@@ -74,7 +79,7 @@ export async function summarizeBranch(args: BranchSummaryArgs): Promise<BranchSu
     const response = await Promise.race([pending, stopped]);
     const lists = cumulativeFileLists({ readFiles: [], modifiedFiles: [] }, args.entries);
     const body = response.text.trim() || 'No summary generated';
-    return { text: `${BRANCH_SUMMARY_PREAMBLE}${body}${formatFileSections(lists)}`, ...lists };
+    return { text: `${branchSummaryPreamble(args.prompts)}${body}${formatFileSections(lists)}`, ...lists };
   } finally {
     clearTimeout(timer);
   }

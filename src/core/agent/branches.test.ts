@@ -3,7 +3,7 @@
 // new branch continues; a resumed journal carries on where it stopped.
 import { describe, expect, it } from 'vitest';
 import { loadPrompts } from '../../cli/load.ts';
-import { abandonedPart, BRANCH_SUMMARY_PREAMBLE } from './branch-summary.ts';
+import { abandonedPart, branchSummaryPreamble } from './branch-summary.ts';
 import { createAgentSession } from './session.ts';
 import { fakeModel, fakeSession, memoryFolder } from './testing.ts';
 import { echoSummarizer } from '../compaction/testing.ts';
@@ -29,7 +29,7 @@ describe('branches (P7)', () => {
     const summary = session.entries[4]!;
     expect(summary).toMatchObject({ role: 'summary', kind: 'compaction', parentId: a1!.id, sourceType: 'branch_summary' });
     expect(summary.marker).toMatchObject({ source: 'pi.branch_summary', fromId: a2!.id });
-    expect(JSON.stringify(summary.blocks)).toContain(BRANCH_SUMMARY_PREAMBLE.trim().split('\n')[0]!);
+    expect((summary.blocks[0] as { text: string }).text.startsWith(branchSummaryPreamble(prompts))).toBe(true);
     const edited = session.entries[5]!;
     expect(edited).toMatchObject({ role: 'user', parentId: summary.id });
     expect(of('branch-summary')).toEqual([{ type: 'branch-summary', fromLeafId: a2!.id, toEntryId: a1!.id, entry: summary }]);

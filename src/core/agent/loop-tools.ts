@@ -22,12 +22,14 @@ export const QUERY_MAX_CHARS = 4000;
 
 export const QUERY_HISTORY_SPEC: AgentToolSpec = {
   name: QUERY_HISTORY,
-  description: 'Search the parts of this conversation that were summarized or left out of your context (older tool outputs, file reads, messages) by keyword, and get back the matching excerpts. Use it when a summary mentions something you need exactly (a file name, an error message, a decision).',
+  // What the model reads about it: prompts/tool-query-history.md (describeTool).
+  description: '',
+  promptVars: { default_limit: String(QUERY_DEFAULT_LIMIT) },
   parameters: {
     type: 'object',
     properties: {
-      query: { type: 'string', description: 'Keywords to look for (all words count; a file name or an error message works best).' },
-      limit: { type: 'integer', minimum: 1, maximum: QUERY_MAX_LIMIT, description: `Entries to return (default ${QUERY_DEFAULT_LIMIT}).` },
+      query: { type: 'string' },
+      limit: { type: 'integer', minimum: 1, maximum: QUERY_MAX_LIMIT },
     },
     required: ['query'],
   },
@@ -35,11 +37,12 @@ export const QUERY_HISTORY_SPEC: AgentToolSpec = {
 
 export const SUMMARIZE_CONTEXT_SPEC: AgentToolSpec = {
   name: SUMMARIZE_CONTEXT,
-  description: 'Compact the conversation history now: older parts are replaced by a summary (the exact text stays reachable with query_history). Use it after finishing a phase of work or when the history has grown long.',
+  // What the model reads about it: prompts/tool-summarize-context.md (describeTool).
+  description: '',
   parameters: {
     type: 'object',
     properties: {
-      instruction: { type: 'string', description: 'What the summary should focus on (optional).' },
+      instruction: { type: 'string' },
     },
   },
 };

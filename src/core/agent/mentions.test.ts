@@ -1,9 +1,12 @@
 import { describe, expect, it, vi } from 'vitest';
 import { MAX_MENTIONS, mentionReminder, parseMentionMode, parseMentions, withMentions } from './mentions.ts';
+import { loadPrompts } from '../../cli/load.ts';
 import { createMtimeTracker } from './mtime.ts';
 import { createFolderTools } from './tools/index.ts';
 import { createMemoryFolder } from './tools/memory-folder.ts';
 import { toolRunner } from './tools/testing.ts';
+
+const prompts = loadPrompts();
 
 describe('parseMentions (seed 002 §A7, §C3, §E4)', () => {
   it('finds the seed\'s example', () => {
@@ -46,29 +49,29 @@ describe('mentionReminder', () => {
     });
 
   it('is undefined when nothing is mentioned', async () => {
-    expect(await mentionReminder('hello there', folder())).toBeUndefined();
-    expect(await withMentions('hello there', folder())).toBe('hello there');
+    expect(await mentionReminder('hello there', folder(), { prompts })).toBeUndefined();
+    expect(await withMentions('hello there', folder(), { prompts })).toBe('hello there');
   });
 
   it('gives the seed\'s reminder-only template', async () => {
-    expect(await mentionReminder('Fix @src/utils/auth.ts', folder(), { mode: 'reminder' })).toBe(
+    expect(await mentionReminder('Fix @src/utils/auth.ts', folder(), { prompts, mode: 'reminder' })).toBe(
       '<system-reminder>\nThe user mentioned @src/utils/auth.ts.\nYou MUST read this file with the Read tool before answering.\n</system-reminder>',
     );
-    const many = await mentionReminder('@a @b @c @d @e @f @g', folder(), { mode: 'reminder' });
+    const many = await mentionReminder('@a @b @c @d @e @f @g', folder(), { prompts, mode: 'reminder' });
     expect(many).toBe('<system-reminder>\nThe user mentioned @a, @b, @c, @d, @e (and 2 more…).\nYou MUST read these files with the Read tool before answering.\n</system-reminder>');
   });
 
   it('names the files and asks the model to read them by default, reading none (the seed)', async () => {
     const memory = folder();
     const read = vi.spyOn(memory, 'read');
-    expect(await withMentions('Fix @src/utils/auth.ts', memory)).toBe(
+    expect(await withMentions('Fix @src/utils/auth.ts', memory, { prompts })).toBe(
       'Fix @src/utils/auth.ts\n\n<system-reminder>\nThe user mentioned @src/utils/auth.ts.\nYou MUST read this file with the Read tool before answering.\n</system-reminder>',
     );
     expect(read).not.toHaveBeenCalled();
   });
 
   it('pasted: appends the files\' contents, cut and delimited like read output', async () => {
-    const text = await withMentions('Compare @src/utils/auth.ts with @notes.md, @logo.png, @big.txt and @missing.ts', folder(), { mode: 'paste' });
+    const text = await withMentions('Compare @src/utils/auth.ts with @notes.md, @logo.png, @big.txt and @missing.ts', folder(), { prompts, mode: 'paste' });
     expect(text.startsWith('Compare @src/utils/auth.ts with @notes.md, @logo.png, @big.txt and @missing.ts\n\n<system-reminder>\n')).toBe(true);
     expect(text).toContain('The user mentioned @src/utils/auth.ts, @notes.md, @logo.png, @big.txt, @missing.ts.');
     expect(text).toContain('@src/utils/auth.ts:\n<file>\nsrc/utils/auth.ts (lines 1-1 of 1; 33 bytes; modified 1970-01-01T00:00:01.000Z)\n     1\texport const login = () => true;\n</file>');
@@ -81,7 +84,7 @@ describe('mentionReminder', () => {
   });
 
   it('refuses mentions that leave the folder, as read does', async () => {
-    const text = await mentionReminder('see @../../etc/passwd and @/etc/hosts', folder(), { mode: 'paste' });
+    const text = await mentionReminder('see @../../etc/passwd and @/etc/hosts', folder(), { prompts, mode: 'paste' });
     expect(text).toContain('@../../etc/passwd: Refused "../../etc/passwd": ".." leads outside the folder; paths must stay inside it.');
     expect(text).not.toContain('@/etc/hosts: <file>');
     expect(text).toContain('@/etc/hosts: Refused "/etc/hosts": absolute paths are not allowed');
@@ -90,7 +93,7 @@ describe('mentionReminder', () => {
   it('shares the mtime tracker with the read tool (L9)', async () => {
     const memory = folder();
     const mtimes = createMtimeTracker();
-    await mentionReminder('look at @src/utils/auth.ts', memory, { mtimes, mode: 'paste' });
+    await mentionReminder('look at @src/utils/auth.ts', memory, { prompts, mtimes, mode: 'paste' });
     memory.set('src/utils/auth.ts', { text: 'changed\n', mtimeMs: 2000 });
     const out = await toolRunner(createFolderTools(memory, { mtimes }))('read', { path: 'src/utils/auth.ts' });
     expect(out.text).toContain('Note: src/utils/auth.ts was modified externally.');
@@ -98,7 +101,7 @@ describe('mentionReminder', () => {
 
   it('honours .gitignore when the session does', async () => {
     const memory = createMemoryFolder({ '.gitignore': { text: '.env\n' }, '.env': { text: 'KEY=secret\n' } });
-    const text = await mentionReminder('read @.env', memory, { gitignore: true, mode: 'paste' });
+    const text = await mentionReminder('read @.env', memory, { prompts, gitignore: true, mode: 'paste' });
     expect(text).toContain('@.env: Refused ".env": it is ignored by .gitignore line 1 (".env")');
     expect(text).not.toContain('KEY=secret');
   });

@@ -19,6 +19,7 @@ import { LAYERED_OPTIONS } from '../strategies/layered.ts';
 import type { CompressionLimits } from '../strategies/layered/tool-compression.ts';
 import { parseOptions } from '../compaction/options.ts';
 import { assembleRequest } from './assemble.ts';
+import { describeTool } from './tool-prompts.ts';
 import { branchView, historyContext, TokenCache, type BranchView, type CompactionState } from './branch-context.ts';
 import { abandonedPart, summarizeBranch, type BranchSummaryText } from './branch-summary.ts';
 import { readCodeLaw } from './code-law.ts';
@@ -134,7 +135,7 @@ class AgentSession implements AgentSessionApi, ToolRunHost {
 
   /** L8: the user's text with the reminder its `@file` mentions call for. */
   private prepareInput(text: string, signal: AbortSignal): Promise<string> {
-    return this.o.prepareInput ? this.o.prepareInput(text, signal) : withMentions(text, this.o.folder, { signal });
+    return this.o.prepareInput ? this.o.prepareInput(text, signal) : withMentions(text, this.o.folder, { prompts: this.o.prompts, signal });
   }
 
   async editAndResend(entryId: string, text: string, signal: AbortSignal): Promise<TurnResult> {
@@ -290,9 +291,10 @@ class AgentSession implements AgentSessionApi, ToolRunHost {
   private async request(signal: AbortSignal): Promise<{ request: ModelRequest; tokens: number }> {
     const view = this.view();
     const codeLaw = await readCodeLaw(this.o.folder);
-    const tools = [...[...this.tools.values()].map((tool) => tool.spec), QUERY_HISTORY_SPEC, SUMMARIZE_CONTEXT_SPEC, TODO_WRITE_SPEC, TODO_READ_SPEC];
+    // Each tool as the model reads it: its description and arguments' from prompts/tool-<name>.md.
+    const tools = [...[...this.tools.values()].map((tool) => tool.spec), QUERY_HISTORY_SPEC, SUMMARIZE_CONTEXT_SPEC, TODO_WRITE_SPEC, TODO_READ_SPEC].map((spec) => describeTool(spec, this.o.prompts));
     const { request, counted, unpaired } = assembleRequest({
-      systemPrompt: renderSystemPrompt(this.o.prompts, this.o.folder), tools, history: historyContext(view), view, signal,
+      systemPrompt: renderSystemPrompt(this.o.prompts, this.o.folder), prompts: this.o.prompts, tools, history: historyContext(view), view, signal,
       ...(codeLaw ? { codeLaw } : {}),
       ...(this.scratchpadLimits ? { scratchpadLimits: this.scratchpadLimits, compressed: this.compressed } : {}),
     });

@@ -25,7 +25,8 @@ export const MAX_TODO_CHARS = 500;
 
 export const TODO_WRITE_SPEC: AgentToolSpec = {
   name: TODO_WRITE,
-  description: 'Write your todo list for this task: the whole list each time (it replaces the previous one), each item with its status. Keep one item in_progress while you work on it and mark items completed as soon as they are done. A recap of the list stays at the end of your context.',
+  // What the model reads about it: prompts/tool-todo-write.md (describeTool).
+  description: '',
   parameters: {
     type: 'object',
     properties: {
@@ -35,7 +36,7 @@ export const TODO_WRITE_SPEC: AgentToolSpec = {
         items: {
           type: 'object',
           properties: {
-            content: { type: 'string', description: 'What to do, in one line.' },
+            content: { type: 'string' },
             status: { type: 'string', enum: [...TODO_STATUSES] },
           },
           required: ['content', 'status'],
@@ -48,7 +49,8 @@ export const TODO_WRITE_SPEC: AgentToolSpec = {
 
 export const TODO_READ_SPEC: AgentToolSpec = {
   name: TODO_READ,
-  description: 'Read your current todo list (the last one you wrote with todo_write on this branch of the conversation).',
+  // What the model reads about it: prompts/tool-todo-read.md (describeTool).
+  description: '',
   parameters: { type: 'object', properties: {} },
 };
 

@@ -14,8 +14,12 @@ import type { TokenCounter } from '../tokens/counters.ts';
 /** A tool as the model is told about it: name, one-paragraph description, JSON Schema of its input. */
 export interface AgentToolSpec {
   name: string;
+  /** What the model reads about the tool: prompts/tool-<name>.md, filled in by describeTool (tool-prompts.ts). */
   description: string;
+  /** JSON Schema of the arguments; their descriptions come from the same prompt file. */
   parameters: Record<string, unknown>;
+  /** The tool's own figures for its prompt file's placeholders (a cap set in options, ...). */
+  promptVars?: Record<string, string>;
 }
 
 /** One model request: the system prompt, the tools, and the context (journal entries, summaries, rewrites). */

@@ -172,7 +172,7 @@ export class LiveHost implements LiveHostApi {
 
   /** L8: a message's `@path` mentions get a system-reminder naming the files (or, chosen at setup, their contents). */
   private mentioned(session: Hosted, text: string, signal: AbortSignal): Promise<string> {
-    return withMentions(text, session.folder, { gitignore: session.gitignore, mtimes: session.mtimes, mode: session.mentions, signal });
+    return withMentions(text, session.folder, { prompts: PROMPTS, gitignore: session.gitignore, mtimes: session.mtimes, mode: session.mentions, signal });
   }
 
   private async turn(id: string, run: (session: Hosted, signal: AbortSignal) => Promise<TurnResult>): Promise<TurnResult> {

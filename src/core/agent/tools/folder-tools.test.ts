@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { loadPrompts } from '../../../cli/load.ts';
+import { describeTool } from '../tool-prompts.ts';
 import { createFolderTools } from './index.ts';
 import { createMemoryFolder } from './memory-folder.ts';
 import { toolRunner } from './testing.ts';
+
+const PROMPTS = loadPrompts();
 
 const lines = (n: number, text = (i: number) => `line ${i}`) => Array.from({ length: n }, (_, i) => text(i + 1)).join('\n');
 
@@ -210,12 +214,22 @@ describe('confinement', () => {
 });
 
 describe('specs', () => {
-  it('names the five tools with an object JSON Schema each', () => {
+  it('names the five tools with an object JSON Schema each, described from their prompt files', () => {
     const tools = createFolderTools(fixture());
     expect(tools.map((t) => t.spec.name)).toEqual(['ls', 'glob', 'grep', 'read', 'stat']);
     for (const tool of tools) {
-      expect(tool.spec.description.length).toBeGreaterThan(40);
-      expect(tool.spec.parameters).toMatchObject({ type: 'object', additionalProperties: false });
+      const spec = describeTool(tool.spec, PROMPTS);
+      expect(spec.description.length).toBeGreaterThan(40);
+      expect(spec.parameters).toMatchObject({ type: 'object', additionalProperties: false });
+      for (const argument of Object.values(spec.parameters.properties as Record<string, { description: string }>)) expect(argument.description.length).toBeGreaterThan(10);
     }
+  });
+
+  it('fills the caps the options set into the descriptions', () => {
+    const [ls, , grep, read] = createFolderTools(fixture(), { limits: { listMaxItems: 7, grepMaxLines: 3, readMaxLines: 1_200 } }).map((tool) => describeTool(tool.spec, PROMPTS));
+    expect(ls!.description).toContain('up to 7 entries per call');
+    expect(grep!.description).toContain('up to 3 matching lines per call');
+    expect(read!.description).toContain('at most 1,200 lines per call');
+    expect(read!.parameters).toMatchObject({ properties: { limit: { maximum: 1_200, description: 'Number of lines to return. Default and maximum 1,200.' } } });
   });
 });

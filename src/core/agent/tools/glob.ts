@@ -16,16 +16,15 @@ export function globTool(env: ToolEnv): AgentTool {
   return defineTool(
     {
       name: 'glob',
-      description:
-        'Find files of the folder by path pattern: "*" and "?" match within one path segment, "**" any number of directories, ' +
-        `"{ts,tsx}" alternatives (e.g. "src/**/*.{ts,tsx}"; "*.md" matches only the root's files). Returns the match count and up to ${max} paths per call; ` +
-        'use offset for the next ones. .git is never searched; symlinks are not followed.',
+      // What the model reads about it: prompts/tool-glob.md (describeTool).
+      description: '',
+      promptVars: { max: String(max) },
       parameters: {
         type: 'object',
         properties: {
-          pattern: { type: 'string', description: 'Glob relative to path, e.g. "**/*.test.ts".' },
-          path: { type: 'string', description: 'Directory to search from, relative to the folder root. Default "." (the root).' },
-          offset: { type: 'integer', minimum: 0, description: 'Matches to skip (for the next page). Default 0.' },
+          pattern: { type: 'string' },
+          path: { type: 'string' },
+          offset: { type: 'integer', minimum: 0 },
         },
         required: ['pattern'],
         additionalProperties: false,

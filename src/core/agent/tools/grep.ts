@@ -38,19 +38,18 @@ export function grepTool(env: ToolEnv): AgentTool {
   return defineTool(
     {
       name: 'grep',
-      description:
-        'Search the text files of the folder for lines matching a regular expression (JavaScript syntax) or, with literal, ' +
-        `a plain string. Returns the number of matches and files and up to ${max} matching lines per call as "path:line: text"; ` +
-        'use offset for the next ones. Binary files, .git and symlinks are skipped.',
+      // What the model reads about it: prompts/tool-grep.md (describeTool).
+      description: '',
+      promptVars: { max: String(max) },
       parameters: {
         type: 'object',
         properties: {
-          pattern: { type: 'string', description: 'Regular expression (or text, with literal) to find in each line.' },
-          path: { type: 'string', description: 'Directory or file to search, relative to the folder root. Default "." (the root).' },
-          glob: { type: 'string', description: 'Only files matching this glob; without "/" it matches file names at any depth (e.g. "*.ts").' },
-          ignoreCase: { type: 'boolean', description: 'Case-insensitive search. Default false.' },
-          literal: { type: 'boolean', description: 'Treat pattern as plain text, not a regular expression. Default false.' },
-          offset: { type: 'integer', minimum: 0, description: 'Matches to skip (for the next page). Default 0.' },
+          pattern: { type: 'string' },
+          path: { type: 'string' },
+          glob: { type: 'string' },
+          ignoreCase: { type: 'boolean' },
+          literal: { type: 'boolean' },
+          offset: { type: 'integer', minimum: 0 },
         },
         required: ['pattern'],
         additionalProperties: false,

@@ -19,14 +19,14 @@ export function lsTool(env: ToolEnv): AgentTool {
   return defineTool(
     {
       name: 'ls',
-      description:
-        `List a directory of the folder: its entry counts and up to ${max} entries per call (directories end with "/", ` +
-        'symlinks with "@"), directories first. Use offset to see the next entries. Paths are relative to the folder root.',
+      // What the model reads about it: prompts/tool-ls.md (describeTool).
+      description: '',
+      promptVars: { max: String(max) },
       parameters: {
         type: 'object',
         properties: {
-          path: { type: 'string', description: 'Directory relative to the folder root. Default "." (the root).' },
-          offset: { type: 'integer', minimum: 0, description: 'Entries to skip (for the next page). Default 0.' },
+          path: { type: 'string' },
+          offset: { type: 'integer', minimum: 0 },
         },
         additionalProperties: false,
       },

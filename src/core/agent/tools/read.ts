@@ -14,16 +14,15 @@ export function readTool(env: ToolEnv): AgentTool {
   return defineTool(
     {
       name: 'read',
-      description:
-        `Read a text file of the folder, with line numbers. Returns at most ${count(max)} lines per call: use offset ` +
-        '(first line, 1-based) and limit (number of lines) to read a long file in parts. Binary files are described, not shown. ' +
-        'Paths are relative to the folder root; the folder is read-only.',
+      // What the model reads about it: prompts/tool-read.md (describeTool).
+      description: '',
+      promptVars: { max: count(max) },
       parameters: {
         type: 'object',
         properties: {
-          path: { type: 'string', description: 'File path relative to the folder root, e.g. "src/main.ts".' },
-          offset: { type: 'integer', minimum: 1, description: 'First line to return, 1-based. Default 1.' },
-          limit: { type: 'integer', minimum: 1, maximum: max, description: `Number of lines to return. Default and maximum ${max}.` },
+          path: { type: 'string' },
+          offset: { type: 'integer', minimum: 1 },
+          limit: { type: 'integer', minimum: 1, maximum: max },
         },
         required: ['path'],
         additionalProperties: false,

@@ -12,12 +12,11 @@ export function statTool(env: ToolEnv): AgentTool {
   return defineTool(
     {
       name: 'stat',
-      description:
-        'Describe a path of the folder without reading it: file or directory, size in bytes, last modification time, ' +
-        'whether a file is text or binary, and where a symlink leads. Paths are relative to the folder root.',
+      // What the model reads about it: prompts/tool-stat.md (describeTool).
+      description: '',
       parameters: {
         type: 'object',
-        properties: { path: { type: 'string', description: 'Path relative to the folder root; "." or "" is the root.' } },
+        properties: { path: { type: 'string' } },
         required: ['path'],
         additionalProperties: false,
       },
