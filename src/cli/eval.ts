@@ -26,6 +26,7 @@ import { parseUnseenPrefix } from '../core/replay/unseen-estimate.ts';
 import type { ImportResult } from '../core/import/types.ts';
 import { withSubagentMeta } from '../core/import/subagent-meta.ts';
 import { findEvalInputs, nothingEvaluated, readSubagentMetaBeside, type SkippedFile } from './eval-files.ts';
+import { sideBySide } from './side-by-side.ts';
 import { linkParents, threadFields, threadsOf, type EvalAgent, type EvalParent } from './eval-threads.ts';
 import type { Summarizer } from '../core/compaction/summarizer.ts';
 import type { Entry } from '../core/journal/entry.ts';
@@ -49,9 +50,10 @@ export interface EvalArgs {
   unseenPrefix?: string;
   /**
    * A model run (model-eval.ts): the summarizer that replaces the offline one, and the judge that
-   * grades each configuration once a file's replays are done (its result by configuration index).
+   * grades each configuration once a file's replays are done (its result by configuration index);
+   * `files` of them replayed side by side (the model client bounds the requests in flight).
    */
-  modelRun?: { summarizer: Summarizer; judge?: (output: CompareOutput, journal: readonly Entry[]) => Promise<ReadonlyArray<JudgedReport | undefined>> };
+  modelRun?: { summarizer: Summarizer; judge?: (output: CompareOutput, journal: readonly Entry[]) => Promise<ReadonlyArray<JudgedReport | undefined>>; files?: number };
 }
 
 export interface EvalStrategyReport {
@@ -144,6 +146,7 @@ export async function runEval(args: EvalArgs): Promise<EvalReport> {
   if (files.length === 0) throw new Error(nothingEvaluated(args.paths, skipped, []));
   const reports: EvalFileReport[] = [];
   if (args.jobs > 1 && files.length > 1) reports.push(...(await runInChildren(files, args)).files);
+  else if ((args.modelRun?.files ?? 1) > 1) reports.push(...(await sideBySide(files, args.modelRun!.files!, (file) => evalFile(file, args))).flat());
   else for (const file of files) reports.push(...(await evalFile(file, args)));
   return { files: linkParents(reports), skipped };
 }

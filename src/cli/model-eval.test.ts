@@ -206,6 +206,24 @@ describe('eval model flags', () => {
   });
 });
 
+describe('eval with a model: several files', () => {
+  it('replays the files side by side and reports them in order, each with the server\'s summaries', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'foldlab-model-files-'));
+    for (const name of ['a.jsonl', 'b.jsonl', 'c.jsonl']) writeFileSync(join(dir, name), readFileSync(session));
+    server = await startModelServer(answering());
+    const args = parseEvalArgs([dir, '--strategies', 'pi:keepRecentTokens=3000', '--window', '30000', '--unseen-prefix', '0', '--base-url', `${server.url}/v1`, '--summarizer', 'model', '--model', 'gpt-4o-mini', '--concurrency', '3', '--json']);
+    let out = '';
+    const code = await modelEvalMain(args, args.modelFlags, (text) => (out += text), () => undefined, { env: {} });
+    expect(code).toBe(0);
+    const report = JSON.parse(out) as EvalReport;
+    expect(report.files.map((file) => file.file.split('/').at(-1))).toEqual(['a.jsonl', 'b.jsonl', 'c.jsonl']);
+    const summaries = report.files.flatMap((file) => file.strategies[0]!.summaries);
+    expect(summaries.length).toBe(server.asks.length);
+    for (const text of summaries) expect(text).toMatch(/^SERVER SUMMARY \d+/);
+    expect(server.asks.every((ask) => ask.headers.authorization === undefined)).toBe(true); // no key set: a local server needs none
+  });
+});
+
 describe('eval with a model: spend', () => {
   it('--max-cost refuses an estimate above the cap before the first request', async () => {
     server = await startModelServer(answering());

@@ -45,6 +45,8 @@ export async function runModelEval(args: EvalArgs, flags: ModelFlags, io: ModelI
   const report = await runEval({
     ...args, jobs: 1,
     modelRun: {
+      // A replay's summaries follow one another: files side by side keep the requests in flight.
+      files: flags.concurrency,
       summarizer: setup.summaries ? live.summarizer(setup.summaries, 'a summary') : createOfflineSummarizer(),
       ...(judge && judgeSummarizer ? {
         judge: async (output, journal) => {
