@@ -37,6 +37,8 @@ test('a start-up chunk that cannot load is reported in the shell', async ({ page
   await page.goto('./');
   await expect(page.getByRole('alert')).toContainText('Foldlab could not start');
   await expect(page.getByRole('heading', { name: 'Foldlab' })).toBeVisible();
+  // The shell's "Loading…" note gives way to the message.
+  await expect(page.getByTestId('shell.loading')).toHaveCount(0);
 });
 
 test('the service worker is registered once the demo is imported, counted and shown', async ({ browser }) => {

@@ -47,7 +47,9 @@ start(root).catch((error: unknown) => {
   const message = document.createElement('p');
   message.setAttribute('role', 'alert');
   message.textContent = `Foldlab could not start: ${error instanceof Error ? error.message : String(error)}. Reload the page to try again.`;
-  root.querySelector('.app')?.removeAttribute('aria-hidden');
+  for (const hidden of root.querySelectorAll('[aria-hidden]')) hidden.removeAttribute('aria-hidden');
+  // The shell's "Loading…" note is no longer true: the message takes its place.
+  root.querySelector('.shell-loading')?.remove();
   (root.querySelector('.main') ?? root).append(message);
   throw error;
 });

@@ -2,6 +2,7 @@
  * What the UI asks for: import a file, a sample or the demo; count tokens; cancel. Each call runs
  * a worker job, mirrors its progress into the store, and turns failures into a notice the user reads.
  */
+import type { DemoLanguage } from '../core/demo/generate-session.ts';
 import type { FormatId } from '../core/import/types.ts';
 import type { CounterId } from '../core/tokens/counters.ts';
 import { engine, newJobId, proxy } from '../worker/client.ts';
@@ -63,9 +64,12 @@ export function importSample(path: string, title: string): Promise<ImportOutcome
 }
 
 /** The first-visit seeding runs it in the background; the Demo button passes `userStarted` so it opens. */
-export function importDemo({ userStarted = false }: { userStarted?: boolean } = {}): Promise<ImportOutcome | undefined> {
-  return runImport('Generating the demo session', 'demo-session.jsonl', (jobId) => {
-    const request = { jobId, fileName: 'demo-session.jsonl', origin: 'demo' as const, title: 'Demo: a coding-agent session (generated)' };
+/** The generated demo session: English, or with `language: 'mixed'` its second example, where most prompts are Chinese or Japanese. */
+export function importDemo({ userStarted = false, language = 'english' }: { userStarted?: boolean; language?: DemoLanguage } = {}): Promise<ImportOutcome | undefined> {
+  const mixed = language === 'mixed';
+  const fileName = mixed ? 'demo-session-zh-ja.jsonl' : 'demo-session.jsonl';
+  return runImport('Generating the demo session', fileName, (jobId) => {
+    const request = { jobId, fileName, origin: 'demo' as const, language, title: mixed ? 'Demo: a coding-agent session in Chinese and Japanese (generated)' : 'Demo: a coding-agent session (generated)' };
     return engine().importDemo(request, proxy((progress) => store().updateJob(progress)));
   }, !userStarted);
 }

@@ -2,7 +2,7 @@
  * The engine the worker serves: streaming import into the journal, token counting with caching,
  * inspection. Kept free of Comlink and `self` so the same code runs in Node tests on fake-indexeddb.
  */
-import { generateSession } from '../core/demo/generate-session.ts';
+import { generateSession, type DemoLanguage } from '../core/demo/generate-session.ts';
 import { ImportSession, importText } from '../core/import/run.ts';
 import type { ImportResult } from '../core/import/types.ts';
 import { withSubagentMeta } from '../core/import/subagent-meta.ts';
@@ -226,10 +226,10 @@ export class Engine implements EngineApi {
     });
   }
 
-  async importDemo(request: ImportRequest & { iterations?: number; seed?: number }, onProgress: ProgressCallback): Promise<ImportOutcome> {
+  async importDemo(request: ImportRequest & { iterations?: number; seed?: number; language?: DemoLanguage }, onProgress: ProgressCallback): Promise<ImportOutcome> {
     return this.job(request.jobId, async (signal) => {
       onProgress({ jobId: request.jobId, phase: 'generating', done: 0, total: 1, unit: 'entries' });
-      const text = generateSession({ iterations: request.iterations ?? 300, seed: request.seed ?? 1 });
+      const text = generateSession({ iterations: request.iterations ?? 300, seed: request.seed ?? 1, language: request.language ?? 'english' });
       const result = importText(text, { fileName: request.fileName, format: 'claude-code' });
       return this.commit(result, request, text.length, signal, onProgress);
     });

@@ -18,6 +18,7 @@ import type { CompactionDetailView, ComparisonSummary, ComparisonView } from './
 import type { ContextRef } from '../core/replay/types.ts';
 import type { UnseenPrefix } from '../core/replay/recorded-usage.ts';
 import type { JudgeJobProgress, JudgeQuote, JudgeRequest, JudgeResult } from './judge-protocol.ts';
+import type { DemoLanguage } from '../core/demo/generate-session.ts';
 
 /** 'waiting': another tab holds the conversation's compaction lock; the job starts when it is released. */
 export type JobPhase = 'reading' | 'saving' | 'counting' | 'generating' | 'planning' | 'summarizing' | 'assembling' | 'waiting' | 'done';
@@ -136,7 +137,8 @@ export type { FoldRequest, FoldView };
 
 export interface EngineApi {
   importBlob(blob: Blob, request: ImportRequest, onProgress: ProgressCallback): Promise<ImportOutcome>;
-  importDemo(request: ImportRequest & { iterations?: number; seed?: number }, onProgress: ProgressCallback): Promise<ImportOutcome>;
+  /** The generated demo session: in English unless `language` is 'mixed' (Chinese and Japanese prompts). */
+  importDemo(request: ImportRequest & { iterations?: number; seed?: number; language?: DemoLanguage }, onProgress: ProgressCallback): Promise<ImportOutcome>;
   countTokens(jobId: string, conversationId: string, counter: CounterId, onProgress: ProgressCallback): Promise<TokenCounts>;
   inspect(conversationId: string, counter: CounterId): Promise<InspectReport>;
   planCompaction(request: CompactRequest): Promise<PlanPreview>;

@@ -21,9 +21,16 @@ export interface GenerateOptions {
   targetBytes?: number;
   /** PRNG seed. Default 1. */
   seed?: number;
+  /**
+   * The user's language: 'mixed' (default) writes most prompts of the tasks that have one in
+   * Chinese or Japanese (the agent then answers in that language); 'english' keeps every turn in English.
+   */
+  language?: DemoLanguage;
   /** Session start, epoch ms. Default 2026-03-02T09:00:00Z. */
   startMs?: number;
 }
+
+export type DemoLanguage = 'english' | 'mixed';
 
 /** The whole session as JSONL text (one JSON object per line, trailing newline). */
 export function generateSession(options: GenerateOptions = {}): string {
@@ -60,6 +67,7 @@ class SessionGenerator implements ToolContext {
   private readonly sessionId: string;
   private readonly targetBytes: number | undefined;
   private readonly iterations: number;
+  private readonly language: DemoLanguage;
   now: number;
   private bytes = 0;
   private parent: string | null = null;
@@ -75,6 +83,7 @@ class SessionGenerator implements ToolContext {
 
   constructor(options: GenerateOptions) {
     const seed = options.seed ?? 1;
+    this.language = options.language ?? 'mixed';
     this.r = new Rng(seed);
     this.repo = new Repo(hashString(`seed:${seed}`));
     this.sessionId = this.r.uuid();
@@ -155,7 +164,7 @@ class SessionGenerator implements ToolContext {
     const remaining = this.targetBytes !== undefined ? Infinity : this.iterations - this.iterationsDone;
     let length = Math.min(this.r.int(8, 25), remaining);
     if (remaining - length < 4) length = remaining;
-    const cjk = task.cjkPrompt !== undefined && this.r.chance(0.75);
+    const cjk = this.language === 'mixed' && task.cjkPrompt !== undefined && this.r.chance(0.75);
     const lang: Lang = cjk && task.cjkPrompt ? task.cjkPrompt.lang : 'en';
     let prompt: string;
     if (cjk && task.cjkPrompt) {
@@ -164,7 +173,7 @@ class SessionGenerator implements ToolContext {
       const constraints = this.r.sample(CONSTRAINTS, this.r.int(1, 3)).join(' ');
       prompt = `${task.prompt} ${constraints}`;
       if (this.turnNo > 0 && this.r.chance(0.5)) prompt = `${this.r.pick(FOLLOW_UPS)} Next one: ${prompt}`;
-      if (this.r.chance(0.12)) prompt += ' 顺便把 CHANGELOG 也更新一下。';
+      if (this.language === 'mixed' && this.r.chance(0.12)) prompt += ' 顺便把 CHANGELOG 也更新一下。';
     }
     this.turnNo++;
     this.branch = task.branch;

@@ -91,6 +91,12 @@ export function ImportControls() {
           </button>
           <span className="muted">300 iterations, tool calls and results</span>
         </li>
+        <li>
+          <button type="button" className="link" onClick={() => void importDemo({ userStarted: true, language: 'mixed' })} data-testid="samples.demo-zh">
+            Demo in Chinese and Japanese
+          </button>
+          <span className="muted">the same generator, most requests and replies in Chinese or Japanese</span>
+        </li>
         {SAMPLES.map((sample) => (
           <li key={sample.id}>
             <button type="button" className="link" onClick={() => void importSample(sample.path, sample.title)} data-testid={`samples.${sample.id}`}>
