@@ -1,19 +1,22 @@
 /**
  * Accessibility: axe-core scans every tab of the app with a conversation loaded (after a compaction
- * run and a comparison, so results are on screen) and the Settings dialog with each summarizer
- * kind; no serious or critical violation is allowed.
+ * run and a comparison, so results are on screen, and a comparison's marker detail open) and the
+ * Settings dialog with each summarizer kind; no serious or critical violation is allowed, and no
+ * heading-order or scrollable-region-focusable one in the Compare result. (The Live tab is scanned
+ * by live-session.spec.ts.) The tabs follow the WAI-ARIA tabs pattern, and a compaction leaves the
+ * focus on its result's heading.
  */
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures/app.ts';
 
 /** Runs axe on the page (or one part of it) and returns the serious and critical violations, readable. */
-async function violations(page: Page, include?: string): Promise<string[]> {
+async function violations(page: Page, include?: string, alsoRules: readonly string[] = []): Promise<string[]> {
   let builder = new AxeBuilder({ page });
   if (include) builder = builder.include(include);
   const result = await builder.analyze();
   return result.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical' || alsoRules.includes(v.id))
     .map((v) => `${v.impact} ${v.id}: ${v.help}\n${v.nodes.slice(0, 5).map((n) => `    ${n.target.join(' ')} ${n.failureSummary?.split('\n').slice(1, 2).join('') ?? ''}`).join('\n')}`);
 }
 
@@ -44,6 +47,9 @@ test('the fold and compare tabs pass axe with their results shown', async ({ app
   await expect(page.getByTestId('timeline.block').first()).toBeVisible();
   expect.soft(await violations(page), 'fold tab').toEqual([]);
 
+  // A 30,000-token window, so the demo's replay compacts and its markers open a detail.
+  await page.getByTestId('gauge.preset').selectOption('custom');
+  await page.getByTestId('gauge.custom').fill('30000');
   await page.getByTestId('tab.compare').click();
   // One configuration is enough to put every part of a result on screen.
   const rows = page.getByTestId('compare.configs').locator('> ol > li');
@@ -51,7 +57,43 @@ test('the fold and compare tabs pass axe with their results shown', async ({ app
   await page.getByTestId('compare.run').click();
   await expect(page.getByTestId('compare.chart')).toBeVisible({ timeout: 120_000 });
   await expect(page.getByTestId('compare.totals')).toBeVisible();
-  expect.soft(await violations(page), 'compare tab').toEqual([]);
+  await expect(page.getByTestId('compare.final')).toBeVisible({ timeout: 60_000 });
+  expect.soft(await violations(page, undefined, COMPARE_RULES), 'compare tab').toEqual([]);
+  // A compaction's detail: its summary, what it replaced and its probes, each a scrollable box.
+  await page.getByTestId('compare.marker').first().click();
+  await expect(page.getByTestId('compare.detail')).toBeVisible({ timeout: 30_000 });
+  expect.soft(await violations(page, undefined, COMPARE_RULES), 'compare tab, marker detail').toEqual([]);
+});
+
+/** Moderate rules the Compare result is held to as well. */
+const COMPARE_RULES = ['heading-order', 'scrollable-region-focusable'];
+
+test('the tabs follow the WAI-ARIA tabs pattern; after a compaction the focus is on its result', async ({ app, page }) => {
+  await app.waitForDemo();
+  const tab = (id: string) => page.getByTestId(`tab.${id}`);
+  await expect(tab('transcript')).toHaveAttribute('tabindex', '0');
+  await expect(tab('compact')).toHaveAttribute('tabindex', '-1');
+  await tab('transcript').focus();
+  await page.keyboard.press('ArrowRight');
+  await expect(tab('compact')).toBeFocused();
+  await expect(tab('compact')).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByRole('tabpanel')).toHaveAttribute('aria-labelledby', 'tab-compact');
+  await page.keyboard.press('End');
+  await expect(tab('compare')).toBeFocused();
+  await page.keyboard.press('ArrowRight');
+  await expect(tab('transcript')).toBeFocused();
+  await page.keyboard.press('ArrowLeft');
+  await expect(tab('compare')).toHaveAttribute('aria-selected', 'true');
+  await page.keyboard.press('Home');
+  await expect(tab('transcript')).toHaveAttribute('aria-selected', 'true');
+  // Back to Compact, and a compaction run from the keyboard.
+  await page.keyboard.press('ArrowRight');
+  await expect(page.getByTestId('plan.tokens')).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByTestId('compact.run')).toBeEnabled({ timeout: 30_000 });
+  await page.getByTestId('compact.run').focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('run')).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByTestId('run.heading')).toBeFocused();
 });
 
 test('the Settings dialog passes axe for each summarizer kind', async ({ app, page }) => {

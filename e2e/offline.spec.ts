@@ -31,6 +31,12 @@ test('after one visit the app opens and works offline', async ({ app, page, cont
   expect(await page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
   await expect(page.getByTestId('app.offline')).toBeVisible();
   await expect(page.getByTestId('totals.total')).toBeVisible({ timeout: 90_000 });
+  // The notice takes its own room above the page (nothing under it) and closes.
+  const notice = await page.getByTestId('app.offline').boundingBox();
+  const layout = await page.locator('.layout').boundingBox();
+  expect(notice!.y + notice!.height).toBeLessThanOrEqual(layout!.y + 0.5);
+  await page.getByTestId('app.offline.close').click();
+  await expect(page.getByTestId('app.offline')).toHaveCount(0);
   // The WebLLM library, loaded once while online, comes from the runtime cache.
   expect(await page.evaluate(() => caches.keys())).toContain('foldlab-webllm');
   expect(await fetchOk(WEBLLM_WORKER)).toBe(true);

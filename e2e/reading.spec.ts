@@ -10,6 +10,8 @@ const IDE_SESSION = resolve(ROOT, 'src/core/summarize/__fixtures__/ide-context.j
 const WORDS = 'Why is the discount applied before shipping here? Make it apply after shipping.';
 
 test('an IDE prompt: titled by its words, the IDE text tagged injected, the tool input readable', async ({ app, page }) => {
+  // The shell's "Loading…" note is gone once the app has mounted.
+  await expect(page.getByTestId('shell.loading')).toHaveCount(0);
   await app.importFile(IDE_SESSION);
   await expect(page.getByTestId('conversation.title')).toHaveText(WORDS);
   const item = app.libraryItems().filter({ hasText: WORDS });

@@ -9,6 +9,7 @@ import { useAppStore } from '../store/store.ts';
 import { ProgressBar } from './common/ProgressBar.tsx';
 import { ResumeOffer } from './common/ResumeOffer.tsx';
 import { SchemaBanner } from './common/SchemaBanner.tsx';
+import { OfflineNotice } from './common/OfflineNotice.tsx';
 import { LibraryBoundary } from './common/LibraryBoundary.tsx';
 import { ImportNotice } from './library/ImportNotice.tsx';
 import { ConversationList } from './library/ConversationList.tsx';
@@ -53,6 +54,7 @@ export function App() {
       )}
       <JobsBar />
       <SchemaBanner />
+      <OfflineNotice />
       <LibraryBoundary>
       <ResumeOffer />
       <div className="layout">

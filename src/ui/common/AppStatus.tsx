@@ -1,12 +1,12 @@
 /**
- * The corner of the page that reports the app's own state: offline, and a new version waiting.
+ * The corner of the page that reports a new version waiting (the offline notice is a strip under
+ * the header, OfflineNotice.tsx).
  * The service worker is registered (UpdatePrompt) once the page has settled (page-settled.ts), so
  * that storing the app for offline use does not compete with the first screen.
  */
 import { useEffect, useState } from 'react';
 import { runningJobLabels } from '../../store/running-jobs.ts';
 import { useAppStore } from '../../store/store.ts';
-import { OfflineNotice } from './OfflineNotice.tsx';
 import { whenPageSettles } from './page-settled.ts';
 import { UpdatePrompt } from './UpdatePrompt.tsx';
 import './app-status.css';
@@ -15,7 +15,6 @@ export function AppStatus() {
   const settled = usePageSettled();
   return (
     <aside className="app-status" aria-label="App status">
-      <OfflineNotice />
       {settled && <UpdatePrompt />}
     </aside>
   );

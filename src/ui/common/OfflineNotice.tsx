@@ -5,6 +5,7 @@
  * out, and after a reload served by the service worker), so a small request to the site confirms.
  */
 import { useEffect, useState } from 'react';
+import './app-status.css';
 
 /** Asks the site for a tiny file past every cache: any answer means the network is up. */
 export async function siteReachable(fetchImpl: typeof fetch = fetch, base: string = import.meta.env.BASE_URL): Promise<boolean> {
@@ -43,14 +44,27 @@ export function useOnline(): boolean {
   return online;
 }
 
+/**
+ * A strip under the header, in the page's flow (it takes room instead of covering what is under
+ * it), with a close button; closed, it stays closed until the app goes offline again.
+ */
 export function OfflineNotice() {
-  if (useOnline()) return null;
+  const online = useOnline();
+  const [closed, setClosed] = useState(false);
+  const [wasOnline, setWasOnline] = useState(online);
+  if (online !== wasOnline) {
+    // Back online: the next time the app is offline, the notice shows again.
+    setWasOnline(online);
+    if (online) setClosed(false);
+  }
+  if (online || closed) return null;
   return (
-    <div className="app-status-card offline" role="status" data-testid="app.offline">
+    <div className="offline-banner" role="status" data-testid="app.offline">
       <p>
         <strong>Offline.</strong> Foldlab works from its cache: import, count, compact, fold and compare with the offline summarizer.
         Remote models and model downloads need the network.
       </p>
+      <button type="button" className="link" onClick={() => setClosed(true)} aria-label="Close the offline notice" data-testid="app.offline.close">Close</button>
     </div>
   );
 }

@@ -128,12 +128,12 @@ export function CompactionDetail({ comparisonId, result, config, index, byId, co
         summaries.map(([task, text]) => (
           <details key={task} open={summaries.length === 1} className="detail-summary">
             <summary>{task} · {formatNumber(text.length)} characters</summary>
-            <pre data-testid="compare.detail.summary">{text}</pre>
+            <pre tabIndex={0} role="group" aria-label={`Summary ${task}`} data-testid="compare.detail.summary">{text}</pre>
           </details>
         ))
       )}
       <h5>What it replaced ({compaction.removedIds.length})</h5>
-      <ol className="removed small" data-testid="compare.detail.removed">
+      <ol className="removed small" tabIndex={0} aria-label={`Entries compaction ${index + 1} replaced`} data-testid="compare.detail.removed">
         {removed.map((id) => {
           const entry = byId.get(id);
           return (

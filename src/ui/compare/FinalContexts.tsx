@@ -17,7 +17,7 @@ import { useStages } from './use-comparison.ts';
 export const FinalContexts = memo(function FinalContexts({ results, byId, dismissed }: { results: readonly ReplayResultView[]; byId: ReadonlyMap<string, Entry>; dismissed: ReadonlySet<string> }) {
   const shown = useStages(results.length);
   return (
-    <div className="final-contexts" style={{ gridTemplateColumns: `repeat(${results.length}, minmax(240px, 1fr))` }} data-testid="compare.final">
+    <div className="final-contexts" style={{ gridTemplateColumns: 'repeat(auto-fit, minmax(200px, 1fr))' }} data-testid="compare.final">
       {results.map((result, i) => {
         const lost = result.probes.filter((outcome) => !outcome.kept && !dismissed.has(outcome.probe.id));
         const made = result.finalContext.filter((ref) => ref.origin !== 'journal').length;

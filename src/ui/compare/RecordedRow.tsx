@@ -5,7 +5,6 @@
  * that can be applied. Cells carry `data-value` like the configurations' (`eval --json` `recorded`).
  */
 import type { RecordedRun } from '../../core/replay/recorded-run.ts';
-import { PROBE_CATEGORIES } from '../../core/probes/types.ts';
 import { formatNumber } from '../common/format.ts';
 import { RECORDED_COLOR, RECORDED_LABEL } from './recorded-series.ts';
 
@@ -25,8 +24,6 @@ export function RecordedRow({ recorded }: { recorded: RecordedRun }) {
       {cell('overflowCalls', recorded.overflowCalls)}
       {cell('tokensPerTask', recorded.tokensPerTask)}
       {none}
-      {none}
-      {PROBE_CATEGORIES.map((category) => <td key={category} className="muted">—</td>)}
       {none}
       {none}
     </tr>

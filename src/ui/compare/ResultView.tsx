@@ -18,6 +18,7 @@ import { JudgePanel } from './JudgePanel.tsx';
 import { ProbeList } from './ProbeList.tsx';
 import { exportComparison } from './SavedComparisons.tsx';
 import { TotalsTable } from './TotalsTable.tsx';
+import { ProbeScoresTable } from './ProbeScoresTable.tsx';
 import { useStages } from './use-comparison.ts';
 import { formatNumber } from '../common/format.ts';
 
@@ -95,6 +96,7 @@ export function ResultView({ row, conversation, journal, dismissed, onDismiss, o
       {stage >= 3 && <CallContext comparisonId={row.id} results={results} byId={byId} tokensOf={tokensOf} config={call.config} call={call.call} onChange={pickCall} />}
       <h4>Totals</h4>
       <TotalsTable results={results} recorded={result.recorded} counterLabel={result.counterLabel} />
+      <ProbeScoresTable results={results} />
       <h4>Final contexts and what each lost</h4>
       {stage >= 4 && <FinalContexts results={results} byId={byId} dismissed={dismissed} />}
       <h4>Probes</h4>

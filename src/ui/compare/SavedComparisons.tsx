@@ -32,7 +32,7 @@ export function SavedComparisons({ rows, openId, importId, onOpen }: SavedCompar
   if (rows.length === 0) return <p className="muted small" data-testid="compare.saved.empty">No saved comparison yet: each run is saved here when it finishes.</p>;
   return (
     <div className="saved" data-testid="compare.saved">
-      <h4>Saved ({rows.length})</h4>
+      <h3>Saved ({rows.length})</h3>
       <ul className="saved-list">
         {rows.map((row) => (
           <li key={row.id} className={row.id === openId ? 'selected' : undefined} data-testid="compare.saved.item" data-id={row.id}>

@@ -2,7 +2,7 @@
  * One compaction run: the context the model would see (summaries marked, each openable back to
  * the entries it replaced), its numbers, and exports (OpenAI, Anthropic, Markdown).
  */
-import { useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import type { ContextEntry } from '../../core/compaction/types.ts';
 import { formatUsd, priceFor, PRICES_AS_OF, usageCost } from '../../core/pricing.ts';
 import { toAnthropicMessages, toMarkdown, toOpenAIMessages } from '../../core/export/index.ts';
@@ -21,6 +21,11 @@ import { NoteText } from '../common/NoteText.tsx';
 
 export function RunResult({ row, journal, title }: { row: CompactionRow; journal: readonly Entry[]; title: string }) {
   const byId = useMemo(() => new Map(journal.map((entry) => [entry.id, entry])), [journal]);
+  const heading = useRef<HTMLHeadingElement>(null);
+  // A run just made replaces the button that started it: focus would fall to the page, so the result's heading takes it.
+  useEffect(() => {
+    if (document.activeElement === null || document.activeElement === document.body) heading.current?.focus();
+  }, []);
   const { context, missing } = useMemo(() => restoreContext(row, byId), [row, byId]);
   const [open, setOpen] = useState<Set<number>>(new Set());
   const record = row.record;
@@ -39,7 +44,7 @@ export function RunResult({ row, journal, title }: { row: CompactionRow; journal
   return (
     <section className="run-result" data-testid="run">
       <header>
-        <h3>
+        <h3 ref={heading} tabIndex={-1} data-testid="run.heading">
           {row.strategy} · {new Date(row.createdAt).toLocaleString()}
         </h3>
         <p data-testid="run.tokens">

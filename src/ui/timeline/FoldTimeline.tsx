@@ -208,6 +208,8 @@ export function FoldTimeline({ data, onOpenBlock, currentIteration, height }: Fo
         </span>
         <span className="muted">· wheel or +/− to zoom, drag or ←/→ to pan (Shift: faster), 0 to fit</span>
       </div>
+      {/* The tooltip sits beside the stage, not in it: the stage clips what it draws, the tooltip may run past it. */}
+      <div className="timeline-stage-wrap">
       <div
         ref={stageRef}
         className={dragging ? 'timeline-stage dragging' : 'timeline-stage'}
@@ -236,7 +238,8 @@ export function FoldTimeline({ data, onOpenBlock, currentIteration, height }: Fo
           onOpen={open}
           onFocusBlock={onFocusBlock}
         />
-        {tip && (tipBlock || tipRetrieval) && <TimelineTooltip block={tipBlock} retrieval={tipRetrieval} x={tip.x} y={tip.y} stageWidth={width} />}
+      </div>
+      {tip && (tipBlock || tipRetrieval) && <TimelineTooltip block={tipBlock} retrieval={tipRetrieval} x={tip.x} y={tip.y} stageWidth={width} />}
       </div>
       <TimelineLegend />
     </div>

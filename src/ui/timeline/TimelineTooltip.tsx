@@ -10,7 +10,7 @@ interface TimelineTooltipProps {
   block: TimelineBlock | undefined;
   /** Set when the tooltip is for the block's stay in the retrieved zone. */
   retrieval?: TimelineRetrieval | undefined;
-  /** Anchor in stage pixels; the tooltip is kept inside the stage width. */
+  /** Anchor in stage pixels; the tooltip is kept inside the stage width and may run below the stage (it is not inside it). */
   x: number;
   y: number;
   stageWidth: number;

@@ -19,9 +19,10 @@ export interface TimelineColors {
   retrieved: string;
 }
 
-const FALLBACK: TimelineColors = {
-  levels: ['#1f5f3f', '#4a8a64', '#8db99a', '#c8dccd', '#e3e6e8'],
-  levelText: ['#ffffff', '#ffffff', '#10241a', '#1f2937', '#374151'],
+/** The palette timeline.css sets (the canvas's colours where a property is missing). */
+export const FALLBACK: TimelineColors = {
+  levels: ['#2e1a5e', '#2f6f9f', '#3fae8f', '#c7e36b', '#eceef1'],
+  levelText: ['#ffffff', '#ffffff', '#0b1f1a', '#1f2937', '#374151'],
   moments: { error: '#b91c1c', 'first-success': '#15803d', 'state-change': '#2563eb', bookmark: '#b45309' },
   cursor: '#2563eb',
   axis: '#64748b',

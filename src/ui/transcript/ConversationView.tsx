@@ -23,6 +23,8 @@ import { useBranches } from './use-branches.ts';
 import { useEntries } from './use-entries.ts';
 import { VerbosityToggle } from './VerbosityToggle.tsx';
 import { formatNumber } from '../common/format.ts';
+import { tabKeyTarget } from '../common/tab-keys.ts';
+import type { ConversationTab } from '../../store/compact-slice.ts';
 import { gaugeContext } from '../../core/compaction/gauge-context.ts';
 // The compaction panels (strategies, exports) load on first use: the first screen stays light.
 const CompactPanel = lazy(() => import('../strategies/CompactPanel.tsx').then((m) => ({ default: m.CompactPanel })));
@@ -31,7 +33,7 @@ const RunsPanel = lazy(() => import('../strategies/RunsPanel.tsx').then((m) => (
 const ComparePanel = lazy(() => import('../compare/ComparePanel.tsx').then((m) => ({ default: m.ComparePanel })));
 const LivePanel = lazy(() => import('../live/LivePanel.tsx').then((m) => ({ default: m.LivePanel })));
 
-const TAB_LABELS = { live: 'Live', transcript: 'Transcript', compact: 'Compact', runs: 'Runs', fold: 'Fold L0–L4', compare: 'Compare' } as const;
+const TAB_LABELS: Record<ConversationTab, string> = { live: 'Live', transcript: 'Transcript', compact: 'Compact', runs: 'Runs', fold: 'Fold L0–L4', compare: 'Compare' };
 const TABS = ['transcript', 'compact', 'runs', 'fold', 'compare'] as const;
 
 export function ConversationView({ conversationId }: { conversationId: string }) {
@@ -132,13 +134,21 @@ function BranchedTranscript({ conversation, entries, totals, counterLabel, branc
     else void db.pins.put({ conversationId: conversation.id, entryId });
   };
 
+  const shownTabs: readonly ConversationTab[] = live ? ['live', ...TABS] : TABS;
   return (
     <>
       <WindowGauge context={gauge} label={branches.length > 1 ? `branch of ${path.length} entries, ${counterLabel}` : counterLabel} />
       <div className="toolbar">
-        <div className="tabs" role="tablist" aria-label="View">
-          {(live ? (['live', ...TABS] as const) : TABS).map((id) => (
-            <button key={id} type="button" role="tab" aria-selected={tab === id} className={tab === id ? 'tab selected' : 'tab'} onClick={() => setTab(id)} data-testid={`tab.${id}`}>
+        <div className="tabs" role="tablist" aria-label="View" onKeyDown={(event) => {
+          // WAI-ARIA tabs: arrows, Home and End move focus along the tabs and show the one focused.
+          const at = tabKeyTarget(event.key, shownTabs.indexOf(tab), shownTabs.length);
+          if (at === undefined) return;
+          event.preventDefault();
+          setTab(shownTabs[at]!);
+          event.currentTarget.querySelectorAll<HTMLElement>('[role="tab"]')[at]?.focus();
+        }}>
+          {shownTabs.map((id) => (
+            <button key={id} id={`tab-${id}`} type="button" role="tab" aria-selected={tab === id} aria-controls="tab-panel" tabIndex={tab === id ? 0 : -1} className={tab === id ? 'tab selected' : 'tab'} onClick={() => setTab(id)} data-testid={`tab.${id}`}>
               {TAB_LABELS[id]}
             </button>
           ))}
@@ -147,6 +157,7 @@ function BranchedTranscript({ conversation, entries, totals, counterLabel, branc
         {tab === 'transcript' && <VerbosityToggle />}
         {tab === 'transcript' && <span className="muted small" data-testid="transcript.count">{formatNumber(rows.length)} rows</span>}
       </div>
+      <div className="tab-panel" id="tab-panel" role="tabpanel" aria-labelledby={`tab-${tab}`}>
       {tab === 'transcript' && <TranscriptList entries={entries} byId={byId} rows={rows} totals={totals} counterLabel={counterLabel} pinned={pinned} onTogglePin={togglePin} />}
       <Suspense fallback={<p className="muted">Loading…</p>}>
         {tab === 'live' && <LivePanel conversation={conversation} entries={entries} />}
@@ -155,6 +166,7 @@ function BranchedTranscript({ conversation, entries, totals, counterLabel, branc
         {tab === 'compare' && <ComparePanel key={conversation.id} conversation={conversation} journal={entries} leafId={branches.length > 1 ? leafId : undefined} />}
         {tab === 'fold' && <FoldPanel key={conversation.id} conversation={conversation} journal={entries} leafId={branches.length > 1 ? leafId : undefined} />}
       </Suspense>
+      </div>
     </>
   );
 }
