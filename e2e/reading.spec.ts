@@ -30,3 +30,25 @@ test('an IDE prompt: titled by its words, the IDE text tagged injected, the tool
   const input = page.getByRole('group', { name: 'Input of Read' });
   await expect(input).toHaveText('file_path: /home/dev/shop-api/src/cart/totals.ts');
 });
+
+test('opened thinking is a box of its own, apart from the reply after it', async ({ app, page }) => {
+  await app.waitForDemo();
+  const thinking = page.locator('[data-testid="transcript.entry"] details.thinking').first();
+  await expect(thinking).toBeVisible({ timeout: 30_000 });
+  await thinking.locator('summary').click();
+  await expect(thinking).toHaveAttribute('open', '');
+  const style = await thinking.evaluate((box) => {
+    const css = getComputedStyle(box);
+    return { border: css.borderLeftWidth, background: css.backgroundColor, marginBottom: parseFloat(css.marginBottom) };
+  });
+  expect(style.border).toBe('3px');
+  expect(style.background).not.toBe('rgba(0, 0, 0, 0)');
+  expect(style.marginBottom).toBeGreaterThanOrEqual(8);
+  // What follows the thinking (the reply's text or a tool call) starts below the box, with space between.
+  const next = thinking.locator('xpath=following-sibling::*[1]');
+  if ((await next.count()) > 0) {
+    const box = (await thinking.boundingBox())!;
+    const after = (await next.boundingBox())!;
+    expect(after.y).toBeGreaterThanOrEqual(box.y + box.height + 8);
+  }
+});
