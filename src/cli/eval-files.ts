@@ -1,6 +1,6 @@
 /**
  * Which files `eval` reads under the paths it is given, and which it skips and why. A folder is
- * walked for transcripts (`.jsonl`, `.json`), except an opencode storage folder, read as one session; a Claude Code subagent's `agent-<id>.meta.json` is
+ * walked for transcripts (`.jsonl`, `.json`), except an opencode storage folder or a Cline task folder, read as one session; a Claude Code subagent's `agent-<id>.meta.json` is
  * read with its transcript, never as one; a binary file (a gzip archive, a file of zeros) is refused
  * by the same test the import uses; everything else found is listed as skipped with the reason, so
  * an eval that reads nothing says what it saw.
@@ -10,7 +10,7 @@ import { basename, dirname, join, relative, resolve } from 'node:path';
 import { binaryReason, SNIFF_BYTES } from '../core/import/binary.ts';
 import { isSubagentMetaName, parseSubagentMeta, subagentMetaNameOf, subagentTranscriptNameOf } from '../core/import/subagent-meta.ts';
 import type { SubagentLink } from '../core/import/types.ts';
-import { isOpencodeFolder } from './load.ts';
+import { isSessionFolder } from './load.ts';
 
 const SUPPORTED = /\.(jsonl|json)$/i;
 
@@ -55,9 +55,9 @@ export function findEvalInputs(paths: readonly string[]): EvalInputs {
       else consider(child, false);
     }
   };
-  // An opencode storage folder is one session (its files are parts of it), not a folder of transcripts.
+  // An opencode storage folder or a Cline task folder is one session (its files are parts of it), not a folder of transcripts.
   const folder = (path: string) => {
-    if (isOpencodeFolder(path)) found.add(resolve(path));
+    if (isSessionFolder(path)) found.add(resolve(path));
     else walk(path);
   };
   for (const path of paths) {

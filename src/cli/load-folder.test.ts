@@ -34,6 +34,13 @@ describe('a folder on the command line', () => {
     expect(result.entries).toHaveLength(6);
   });
 
+  it('reads a Cline task folder as its task, with the usage of each request', async () => {
+    const result = await importFile('public/samples/cline/1764201600000');
+    expect(result).toMatchObject({ format: 'cline', meta: { sessionId: '1764201600000' } });
+    expect(result.entries.filter((entry) => entry.usage)).toHaveLength(3);
+    expect(findEvalInputs(['public/samples/cline']).files.map((file) => file.split('/').slice(-2).join('/'))).toEqual(['samples/cline']);
+  });
+
   it('is one input of eval, not a folder of transcripts', () => {
     const inputs = findEvalInputs(['public/samples']);
     // The folder holding only the storage folder is that session too; the other samples stay files.

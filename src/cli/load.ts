@@ -2,6 +2,7 @@
 import { createReadStream, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join, relative, resolve } from 'node:path';
 import type { PromptLibrary } from '../core/compaction/prompts.ts';
+import { isClineTaskFolder, readClineTasks } from '../core/import/cline-folder.ts';
 import { isOpencodeStorage, readOpencodeFolder, type FolderFile } from '../core/import/opencode-folder.ts';
 import { importText, ImportSession } from '../core/import/run.ts';
 import { ImportFormatError, type FormatId, type ImportResult } from '../core/import/types.ts';
@@ -30,8 +31,8 @@ function filesUnder(dir: string): FolderFile[] {
   return files;
 }
 
-/** Is `dir` an opencode storage folder (read as a session, not walked for transcripts)? */
-export function isOpencodeFolder(dir: string): boolean {
+/** Is `dir` an opencode storage folder or a Cline task folder (read as a session, not walked for transcripts)? */
+export function isSessionFolder(dir: string): boolean {
   const paths: string[] = [];
   const walk = (at: string) => {
     for (const entry of readdirSync(at, { withFileTypes: true })) {
@@ -40,7 +41,7 @@ export function isOpencodeFolder(dir: string): boolean {
     }
   };
   walk(dir);
-  return isOpencodeStorage(paths);
+  return isOpencodeStorage(paths) || isClineTaskFolder(paths);
 }
 
 /**
@@ -50,8 +51,10 @@ export function isOpencodeFolder(dir: string): boolean {
 function importFolder(dir: string): ImportResult {
   const files = filesUnder(dir);
   const name = basename(resolve(dir));
-  if (!isOpencodeStorage(files.map((file) => file.path))) {
-    throw new ImportFormatError(`"${name}" is a folder, but not an opencode storage folder (message/<session>/*.json and part/<message>/*.json files); pass a transcript file, or such a folder.`);
+  const paths = files.map((file) => file.path);
+  if (!isOpencodeStorage(paths) && isClineTaskFolder(paths)) return importClineFolder(files, name);
+  if (!isOpencodeStorage(paths)) {
+    throw new ImportFormatError(`"${name}" is a folder, but not an opencode storage folder (message/<session>/*.json and part/<message>/*.json files) or a Cline / Roo Code task folder (api_conversation_history.json); pass a transcript file, or such a folder.`);
   }
   const { sessions, problems } = readOpencodeFolder(files);
   const top = sessions.filter((session) => session.parentId === undefined || !sessions.some((other) => other.sessionId === session.parentId));
@@ -67,6 +70,18 @@ function importFolder(dir: string): ImportResult {
   for (const problem of problems) result.issues.push({ line: 0, kind: 'malformed', message: `${problem.path}: ${problem.message}; skipped` });
   result.issueCount = (result.issueCount ?? 0) + problems.length;
   return result;
+}
+
+/** A Cline / Roo Code task folder: its one task, history and panel messages read together. */
+function importClineFolder(files: FolderFile[], name: string): ImportResult {
+  const { tasks, problems } = readClineTasks(files, name);
+  const first = problems[0];
+  if (first !== undefined) throw new ImportFormatError(`"${name}": ${first.path} is ${first.message}.`);
+  if (tasks.length !== 1) {
+    throw new ImportFormatError(`"${name}" holds ${tasks.length} Cline tasks (${tasks.map((task) => task.taskId).join(', ')}); Foldlab's command line reads one: pass that task's folder (the page imports them all).`);
+  }
+  const task = tasks[0]!;
+  return importText(JSON.stringify(task.document, null, 1), { format: 'cline', fileName: `${task.taskId}.json` });
 }
 
 const PROMPTS_DIR = resolve(import.meta.dirname, '../../prompts');

@@ -4,7 +4,8 @@
  * metadata file is read with the transcript it describes, never imported as one; files of a folder
  * that are not transcripts are left out. The library links the subagents to their session by id.
  */
-import { isOpencodeStorage, readOpencodeFolder } from '../core/import/opencode-folder.ts';
+import { isClineTaskFolder, readClineTasks } from '../core/import/cline-folder.ts';
+import { isOpencodeStorage, readOpencodeFolder, type FolderFile } from '../core/import/opencode-folder.ts';
 import { isSubagentMetaName, parseSubagentMeta, subagentMetaNameOf } from '../core/import/subagent-meta.ts';
 import type { FormatId } from '../core/import/types.ts';
 import { errorMessage, importFile } from './actions.ts';
@@ -63,22 +64,41 @@ export function planImport(files: readonly PickedFile[]): ImportPlan {
  * the session that started them). Files that are no opencode record are named in a notice.
  */
 async function importOpencodeFolder(files: readonly PickedFile[]): Promise<void> {
-  const texts = await Promise.all(files.filter((picked) => picked.file.name.endsWith('.json')).map(async (picked) => ({ path: picked.path || picked.file.name, text: await picked.file.text() })));
-  const { sessions, problems } = readOpencodeFolder(texts);
-  for (const session of sessions) {
-    const file = new File([JSON.stringify(session.document, null, 1)], `${session.sessionId}.json`, { type: 'application/json' });
-    await importFile(file, { format: 'opencode' });
-  }
+  const { sessions, problems } = readOpencodeFolder(await jsonTexts(files));
+  for (const session of sessions) await importFile(documentFile(session.document, session.sessionId), { format: 'opencode' });
+  noticeProblems(problems, 'opencode folder');
+}
+
+/** A Cline / Roo Code task folder (or a folder of tasks): each task's history with its panel messages. */
+async function importClineFolder(files: readonly PickedFile[]): Promise<void> {
+  const { tasks, problems } = readClineTasks(await jsonTexts(files));
+  for (const task of tasks) await importFile(documentFile(task.document, task.taskId), { format: 'cline' });
+  noticeProblems(problems, 'task folder');
+}
+
+async function jsonTexts(files: readonly PickedFile[]): Promise<FolderFile[]> {
+  return Promise.all(files.filter((picked) => picked.file.name.endsWith('.json')).map(async (picked) => ({ path: picked.path || picked.file.name, text: await picked.file.text() })));
+}
+
+function documentFile(document: unknown, id: string): File {
+  return new File([JSON.stringify(document, null, 1)], `${id}.json`, { type: 'application/json' });
+}
+
+function noticeProblems(problems: ReadonlyArray<{ path: string; message: string }>, what: string): void {
   const first = problems[0];
-  if (first !== undefined) {
-    useAppStore.getState().setNotice({ fileName: first.path, error: `${problems.length} file${problems.length === 1 ? '' : 's'} of the opencode folder could not be read and ${problems.length === 1 ? 'was' : 'were'} left out; the first: ${first.path}: ${first.message}.` });
-  }
+  if (first === undefined) return;
+  useAppStore.getState().setNotice({ fileName: first.path, error: `${problems.length} file${problems.length === 1 ? '' : 's'} of the ${what} could not be read and ${problems.length === 1 ? 'was' : 'were'} left out; the first: ${first.path}: ${first.message}.` });
 }
 
 /** Imports the files one after the other, each subagent with its metadata. */
 export async function importFiles(files: readonly PickedFile[], options: { format?: FormatId } = {}): Promise<void> {
-  if (files.length > 1 && isOpencodeStorage(files.map((picked) => picked.path || picked.file.name))) {
+  const paths = files.map((picked) => picked.path || picked.file.name);
+  if (files.length > 1 && isOpencodeStorage(paths)) {
     await importOpencodeFolder(files);
+    return;
+  }
+  if (files.length > 1 && isClineTaskFolder(paths)) {
+    await importClineFolder(files);
     return;
   }
   const { transcripts, skipped } = planImport(files);

@@ -2,7 +2,7 @@
  * Format detection from content: the first non-empty JSONL line tells the JSONL formats apart
  * (FORMATS.md §0); a whole JSON document is classified by its shape.
  */
-import { isRecord } from './builder.ts';
+import { isRecord, str } from './builder.ts';
 import type { FormatId } from './types.ts';
 
 const CLAUDE_TYPES = new Set([
@@ -87,6 +87,21 @@ export function isOpencodeExport(doc: unknown): boolean {
   return isRecord(doc) && isRecord(doc.info) && Array.isArray(doc.messages) && doc.messages.some((message) => isRecord(message) && isRecord(message.info) && Array.isArray(message.parts));
 }
 
+/** A Cline / Roo Code task folder assembled by Foldlab: the history with the panel's messages. */
+export function isClineTask(doc: unknown): boolean {
+  return isRecord(doc) && Array.isArray(doc.messages) && Array.isArray(doc.ui_messages);
+}
+
+/** Cline's history alone: Anthropic messages whose first user text opens with `<task>`. */
+export function isClineHistory(doc: unknown): boolean {
+  if (!Array.isArray(doc)) return false;
+  const first: unknown = doc.find((message) => isRecord(message) && message.role === 'user');
+  if (!isRecord(first)) return false;
+  const content = first.content;
+  const text = typeof content === 'string' ? content : Array.isArray(content) ? content.map((block: unknown) => (isRecord(block) ? (str(block.text) ?? '') : '')).join('\n') : '';
+  return text.trimStart().startsWith('<task>');
+}
+
 /** A Gemini CLI chat record: `{sessionId, projectHash, messages: [{id, type, ...}]}`. */
 function isGeminiChat(doc: unknown): boolean {
   if (!isRecord(doc) || !Array.isArray(doc.messages)) return false;
@@ -99,6 +114,7 @@ export function detectDocumentFormat(doc: unknown): FormatId | undefined {
   if (openHandsEvents(doc)) return 'openhands';
   if (isGeminiChat(doc)) return 'gemini-cli';
   if (isOpencodeExport(doc)) return 'opencode';
+  if (isClineTask(doc) || isClineHistory(doc)) return 'cline';
   const lists = findMessageLists(doc);
   if (lists.length === 0) return undefined;
   if (isRecord(doc) && (typeof doc.system === 'string' || Array.isArray(doc.system))) return 'anthropic';

@@ -7,6 +7,7 @@ import { anthropicImporter } from './anthropic.ts';
 import { openHandsImporter } from './openhands.ts';
 import { createGeminiCliImporter, geminiCliDocumentImporter } from './gemini-cli.ts';
 import { opencodeImporter } from './opencode.ts';
+import { clineImporter } from './cline.ts';
 import type { DocumentImporter, FormatId, LineImporter } from './types.ts';
 
 /**
@@ -24,4 +25,5 @@ export const IMPORTERS: Record<FormatId, ImporterKind> = {
   openhands: { kind: 'json', importer: openHandsImporter },
   'gemini-cli': { kind: 'jsonl', create: createGeminiCliImporter, document: geminiCliDocumentImporter },
   opencode: { kind: 'json', importer: opencodeImporter },
+  cline: { kind: 'json', importer: clineImporter },
 };

@@ -5,7 +5,7 @@
  */
 import type { Entry } from '../journal/entry.ts';
 
-export type FormatId = 'claude-code' | 'codex' | 'pi' | 'openai-chat' | 'anthropic' | 'openhands' | 'gemini-cli' | 'opencode';
+export type FormatId = 'claude-code' | 'codex' | 'pi' | 'openai-chat' | 'anthropic' | 'openhands' | 'gemini-cli' | 'opencode' | 'cline';
 
 export const FORMAT_LABELS: Record<FormatId, string> = {
   'claude-code': 'Claude Code session (JSONL)',
@@ -16,6 +16,7 @@ export const FORMAT_LABELS: Record<FormatId, string> = {
   openhands: 'OpenHands trajectory (JSON events)',
   'gemini-cli': 'Gemini CLI chat (JSON or JSONL)',
   opencode: 'opencode session (export JSON or storage folder)',
+  cline: 'Cline / Roo Code task (history JSON or task folder)',
 };
 
 export const FORMAT_IDS = Object.keys(FORMAT_LABELS) as FormatId[];
