@@ -1,6 +1,6 @@
 /**
  * `eval <file|folder>... --strategies <id[:k=v,...]>,...`: replays every transcript found under
- * each strategy configuration with the offline summarizer and scores what survived, the same
+ * each strategy configuration with the offline summarizer (or a model's: model-eval.ts) and scores what survived, the same
  * computation as the app's Compare tab. A folder is searched for supported files (Claude Code
  * subagent files included, each `.meta.json` read with its transcript); a file holding several root
  * conversations is evaluated per conversation, and each subagent thread gets rows of its own that

@@ -37,6 +37,7 @@ export async function modelEvalMain(args: EvalArgs & { output: EvalOutput }, fla
   else if (args.output === 'md') text = `${formatEvalMarkdown(report)}${judged ? `\n\n${formatJudgedMarkdown(report)}` : ''}`;
   else text = `${formatEvalText(report)}${judged ? `\n${formatJudgedText(report)}` : ''}`;
   out(`${text}\n`);
+  if (judged && args.output === 'csv') err('The judged grades are not in --csv (its columns are the replay figures): see them with --json or --md.\n');
   const problems = judged ? formatJudgedProblems(report) : '';
   if (problems !== '') err(`${problems}\n`);
   return outcome.model.stopped !== undefined ? 1 : 0;

@@ -174,6 +174,14 @@ describe('eval --judge', () => {
     expect(ran.err).toMatch(/not graded: .*session\.jsonl pi \(keepRecentTokens=3000\) artifact at call \d+: the grade could not be read/);
   });
 
+  it('says on stderr that --csv holds no judged grades', async () => {
+    server = await startModelServer(answering());
+    const ran = await run(['--summarizer', 'model', '--model', 'gpt-4o-mini', '--judge', '--csv'], { json: false });
+    expect(ran.code).toBe(0);
+    expect(ran.out).toMatch(/^file,strategy,calls/);
+    expect(ran.err).toContain('The judged grades are not in --csv (its columns are the replay figures): see them with --json or --md.');
+  });
+
   it('judges the offline summaries with --judge alone (only the judge\'s requests are sent)', async () => {
     server = await startModelServer(answering());
     const ran = await run(['--judge', '--judge-model', 'gpt-4o-mini']);
