@@ -29,7 +29,7 @@ import { makeProbe } from './make.ts';
 import { contentNeedles, normalizeForMatch } from './normalize.ts';
 import { isRefusal } from './sources.ts';
 import { programs } from './shell.ts';
-import { failedTarget, resolvingKeys, shellTargets, successKeys } from './targets.ts';
+import { failedTarget, resolvingKeys, shellTargets, successKeys } from '../reading/targets.ts';
 import { callLabel, callTarget, inputObject, inputPath, shellScript, toolFamily } from './tools.ts';
 import type { Probe } from './types.ts';
 

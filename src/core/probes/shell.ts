@@ -1,97 +1,17 @@
 /**
  * Just enough shell reading to see which files a command clearly touches: `rm`, `mv`, `cp`,
  * `touch`, `tee`, `sed -i`, stdout redirects (`>`, `>>`) as writes; `cat`, `head`, `tail`, `nl`,
- * `sed -n` as reads. Quotes are honoured, heredoc bodies and comments skipped, anything unclear
- * ignored. A relative path is read from the directory entered with `cd` before it in the same
+ * `sed -n` as reads, from the words `shellWords` reads (quotes honoured, heredoc bodies and comments
+ * skipped, the one shell reading the summarizer uses too); anything unclear ignored. A relative path is read from the directory entered with `cd` before it in the same
  * script (`cd src && sed -i … index.ts` modifies `src/index.ts`); `mv a.ts b.ts dir/` moves each
  * file into the directory (deleted where it was, created there).
  */
 
+import { shellWords } from '../reading/shell-words.ts';
+
 export interface ShellEffect {
   path: string;
   kind: 'created' | 'modified' | 'deleted' | 'read';
-}
-
-/** Words of each simple command (split at newlines, `;`, `|`, `&`), quotes removed, heredoc bodies and comments skipped. */
-export function tokenize(script: string): string[][] {
-  const commands: string[][] = [[]];
-  let word = '';
-  let inWord = false;
-  let quote: '"' | "'" | undefined;
-  let expectMarker = false;
-  let heredoc: string | undefined;
-  const current = (): string[] => commands[commands.length - 1]!;
-  const endWord = (): void => {
-    if (inWord) {
-      if (expectMarker) {
-        heredoc = word;
-        expectMarker = false;
-      }
-      current().push(word);
-    }
-    word = '';
-    inWord = false;
-  };
-  for (let i = 0; i < script.length; i++) {
-    const char = script[i]!;
-    if (quote) {
-      if (char === quote) quote = undefined;
-      else if (char === '\\' && quote === '"' && i + 1 < script.length) word += script[++i];
-      else word += char;
-      continue;
-    }
-    if (char === '#' && !inWord) {
-      // A comment runs to the end of the line: `# config -> utils/config` redirects nothing.
-      const end = script.indexOf('\n', i);
-      i = (end < 0 ? script.length : end) - 1;
-      continue;
-    }
-    if (char === '"' || char === "'") {
-      quote = char;
-      inWord = true;
-      continue;
-    }
-    if (char === '\\' && i + 1 < script.length) {
-      if (script[i + 1] !== '\n') {
-        word += script[i + 1];
-        inWord = true;
-      }
-      i++;
-      continue;
-    }
-    if (char === '\n' || char === ';' || char === '|' || char === '&' || char === '(' || char === ')') {
-      endWord();
-      if (char === '\n' && heredoc !== undefined) {
-        const end = script.indexOf(`\n${heredoc}`, i);
-        i = end < 0 ? script.length : end + heredoc.length;
-        heredoc = undefined;
-      }
-      if (current().length > 0) commands.push([]);
-      continue;
-    }
-    if (char === ' ' || char === '\t') {
-      endWord();
-      continue;
-    }
-    if (char === '>' || char === '<') {
-      // Redirect operators become their own word: `2>&1`, `>`, `>>`, `<<-`; `>file` -> `>`, `file`.
-      let op = /^\d$/.test(word) ? word : '';
-      if (op) {
-        word = '';
-        inWord = false;
-      } else endWord();
-      op += char;
-      while (i + 1 < script.length && (script[i + 1] === '>' || script[i + 1] === '<' || script[i + 1] === '&' || script[i + 1] === '-' || script[i + 1] === '|')) op += script[++i];
-      if (op.endsWith('&')) while (i + 1 < script.length && /[\d-]/.test(script[i + 1]!)) op += script[++i];
-      current().push(op);
-      if (op === '<<' || op === '<<-') expectMarker = true;
-      continue;
-    }
-    word += char;
-    inWord = true;
-  }
-  endWord();
-  return commands.filter((command) => command.length > 0);
 }
 
 function looksLikePath(word: string): boolean {
@@ -102,7 +22,7 @@ function looksLikePath(word: string): boolean {
 
 /** The program of each simple command of a script (`cd x && npm test | tail` gives cd, npm, tail). */
 export function programs(script: string): string[] {
-  return tokenize(script)
+  return shellWords(script)
     .slice(0, 200)
     .flatMap((words) => {
       const plain = words.filter((word) => !/^\d?[<>]/.test(word));
@@ -136,7 +56,7 @@ function isFileName(word: string): boolean {
 export function shellEffects(script: string): ShellEffect[] {
   const raw: ShellEffect[] = [];
   let cwd = '';
-  for (const words of tokenize(script).slice(0, 200)) {
+  for (const words of shellWords(script).slice(0, 200)) {
     const effects: ShellEffect[] = [];
     if (words[0] === 'cd') {
       const target = words[1];

@@ -6,6 +6,7 @@
  */
 import type { ToolCallBlock } from '../journal/entry.ts';
 import { capped } from './make.ts';
+import { commandKey } from '../reading/targets.ts';
 import { shellEffects, type ShellEffect } from './shell.ts';
 
 export type FileKind = ShellEffect['kind'];
@@ -161,24 +162,6 @@ export function callTarget(call: ToolCallBlock, root: string | undefined): strin
   if (path !== undefined) return `${family === 'other' ? call.name.toLowerCase() : family}:${relative(path)}`;
   if (family === 'patch') return `patch:${patchEffects(typeof call.input === 'string' ? call.input : '').map((effect) => relative(effect.path)).join(',')}`;
   return undefined;
-}
-
-/** Output filters: a trailing `| tail -3` or `| grep error` changes what is shown, not what ran. */
-const FILTER_TAIL = /\s*\|\s*(?:tail|head|grep|egrep|fgrep|rg|less|more)\b(?:[^|'"]|'[^']*'|"[^"]*")*$/;
-
-/**
- * A command as a pairing key: whitespace collapsed, trailing output filters (`| tail -3`,
- * `| grep "error TS"`) and `2>&1` dropped, so `npm run check 2>&1 | tail -3` succeeding resolves
- * `npm run check 2>&1 | grep "error TS"` failing.
- */
-export function commandKey(script: string): string {
-  let command = script.replace(/\s+/g, ' ').trim();
-  for (let i = 0; i < 10; i++) {
-    const stripped = command.replace(FILTER_TAIL, '').replace(/\s*2>&1$/, '');
-    if (stripped === command || stripped.length === 0) break;
-    command = stripped;
-  }
-  return command;
 }
 
 /** A short label of a call for display: `Bash: uv run pytest …` or `Edit: src/app.ts`. */

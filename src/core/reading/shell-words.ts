@@ -1,6 +1,6 @@
 /**
  * Shell words for reading a transcript's commands: the simple commands of a script with quotes
- * removed and heredoc bodies skipped, and a command without what only shapes its output. Shared
+ * removed, heredoc bodies and comments skipped, and a command without what only shapes its output. Shared
  * by the offline summarizer and the retention probes, so both read a command the same way. Cost
  * is bounded: only the first MAX_SCRIPT_CHARS characters and MAX_SHELL_COMMANDS simple commands.
  */
@@ -10,7 +10,7 @@ export const MAX_SCRIPT_CHARS = 20_000;
 /** Simple commands of a script read at most. */
 export const MAX_SHELL_COMMANDS = 200;
 
-/** Words of each simple command (split at newlines, `;`, `|`, `&`, parentheses), quotes removed, heredoc bodies skipped. */
+/** Words of each simple command (split at newlines, `;`, `|`, `&`, parentheses), quotes removed, heredoc bodies and comments skipped. */
 export function shellWords(script: string): string[][] {
   const text = script.length > MAX_SCRIPT_CHARS ? script.slice(0, MAX_SCRIPT_CHARS) : script;
   const commands: string[][] = [[]];
@@ -40,6 +40,12 @@ export function shellWords(script: string): string[][] {
       if (char === quote) quote = undefined;
       else if (char === '\\' && quote === '"' && i + 1 < text.length) word += text[++i];
       else word += char;
+      continue;
+    }
+    if (char === '#' && !inWord) {
+      // A comment runs to the end of the line: `# config -> utils/config` redirects nothing.
+      const end = text.indexOf('\n', i);
+      i = (end < 0 ? text.length : end) - 1;
       continue;
     }
     if (char === '"' || char === "'") {

@@ -5,7 +5,7 @@
  * retention probes), the same tool on the same file).
  */
 import { isShellTool } from '../compaction/tool-actions.ts';
-import { failedTarget, resolvingKeys, shellTargets, successKeys } from '../probes/targets.ts';
+import { failedTarget, resolvingKeys, shellTargets, successKeys } from '../reading/targets.ts';
 import { clipHead, clipLine } from './clip.ts';
 import { MAX_SCRIPT_CHARS, withoutOutputFilters } from './shell.ts';
 
@@ -94,7 +94,7 @@ export function errorKeys(tool: string, target: string | undefined): string[] {
 }
 
 /**
- * Keys of what a failed command failed on (the retention probes' rule, see probes/targets.ts: the
+ * Keys of what a failed command failed on (the retention probes' rule, see reading/targets.ts: the
  * program with its subcommand and the operands naming what it acts on, in the directory it `cd`-ed
  * to, whatever that directory's spelling; other flags and output filters left out; a type check or
  * build also under its parent directories, whose passing check covers it), so a later success on

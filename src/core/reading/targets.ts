@@ -9,7 +9,8 @@
  * and the operands that name what it acts on: path-like words, short-flag selectors with their
  * value (`-m unit`, `-c "<script>"`), and for copies and moves only the destination. Long flags
  * (`--pool=threads`, `--noEmit`) and revision words are dropped. Setup commands (`cd`, `mkdir`,
- * `export`) are not targets.
+ * `export`) are not targets. Shared by the retention probes and the offline summarizer, so both
+ * call the same failure resolved.
  *
  * The directory is the one entered with `cd` before the command or named by the program's own
  * directory flag (`npm --prefix web`, `pnpm -C web`, `yarn --cwd web`, `make -C native`, `git -C
@@ -18,8 +19,7 @@
  * that failed in one spelling is resolved by a successful build in another (`successKeys`,
  * `resolvingKeys`).
  */
-import { tokenize } from './shell.ts';
-import { commandKey } from './tools.ts';
+import { shellWords } from './shell-words.ts';
 
 const SETUP = new Set(['cd', 'pushd', 'popd', 'mkdir', 'export', 'set', 'source', '.', 'true', 'sleep', 'clear']);
 const WRAPPERS = new Set(['sudo', 'command', 'time', 'nohup', 'env', 'exec']);
@@ -230,7 +230,7 @@ export function shellTargets(script: string, cdFailed = false): string[] {
   const flat = script.replace(/\$\([^()]*\)/g, 'SUBST');
   for (const segment of segments(flat).slice(0, 100)) {
     const command = commandKey(segment);
-    const words = tokenize(command)[0];
+    const words = shellWords(command)[0];
     if (words === undefined) continue;
     if (words[0] === 'cd') {
       const target = words[1] ?? '';
@@ -249,4 +249,22 @@ export function failedTarget(script: string, errorText: string): string | undefi
   const cdFailed = /\bcd\b[^\n]{0,40}(?:no such file|not a directory|can't cd)/i.test(errorText);
   const keys = shellTargets(script, cdFailed);
   return keys[keys.length - 1];
+}
+
+/** Output filters: a trailing `| tail -3` or `| grep error` changes what is shown, not what ran. */
+const FILTER_TAIL = /\s*\|\s*(?:tail|head|grep|egrep|fgrep|rg|less|more)\b(?:[^|'"]|'[^']*'|"[^"]*")*$/;
+
+/**
+ * A command as a pairing key: whitespace collapsed, trailing output filters (`| tail -3`,
+ * `| grep "error TS"`) and `2>&1` dropped, so `npm run check 2>&1 | tail -3` succeeding resolves
+ * `npm run check 2>&1 | grep "error TS"` failing.
+ */
+export function commandKey(script: string): string {
+  let command = script.replace(/\s+/g, ' ').trim();
+  for (let i = 0; i < 10; i++) {
+    const stripped = command.replace(FILTER_TAIL, '').replace(/\s*2>&1$/, '');
+    if (stripped === command || stripped.length === 0) break;
+    command = stripped;
+  }
+  return command;
 }

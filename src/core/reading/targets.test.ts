@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { linkEntries, makeEntries, type Spec } from '../compaction/testing.ts';
-import { extractProbes } from './extract.ts';
+import { extractProbes } from '../probes/extract.ts';
 import { failedTarget, shellTargets } from './targets.ts';
 
 const errorsOf = (specs: Spec[]) => extractProbes(linkEntries(makeEntries(specs))).filter((probe) => probe.category === 'error');
