@@ -77,10 +77,14 @@ export async function summarizeBranch(args: BranchSummaryArgs): Promise<BranchSu
       else signal.addEventListener('abort', fail, { once: true });
     });
     const response = await Promise.race([pending, stopped]);
-    const lists = cumulativeFileLists({ readFiles: [], modifiedFiles: [] }, args.entries);
-    const body = response.text.trim() || 'No summary generated';
-    return { text: `${branchSummaryPreamble(args.prompts)}${body}${formatFileSections(lists)}`, ...lists };
+    return branchSummaryOf(response.text, args.entries, args.prompts);
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** A branch summary from its body (the summarizer's, or one a `before-fork` hook wrote): pi's preamble, the body, the files the entries read or modified. */
+export function branchSummaryOf(body: string, entries: readonly Entry[], prompts: PromptLibrary): BranchSummaryText {
+  const lists = cumulativeFileLists({ readFiles: [], modifiedFiles: [] }, entries);
+  return { text: `${branchSummaryPreamble(prompts)}${body.trim() || 'No summary generated'}${formatFileSections(lists)}`, ...lists };
 }

@@ -12,6 +12,7 @@ import type { Summarizer } from '../compaction/summarizer.ts';
 import type { CompactionInput, ContextEntry, TriggerDecision } from '../compaction/types.ts';
 import { entryText } from '../journal/entry.ts';
 import { TokenIndex } from '../tokens/prefix-sums.ts';
+import { userCompactionHooks, type HookRunner } from '../hooks/user-hooks.ts';
 import { historyContext, type BranchView, type CompactionState, type TokenCache } from './branch-context.ts';
 
 export interface LoopCompactionArgs {
@@ -29,6 +30,8 @@ export interface LoopCompactionArgs {
   now: () => number;
   /** Compact even when the trigger does not fire (overflow recovery, `summarize_context`). */
   force: boolean;
+  /** P8: the user's hooks; `before-compact` sees the plan and may cancel it or write the summary. */
+  hooks?: HookRunner;
   onProgress: (progress: CompactionProgress) => void;
 }
 
@@ -85,6 +88,7 @@ export async function compactBranch(args: LoopCompactionArgs): Promise<LoopCompa
     strategy, input, rawOptions: args.rawOptions, summarizer: args.summarizer, prompts: args.prompts, signal: args.signal,
     ...(args.timeoutMs !== undefined ? { timeoutMs: args.timeoutMs } : {}),
     onProgress: args.onProgress, clock: args.now,
+    ...(args.hooks ? { hooks: userCompactionHooks(args.hooks, input) } : {}),
   });
   const { plan, context } = outcome;
   const notes = [...context.notes];

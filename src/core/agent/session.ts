@@ -20,8 +20,10 @@ import type { CompressionLimits } from '../strategies/layered/tool-compression.t
 import { parseOptions } from '../compaction/options.ts';
 import { assembleRequest } from './assemble.ts';
 import { describeTool } from './tool-prompts.ts';
-import { branchView, historyContext, TokenCache, type BranchView, type CompactionState } from './branch-context.ts';
-import { abandonedPart, summarizeBranch, type BranchSummaryText } from './branch-summary.ts';
+import { branchView, historyContext, pathOf, TokenCache, type BranchView, type CompactionState } from './branch-context.ts';
+import { abandonedPart, branchSummaryOf, summarizeBranch, type BranchSummaryText } from './branch-summary.ts';
+import { askBranchMove, branchMoveEvent } from '../hooks/branch-move.ts';
+import { notifyAfterCompact } from '../hooks/user-hooks.ts';
 import { readCodeLaw } from './code-law.ts';
 import { compactBranch, strategyInput } from './compact.ts';
 import { fallbackNote, overflowFallback, recoveryFailedMessage } from './overflow-recovery.ts';
@@ -172,10 +174,17 @@ class AgentSession implements AgentSessionApi, ToolRunHost {
       return true;
     }
     this.phase('compacting');
+    // P8: before-fork may write the branch summary itself, or keep the session where it is.
+    const asked = await askBranchMove(this.o.hooks, () => branchMoveEvent(oldLeaf, targetId, pathOf(targetId, (id) => this.journal.byId(id)).length - 1, part.entries));
+    if ('refused' in asked) {
+      this.note(`The branch was not moved: ${asked.refused}`);
+      return false;
+    }
+    const supplied = asked.summary;
     this.emit({ type: 'progress', progress: { phase: 'summarizing', done: 0, total: 1 } });
     let summary: BranchSummaryText;
     try {
-      summary = await summarizeBranch({
+      summary = supplied !== undefined ? branchSummaryOf(supplied, part.entries, this.o.prompts) : await summarizeBranch({
         entries: part.entries, summarizer: this.o.summarizer, prompts: this.o.prompts, signal,
         ...(this.o.summaryTimeoutMs !== undefined ? { timeoutMs: this.o.summaryTimeoutMs } : {}),
       });
@@ -213,7 +222,7 @@ class AgentSession implements AgentSessionApi, ToolRunHost {
       result = await compactBranch({
         strategy, rawOptions: custom ? { ...rawOptions, customInstructions: instruction } : rawOptions,
         view, tokens: this.tokens, contextWindow: this.o.contextWindow, summarizer: this.o.summarizer, prompts: this.o.prompts,
-        signal, now: clock, force,
+        signal, now: clock, force, ...(this.o.hooks ? { hooks: this.o.hooks } : {}),
         ...(this.o.summaryTimeoutMs !== undefined ? { timeoutMs: this.o.summaryTimeoutMs } : {}),
         onProgress: (progress) => {
           if (progress.phase === 'planning') this.phase('compacting');
@@ -234,6 +243,8 @@ class AgentSession implements AgentSessionApi, ToolRunHost {
     }
     const rule = trigger ?? result.decision.rule;
     for (const text of result.outcome.context.notes) this.note(text);
+    const afterError = this.o.hooks ? await notifyAfterCompact(this.o.hooks, result.outcome) : undefined;
+    if (afterError) this.note(`${afterError} The compaction stands.`);
     const record = this.journal.summary(this.leaf, result.text, {
       source: COMPACTION_SOURCE, trigger: rule, tokensBefore: result.tokensBefore,
       ...(result.firstKeptEntryId !== undefined ? { firstKeptEntryId: result.firstKeptEntryId } : {}),

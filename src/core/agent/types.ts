@@ -9,6 +9,7 @@ import type { CompactionProgress, CompactionRecord } from '../compaction/run.ts'
 import type { Summarizer } from '../compaction/summarizer.ts';
 import type { CompactedContext, ContextEntry, Plan, StrategyId } from '../compaction/types.ts';
 import type { Entry, Usage } from '../journal/entry.ts';
+import type { HookRunner } from '../hooks/user-hooks.ts';
 import type { TokenCounter } from '../tokens/counters.ts';
 
 /** A tool as the model is told about it: name, one-paragraph description, JSON Schema of its input. */
@@ -165,6 +166,12 @@ export interface AgentSessionOptions {
    * tool options; pass your own to share the tools' `.gitignore` choice and mtime tracker (L9).
    */
   prepareInput?: (text: string, signal: AbortSignal) => Promise<string>;
+  /**
+   * P8: the user's hooks, run in their sandbox. `before-compact` / `after-compact` around every
+   * compaction of the loop; `before-fork` on a branch move, where it may write the branch summary
+   * itself or cancel the move. Default: none.
+   */
+  hooks?: HookRunner;
   onEvent?: (event: AgentEvent) => void;
 }
 

@@ -120,7 +120,11 @@ async function attach(id: string, picked: PickedFolder, config: LiveSessionConfi
   attached.set(id, session);
   if (model.kind === 'webllm') session.dropOnEngineLoss = onEngineLost(() => engineLost(id));
   try {
-    const start: LiveStart = { id, folder: folderSource(picked), config, model: spec as LiveModelSpec, journal, ...(modelCalls !== undefined ? { modelCalls } : {}) };
+    // P8: the hook module of the Compact tab, as it is when the session starts or is opened again.
+    const hookSource = app().hookSource.trim();
+    const start: LiveStart = {
+      id, folder: folderSource(picked), config, model: spec as LiveModelSpec, journal, ...(modelCalls !== undefined ? { modelCalls } : {}), ...(hookSource ? { hookSource } : {}),
+    };
     // Kept by the page until the worker lets go of the port: if the worker dies, the page releases it.
     if (portKey) liveWorkers.hold(portKey);
     const started = await liveHost().start(Comlink.transfer(start, transferables(model)), Comlink.proxy((event: AgentEvent) => onEvent(id, event)));

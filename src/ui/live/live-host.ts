@@ -6,6 +6,8 @@
  */
 import { DEFAULT_MENTION_MODE, withMentions, type MentionMode } from '../../core/agent/mentions.ts';
 import { createMtimeTracker, type MtimeTracker } from '../../core/agent/mtime.ts';
+import { loadHookRunner } from '../../core/hooks/runner.ts';
+import { browserHookWorker, type HookWorkerFactory } from '../../worker/hook-worker.ts';
 import { createScriptedModel } from '../../core/agent/scripted-model.ts';
 import { scriptedSummarizer } from '../../core/agent/scripted-summarizer.ts';
 import { createAgentSession } from '../../core/agent/session.ts';
@@ -43,6 +45,8 @@ export interface LiveStart {
   journal: Entry[];
   /** Model calls the continued session made (`LiveSessionRow.modelCalls`): where a scripted model goes on. */
   modelCalls?: number;
+  /** P8: the user's hook module (the Compact tab's), run in its sandbox around the session's compactions and branch moves. */
+  hookSource?: string;
 }
 
 /** What the worker serves (Comlink wraps each method in a promise). */
@@ -108,13 +112,19 @@ function localModelOf(spec: Extract<LiveModelSpec, { kind: 'webllm' }>): Session
 export class LiveHost implements LiveHostApi {
   private readonly sessions = new Map<string, Hosted>();
 
+  /** `hookWorker` makes the sandbox worker of one hook call (in-process in tests). */
+  constructor(private readonly hookWorker: HookWorkerFactory = browserHookWorker) {}
+
   async start(start: LiveStart, onEvent: (event: AgentEvent) => void): Promise<{ model: string }> {
     const { model, summarizer, release } = modelOf(start.model, start.journal, start.modelCalls);
     try {
       const folder = folderOf(start.folder);
       const counter = await getCounter(start.config.counter);
       const mtimes = createMtimeTracker();
+      const source = start.hookSource?.trim();
+      const hooks = source ? await loadHookRunner(() => this.hookWorker(source)) : undefined;
       const api = createAgentSession({
+        ...(hooks ? { hooks } : {}),
         model, folder, counter, summarizer, prompts: PROMPTS, journal: start.journal, onEvent,
         tools: createFolderTools(folder, { gitignore: start.config.gitignore, mtimes }),
         strategy: { strategy: start.config.strategy, options: start.config.options },
