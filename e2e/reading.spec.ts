@@ -52,3 +52,17 @@ test('opened thinking is a box of its own, apart from the reply after it', async
     expect(after.y).toBeGreaterThanOrEqual(box.y + box.height + 8);
   }
 });
+
+test("the plan names the entry it cuts before by its line and words, the id on hover", async ({ app, page }) => {
+  await app.importFile(resolve(ROOT, 'public/samples/claude-code/37f83ec9-f2ea-42a9-925e-0d5c105cb6e8.jsonl'));
+  await page.getByTestId('tab.compact').click();
+  await page.getByTestId('compact.strategy.layered').check();
+  await page.getByTestId('compact.option.keepTurns').fill('2');
+  const cut = page.getByTestId('plan.cut');
+  await expect(cut).toBeVisible({ timeout: 30_000 });
+  const ref = cut.getByTestId('note.entry-ref');
+  await expect(ref).toHaveText(/^line \d+( ".+")?$/);
+  await expect(ref).toHaveAttribute('title', /^[0-9a-f-]{36}$/);
+  // The layered plan's notes name the cut's entry the same way.
+  await expect(page.getByTestId('plan.notes').getByTestId('note.entry-ref').first()).toHaveText(/^line \d+/);
+});

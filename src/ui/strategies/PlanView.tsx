@@ -24,7 +24,7 @@ export function PlanView({ preview, counterLabel, byId }: { preview: PlanPreview
       </p>
       {plan.cut && (
         <p data-testid="plan.cut">
-          <strong>Cut</strong> before input entry {plan.cut.index + 1} (<code>{preview.entryIds[plan.cut.index]}</code>): {plan.cut.rule}
+          <strong>Cut</strong> before input entry {plan.cut.index + 1} (<NoteText note={preview.entryIds[plan.cut.index] ?? ''} byId={find} />): {plan.cut.rule}
         </p>
       )}
       {plan.nothingToDo && (
