@@ -81,19 +81,41 @@ const OPEN_WORDS = /\b(?:still|unresolved|not (?:yet )?(?:fixed|resolved)|open|f
 /** A line that names the list under it: a heading, a tag (`<modified-files>`), "Files read:". */
 const SECTION = /^\s*(?:#{1,6}\s|<[\w-]+>\s*$|[^:]{1,60}:\s*$)/;
 
+/** One non-blank line of a summary, with the heading of the section it sits in, normalized for matching. */
+interface SummaryLine {
+  section: string;
+  line: string;
+  prepared: NormalizedContext;
+}
+
+/**
+ * The lines of each summary context read so far: every artifact and error probe a compaction checks
+ * reads the same summary's lines, so each line is normalized once per summary, not once per probe.
+ */
+const summaryLines = new WeakMap<NormalizedContext, SummaryLine[]>();
+
+function linesOf(context: NormalizedContext): SummaryLine[] {
+  let lines = summaryLines.get(context);
+  if (lines !== undefined) return lines;
+  lines = [];
+  let section = '';
+  for (const line of context.original.split('\n').slice(0, 5000)) {
+    if (line.trim().length === 0) continue;
+    if (SECTION.test(line)) section = line.replace(/[<>#]/g, ' ').replace(/[-_]/g, ' ');
+    else if (/^\s*<\/[\w-]+>\s*$/.test(line)) section = '';
+    lines.push({ section, line, prepared: prepareContext(line) });
+  }
+  summaryLines.set(context, lines);
+  return lines;
+}
+
 /**
  * Lines of a summary holding the probe (each checked on its own: "stated together"), each with the
  * heading of the section it sits in (`<read-files>`, "### Done"), which may state the kind or status.
  */
-function matchingLines(probe: Probe, text: string): string[] {
+function matchingLines(probe: Probe, context: NormalizedContext): string[] {
   const out: string[] = [];
-  let section = '';
-  for (const line of text.split('\n').slice(0, 5000)) {
-    if (line.trim().length === 0) continue;
-    if (SECTION.test(line)) section = line.replace(/[<>#]/g, ' ').replace(/[-_]/g, ' ');
-    else if (/^\s*<\/[\w-]+>\s*$/.test(line)) section = '';
-    if (matchProbe(probe, prepareContext(line)).kept) out.push(`${section} ${line}`);
-  }
+  for (const { section, line, prepared } of linesOf(context)) if (matchProbe(probe, prepared).kept) out.push(`${section} ${line}`);
   return out;
 }
 
@@ -116,10 +138,10 @@ export function carries(probe: Probe, view: EvidenceView, entry: Entry | undefin
   }
   if (probe.category === 'artifact') {
     const kind = KIND_WORDS[probe.kind];
-    return matchingLines(probe, context.original).some((line) => (kind ? kind.test(line) : true) && !PROPOSAL.test(line));
+    return matchingLines(probe, context).some((line) => (kind ? kind.test(line) : true) && !PROPOSAL.test(line));
   }
   if (probe.category === 'error') {
-    return matchingLines(probe, context.original).some((line) => (resolvedNow ? RESOLVED_WORDS.test(line) : OPEN_WORDS.test(line) && !RESOLVED_WORDS.test(line)));
+    return matchingLines(probe, context).some((line) => (resolvedNow ? RESOLVED_WORDS.test(line) : OPEN_WORDS.test(line) && !RESOLVED_WORDS.test(line)));
   }
   return true;
 }
