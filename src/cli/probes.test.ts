@@ -60,7 +60,7 @@ describe('npm run cli -- probes', () => {
     expect(parsed.format).toBe('pi');
     expect(parsed.probes).toContainEqual(expect.objectContaining({ category: 'task', line: 4, text: expect.stringContaining('hello.py') }));
     expect(cli(['probes', 'missing.jsonl'])).toMatchObject({ code: 1, err: expect.stringContaining('no such file: missing.jsonl') });
-    expect(cli(['probes', 'src'])).toMatchObject({ code: 1, err: expect.stringContaining('src is a folder') });
+    expect(cli(['probes', 'src'])).toMatchObject({ code: 1, err: expect.stringContaining('"src" is a folder, but not an opencode storage folder') });
     const bad = join(mkdtempSync(join(tmpdir(), 'foldlab-probes-')), 'bad.jsonl');
     writeFileSync(bad, '{"foo": 1}\nnot json\n');
     const broken = cli(['probes', bad]);
