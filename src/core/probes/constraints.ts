@@ -24,7 +24,8 @@
  * - a sentence ending with a colon ("i actually want you to:") takes the next two sentences (the
  *   list it introduces) as its content;
  * - questions never count on their own; code blocks are skipped. Plain "should" is not a keyword
- *   (too often a description or a wish).
+ *   (too often a description or a wish), except when it rules something out ("this should be a
+ *   client-only app with no backend", not said of the speaker).
  * Needles: the content words of the governed clause (stopwords dropped, stemmed), at most 6, as
  * one group; the whole sentence's when the clause has fewer than two (first `NEEDLE_CHARS` only).
  */
@@ -137,6 +138,9 @@ export function constraintHit(sentence: string): Hit | undefined {
       const at = lowerClause.search(/\b(?:make sure|ensure)\b/);
       if (!before.some((word) => FIRST_PERSON.test(word)) && before[before.length - 1] !== 'to') return { kind: 'must', clause: clause.slice(Math.max(0, at)), keyword: sure[0] };
     }
+    // "This should be a client-only app with no backend": a "should" that rules something out.
+    const should = /\bshould (?:be|have|use|work|run|stay|persist|keep)\b[^?]*\b(?:no|without|never)\b/.exec(rest);
+    if (should && !rest.slice(0, should.index).split(' ').some((word) => FIRST_PERSON.test(word))) return { kind: 'never', clause, keyword: 'should' };
     // Modal: any subject but the speaker, never as a guess.
     for (const [pattern, kind] of MODAL) {
       const match = pattern.exec(rest);

@@ -87,3 +87,22 @@ describe('builds spelled from another directory', () => {
     expect(statuses([{ user: 'build it' }, ...failure('a', 'npm run build'), ...success('b', 'npm run build --prefix web')])).toEqual(['open']);
   });
 });
+
+describe('an app built from a request (OpenHands)', () => {
+  it('reads the text editor tool by its command: create, view, str_replace', () => {
+    const editor = (id: string, command: string, path: string): Spec[] => [
+      { assistant: '', calls: [{ id, name: 'str_replace_editor', input: { command, path, file_text: 'x', old_str: 'a', new_str: 'b' } }] },
+      { tool: 'ok', callId: id },
+    ];
+    const probes = probesOf([{ user: 'make the app' }, ...editor('a', 'create', '/workspace/app/index.html'), ...editor('b', 'view', '/workspace/app/README.md'), ...editor('c', 'str_replace', '/workspace/app/main.js')], 'artifact');
+    expect(probes.map((probe) => `${probe.kind} ${probe.text}`).sort()).toEqual(['created app/index.html', 'modified app/main.js', 'read app/README.md']);
+  });
+
+  it('takes a "should" that rules something out as a constraint, not a plain wish or the speaker\'s own', () => {
+    const probes = probesOf(
+      [{ user: 'This should be a client-only app with no backend. The list should persist in localStorage. It should be fine. I should have no problem with that.' }],
+      'constraint',
+    );
+    expect(probes.map((probe) => probe.text)).toEqual(['This should be a client-only app with no backend.']);
+  });
+});

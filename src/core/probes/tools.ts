@@ -128,8 +128,11 @@ export function callEffects(call: ToolCallBlock, resultText = ''): ShellEffect[]
       const updated = /\b(updated|overwr[io]te|modified)\b/i.test(resultText.slice(0, 300));
       return [{ path, kind: updated ? 'modified' : 'created' }];
     }
-    case 'edit':
-      return [{ path, kind: 'modified' }];
+    case 'edit': {
+      // The text editor tools (str_replace_editor, str_replace_based_edit_tool) name what they do in `command`.
+      const command = typeof input?.command === 'string' ? input.command : undefined;
+      return [{ path, kind: command === 'create' ? 'created' : command === 'view' ? 'read' : 'modified' }];
+    }
     case 'delete':
       return [{ path, kind: 'deleted' }];
     default: {
