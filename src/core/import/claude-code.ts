@@ -66,6 +66,11 @@ class ClaudeCodeImporter implements LineImporter {
   private readonly alias = new Map<string, string | null>();
   /** Line uuid -> line number, for picking a title whose `leafUuid` is in this file. */
   private readonly uuidLines = new Map<string, number>();
+  /**
+   * Conversation line uuid -> number of the first such line read. Only these make a later line a
+   * copy: a line of another or unknown type that happens to carry the uuid (a damaged `type`) does not.
+   */
+  private readonly entryLines = new Map<string, number>();
   private readonly byId = new Map<string, Entry>();
   /** message.id -> the entry that response became, to merge its later split lines into. */
   private readonly responses = new Map<string, Entry>();
@@ -82,10 +87,11 @@ class ClaudeCodeImporter implements LineImporter {
     this.builder.lines++;
     const type = str(value.type);
     const uuid = str(value.uuid);
-    if (uuid !== undefined && type !== undefined && ENTRY_TYPES.has(type)) {
+    const entryType = type !== undefined && ENTRY_TYPES.has(type);
+    if (uuid !== undefined && entryType) {
       // `--resume` can copy history lines; the copy adds nothing the first one did not. It is skipped
       // and reported with both line numbers (a hand-edited file may differ between the two).
-      const first = this.uuidLines.get(uuid);
+      const first = this.entryLines.get(uuid);
       if (first !== undefined) {
         this.builder.ignoredLines++;
         this.builder.issue(lineNo, `repeats the uuid ${JSON.stringify(uuid)} of line ${first}; the first line is kept and this one skipped`, 'duplicate');
@@ -97,7 +103,9 @@ class ClaudeCodeImporter implements LineImporter {
     // Only a line that was read counts as the first of its uuid: a copy after a skipped, malformed
     // first line is the one kept.
     const skipped = this.builder.issues.slice(issuesBefore).some((issue) => issue.line === lineNo && issue.kind === 'malformed');
-    if (uuid !== undefined && !skipped && !this.uuidLines.has(uuid)) this.uuidLines.set(uuid, lineNo);
+    if (uuid === undefined || skipped) return;
+    if (!this.uuidLines.has(uuid)) this.uuidLines.set(uuid, lineNo);
+    if (entryType && !this.entryLines.has(uuid)) this.entryLines.set(uuid, lineNo);
   }
 
   private dispatch(value: Json, type: string | undefined, lineNo: number): void {

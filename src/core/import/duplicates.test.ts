@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { importText } from './run.ts';
 
 const PI_V3 = readFileSync('public/samples/pi/v3-small.jsonl', 'utf8').trimEnd().split('\n');
+const DAG = readFileSync('public/samples/claude-code/dag_compact_after_rewind.jsonl', 'utf8');
 const CLAUDE = readFileSync('public/samples/claude-code/37f83ec9-f2ea-42a9-925e-0d5c105cb6e8.jsonl', 'utf8').trimEnd().split('\n');
 
 describe('duplicates in an import', () => {
@@ -34,6 +35,38 @@ describe('duplicates in an import', () => {
     expect(result.issues.map((issue) => [issue.line, issue.kind])).toEqual([[n + 1, 'malformed']]);
     expect(result.entries.length).toBe(clean.entries.length);
     expect(result.entries.some((entry) => entry.line === n + 2)).toBe(true);
+  });
+
+  it('a damaged copy whose type is unreadable does not make the intact line after it a duplicate (fuzz counterexample)', () => {
+    // dag_compact_after_rewind.jsonl with line 3 duplicated and the copy's "type" key damaged: a space
+    // flipped in, or a U+2028 inserted (still valid JSON, and not a line break). The copy is no
+    // conversation line; the intact line 4 is the first of its uuid and imports.
+    const lines = DAG.trimEnd().split('\n');
+    const clean = importText(lines.join('\n'));
+    for (const damaged of [lines[2]!.replace('"type"', '" ype"'), lines[2]!.replace('"type"', '"ty\u2028pe"')]) {
+      expect(JSON.parse(damaged)).toHaveProperty('uuid', 'b1u');
+      const result = importText([...lines.slice(0, 2), damaged, ...lines.slice(2)].join('\n'));
+      expect(result.issues).toEqual([]);
+      expect(result.entries.map((entry) => entry.id)).toEqual(clean.entries.map((entry) => entry.id));
+      expect(result.entries.find((entry) => entry.id === 'b1u')?.line).toBe(4);
+    }
+  });
+
+  it('an intact copy of a line is still reported as a duplicate of the first', () => {
+    const lines = DAG.trimEnd().split('\n');
+    const result = importText([...lines.slice(0, 3), lines[2]!, ...lines.slice(3)].join('\n'));
+    expect(result.issues).toEqual([
+      { line: 4, kind: 'duplicate', message: 'repeats the uuid "b1u" of line 3; the first line is kept and this one skipped' },
+    ]);
+  });
+
+  it('a U+2028 inside a JSON string is text, not a line break', () => {
+    const lines = DAG.trimEnd().split('\n');
+    const withSeparator = lines[2]!.replace('First attempt', 'First\u2028attempt');
+    const result = importText([...lines.slice(0, 2), withSeparator, ...lines.slice(3)].join('\n'));
+    expect(result.issues).toEqual([]);
+    expect(JSON.stringify(result.entries.find((entry) => entry.id === 'b1u')?.blocks)).toContain('First\u2028attempt');
+    expect(result.entries.find((entry) => entry.id === 'b1a')?.line).toBe(4);
   });
 
   it('a pi entry id used twice keeps both entries in file order and reports the second with the first line', () => {
