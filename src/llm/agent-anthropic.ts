@@ -123,7 +123,7 @@ export function createAnthropicAgentModel(config: AnthropicAgentConfig): AgentMo
   return {
     kind: 'anthropic',
     model: config.model,
-    complete: (request, onDelta) => runAgentRequest(provider, config, request.signal, onDelta, (emit) => once(request, emit)),
+    complete: (request, onDelta) => runAgentRequest(provider, config, request.signal, onDelta, (emit, signal) => once({ ...request, signal }, emit)),
   };
 }
 

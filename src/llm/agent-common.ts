@@ -6,10 +6,10 @@
  * anything else stays the named provider error, worded for a reply instead of a summary.
  */
 import { ContextOverflowError, ModelAbortedError, type ModelDelta } from '../core/agent/types.ts';
-import { ContextOverflowError as ProviderOverflowError, ProviderError, redact, type ProviderRef } from './errors.ts';
+import { ContextOverflowError as ProviderOverflowError, ProviderError, ReplyTimeoutError, redact, type ProviderRef } from './errors.ts';
 import { randomNonce } from './fence.ts';
 import { withRetry, type RetryOptions } from './retry.ts';
-import type { RequestTimeouts } from './timeouts.ts';
+import { DEFAULT_REPLY_TIMEOUT_MS, type RequestTimeouts } from './timeouts.ts';
 
 /** How an agent model reaches its server. */
 export interface AgentModelConfig extends RequestTimeouts {
@@ -37,31 +37,42 @@ export interface AgentModelConfig extends RequestTimeouts {
 /**
  * Runs `attempt` with retries; `emit` passes deltas on and marks the attempt as having streamed,
  * after which a failure is final. Every failure comes out as the agent sees it (see file comment).
+ * The whole reply, retries and their waits included, ends with ReplyTimeoutError after
+ * `config.replyTimeoutMs` (0: no limit); `attempt` gets the signal that timer aborts.
  */
 export async function runAgentRequest<T>(
   provider: ProviderRef,
   config: AgentModelConfig,
   signal: AbortSignal,
   onDelta: ((delta: ModelDelta) => void) | undefined,
-  attempt: (emit: (delta: ModelDelta) => void) => Promise<T>,
+  attempt: (emit: (delta: ModelDelta) => void, signal: AbortSignal) => Promise<T>,
 ): Promise<T> {
   if (signal.aborted) throw new ModelAbortedError();
+  const limitMs = config.replyTimeoutMs ?? DEFAULT_REPLY_TIMEOUT_MS;
+  const reply = new AbortController();
+  const forward = () => reply.abort(signal.reason);
+  signal.addEventListener('abort', forward, { once: true });
+  const timer = limitMs > 0 ? setTimeout(() => reply.abort(new ReplyTimeoutError(limitMs, provider.label)), limitMs) : undefined;
   try {
     return await withRetry(async () => {
       let streamed = false;
       const emit = (delta: ModelDelta): void => {
         streamed = true;
-        if (!signal.aborted) onDelta?.(delta);
+        if (!reply.signal.aborted) onDelta?.(delta);
       };
       try {
-        return await attempt(emit);
+        return await attempt(emit, reply.signal);
       } catch (error) {
         if (streamed && error instanceof ProviderError) error.retryable = false;
         throw error;
       }
-    }, { ...config.retry, signal, label: provider.label });
+    }, { ...config.retry, signal: reply.signal, label: provider.label });
   } catch (error) {
-    throw toAgentError(error, provider, signal, config.apiKey);
+    const timedOut: unknown = reply.signal.reason;
+    throw toAgentError(!signal.aborted && timedOut instanceof ReplyTimeoutError ? timedOut : error, provider, signal, config.apiKey);
+  } finally {
+    clearTimeout(timer);
+    signal.removeEventListener('abort', forward);
   }
 }
 

@@ -92,7 +92,7 @@ export function createOpenAIAgentModel(config: OpenAIAgentConfig): AgentModel {
   return {
     kind: 'openai',
     model: config.model,
-    complete: (request, onDelta) => runAgentRequest(provider, config, request.signal, onDelta, (emit) => once(request, emit)),
+    complete: (request, onDelta) => runAgentRequest(provider, config, request.signal, onDelta, (emit, signal) => once({ ...request, signal }, emit)),
   };
 }
 

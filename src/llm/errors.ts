@@ -209,6 +209,15 @@ export class IdleTimeoutError extends ProviderTimeoutError {
   }
 }
 
+/** A live session's reply (all its attempts) did not finish within the reply timeout; the session keeps everything before it. */
+export class ReplyTimeoutError extends ProviderTimeoutError {
+  override name = 'ReplyTimeoutError';
+  constructor(timeoutMs: number, label: string) {
+    super(timeoutMs, label);
+    this.message = `Reply timeout: ${label} did not finish its reply within ${seconds(timeoutMs)} (Settings > Models, "Reply"): the turn was ended and the session keeps everything before this reply; send again, or allow it longer.`;
+  }
+}
+
 /** The user cancelled while the request ran: nothing was changed. */
 export class ProviderCancelledError extends CompactionCancelledError {
   override name = 'ProviderCancelledError';

@@ -112,9 +112,10 @@ describe('connect timeout: no response headers', () => {
 });
 
 describe('the timeouts of Settings > Models', () => {
-  it('default to 60 s connect, 60 s idle and 120 s total, and refuse what is out of range with why', () => {
-    expect(DEFAULT_TIMEOUT_SECONDS).toEqual({ connect: 60, idle: 60, total: 120 });
-    expect(requestTimeouts({ connect: 1.5, idle: 0, total: 30 })).toEqual({ connectTimeoutMs: 1_500, idleTimeoutMs: 0 });
+  it('default to 60 s connect, 60 s idle, 120 s total and 300 s per reply, and refuse what is out of range with why', () => {
+    expect(DEFAULT_TIMEOUT_SECONDS).toEqual({ connect: 60, idle: 60, total: 120, reply: 300 });
+    expect(requestTimeouts({ connect: 1.5, idle: 0, total: 30, reply: 90 })).toEqual({ connectTimeoutMs: 1_500, idleTimeoutMs: 0, replyTimeoutMs: 90_000 });
+    expect(timeoutProblem('reply', 0)).toBe('The reply timeout must be a number of seconds from 1 to 3,600.');
     expect(timeoutProblem('connect', 0)).toBeUndefined();
     expect(timeoutProblem('total', 0)).toBe('The total timeout must be a number of seconds from 1 to 3,600.');
     expect(timeoutProblem('idle', Number.NaN)).toBe('The idle timeout must be a number of seconds from 0 to 3,600 (0 turns it off).');
@@ -123,7 +124,7 @@ describe('the timeouts of Settings > Models', () => {
 
   it('travel with a RemoteConfig into every request it makes: summaries and live-session replies', async () => {
     server.reply({ silent: true }, { silent: true }, { events: openAIStream(['It', ' is']), delayMs: 400 });
-    const config: RemoteConfig = { presetId: 'custom', api: 'openai', baseUrl: `${server.url}/v1`, model: 'qwen3:8b', ...requestTimeouts({ connect: 0.15, idle: 0.15, total: 120 }) };
+    const config: RemoteConfig = { presetId: 'custom', api: 'openai', baseUrl: `${server.url}/v1`, model: 'qwen3:8b', ...requestTimeouts({ connect: 0.15, idle: 0.15, total: 120, reply: 300 }) };
     const summary = await failure(createRemoteSummarizerWith(config, 'Summarize.', { retry }).summarize(summaryRequest()));
     expect(summary.message).toMatch(/^Connect timeout: .+ sent no response within 0\.2 s/);
     const reply = await failure(createAgentModel(config, { retry }).complete(agentRequest()));

@@ -2,7 +2,8 @@
  * The two timeouts every provider request carries besides the caller's total one: a connect
  * timeout (no response headers within N s) and an idle-stream timeout (no bytes of the body for
  * N s). `post` (http.ts) applies both, so summaries, judged runs and live sessions share them.
- * Settings > Models sets them with the total timeout of a summary (`TimeoutSeconds`).
+ * Settings > Models sets them with the total timeout of a summary and of a live reply
+ * (`TimeoutSeconds`; the reply's is applied by agent-common.ts).
  */
 import { DEFAULT_SUMMARY_TIMEOUT_MS } from '../core/compaction/run.ts';
 import { ConnectTimeoutError, IdleTimeoutError } from './errors.ts';
@@ -12,15 +13,20 @@ export const DEFAULT_CONNECT_TIMEOUT_MS = 60_000;
 /** Longest silence inside a response body, ms. Default 60,000 (`--idle-timeout 60`). */
 export const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
 
+/** Longest a live session's reply may take, all its attempts and retry waits included, ms. Default 300,000. */
+export const DEFAULT_REPLY_TIMEOUT_MS = 300_000;
+
 /** Per-request timeouts, in ms; 0 turns one off. */
 export interface RequestTimeouts {
   /** No response headers within this long fails with ConnectTimeoutError. Default 60,000. */
   connectTimeoutMs?: number;
   /** No body bytes for this long fails with IdleTimeoutError. Default 60,000. */
   idleTimeoutMs?: number;
+  /** A live session's whole reply (all attempts) past this long fails with ReplyTimeoutError; summaries use their own total. Default 300,000. */
+  replyTimeoutMs?: number;
 }
 
-/** The three timeouts as the user sets them in Settings > Models, in seconds; 0 turns connect or idle off. */
+/** The timeouts as the user sets them in Settings > Models, in seconds; 0 turns connect or idle off. */
 export interface TimeoutSeconds {
   /** No response headers within this long. Default 60. */
   connect: number;
@@ -28,24 +34,27 @@ export interface TimeoutSeconds {
   idle: number;
   /** A whole summary (all its attempts) within this long. Default 120. */
   total: number;
+  /** A whole live-session reply (all its attempts) within this long. Default 300. */
+  reply: number;
 }
 
 export const DEFAULT_TIMEOUT_SECONDS: Readonly<TimeoutSeconds> = {
   connect: DEFAULT_CONNECT_TIMEOUT_MS / 1000,
   idle: DEFAULT_IDLE_TIMEOUT_MS / 1000,
   total: DEFAULT_SUMMARY_TIMEOUT_MS / 1000,
+  reply: DEFAULT_REPLY_TIMEOUT_MS / 1000,
 };
 
 /** Why a timeout field's value cannot be used (undefined when it can): a number of seconds, 0 allowed for connect and idle. */
 export function timeoutProblem(which: keyof TimeoutSeconds, value: number): string | undefined {
-  const least = which === 'total' ? 1 : 0;
+  const least = which === 'total' || which === 'reply' ? 1 : 0;
   if (!Number.isFinite(value) || value < least || value > 3600) return `The ${which} timeout must be a number of seconds from ${least} to 3,600${least === 0 ? ' (0 turns it off)' : ''}.`;
   return undefined;
 }
 
 /** The per-request timeouts (ms) of the settings, for a provider's config. */
 export function requestTimeouts(seconds: TimeoutSeconds): Required<RequestTimeouts> {
-  return { connectTimeoutMs: Math.round(seconds.connect * 1000), idleTimeoutMs: Math.round(seconds.idle * 1000) };
+  return { connectTimeoutMs: Math.round(seconds.connect * 1000), idleTimeoutMs: Math.round(seconds.idle * 1000), replyTimeoutMs: Math.round(seconds.reply * 1000) };
 }
 
 /** The timeouts a config carries, and only those (so a config without them keeps the defaults). */
@@ -53,6 +62,7 @@ export function timeoutsOf(config: RequestTimeouts): RequestTimeouts {
   return {
     ...(config.connectTimeoutMs !== undefined ? { connectTimeoutMs: config.connectTimeoutMs } : {}),
     ...(config.idleTimeoutMs !== undefined ? { idleTimeoutMs: config.idleTimeoutMs } : {}),
+    ...(config.replyTimeoutMs !== undefined ? { replyTimeoutMs: config.replyTimeoutMs } : {}),
   };
 }
 

@@ -42,6 +42,11 @@ export const useAppStore = create<AppState>()(
         compareConfigs: state.compareConfigs,
         comparePriceModel: state.comparePriceModel,
       }),
+      // Timeouts saved before a field existed (the reply timeout) keep that field's default.
+      merge: (persisted, current) => {
+        const saved = (persisted ?? {}) as Partial<AppState>;
+        return { ...current, ...saved, timeouts: { ...current.timeouts, ...saved.timeouts } };
+      },
     },
   ),
 );

@@ -1,6 +1,7 @@
 /**
- * The three timeouts of every model request, in seconds: connect (no response headers), idle
- * stream (no bytes of a reply) and total (a whole summary, all attempts). Kept with the other
+ * The timeouts of every model request, in seconds: connect (no response headers), idle stream
+ * (no bytes of a reply), total (a whole summary, all attempts) and reply (a whole live-session
+ * reply, all attempts). Kept with the other
  * preferences and applied to summaries, judged runs and live sessions from the next request on.
  * A value out of range is shown with why, and the one in use stays.
  */
@@ -12,6 +13,7 @@ const FIELDS: ReadonlyArray<{ id: keyof TimeoutSeconds; label: string }> = [
   { id: 'connect', label: 'Connect (no response headers)' },
   { id: 'idle', label: 'Idle stream (no bytes of the reply)' },
   { id: 'total', label: 'Total (a whole summary)' },
+  { id: 'reply', label: 'Reply (a whole live-session reply)' },
 ];
 
 export function TimeoutSettings() {
@@ -26,7 +28,7 @@ export function TimeoutSettings() {
         <label key={id} className="field inline">
           <span>{label}</span>
           <input
-            type="number" min={id === 'total' ? 1 : 0} max={3600} step="any" inputMode="decimal"
+            type="number" min={id === 'total' || id === 'reply' ? 1 : 0} max={3600} step="any" inputMode="decimal"
             value={drafts[id] ?? String(timeouts[id])}
             onChange={(e) => {
               const text = e.target.value;
