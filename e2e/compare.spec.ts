@@ -151,7 +151,11 @@ test('four configurations (memory folding among them): one curve each, totals eq
   const detail = page.getByTestId('compare.detail');
   await expect(detail).toBeVisible();
   await expect(detail.getByTestId('compare.detail.trigger')).not.toBeEmpty();
-  await expect(detail.getByTestId('compare.detail.summary').first()).toHaveText(pi.summaries[0]!);
+  // The summary renders as markdown: every line the CLI wrote shows, its markers read as structure.
+  const shown = normalizeMarkdownText(await detail.getByTestId('compare.detail.summary').first().innerText());
+  const lines = pi.summaries[0]!.split('\n').map(markdownLineText).filter((line) => line !== '');
+  expect(lines.length).toBeGreaterThan(0);
+  for (const line of lines) expect(shown, line).toContain(line);
   await expect(detail.getByTestId('compare.detail.removed').locator('li').first()).toBeVisible();
 
   // The context at a call, typed by number: its tokens are the CLI's series value for that call.
@@ -203,3 +207,13 @@ test('a configuration whose summarizer fails shows its error; the others still r
   expect(await value(page, 'compare.totals.1.tokensPerTask')).toBe(String(window.tokensPerTask));
   await expect(page.getByTestId('compare.chart')).toHaveAttribute('data-series', '2');
 });
+
+/** Text with inline markdown markers dropped and whitespace collapsed, as compared above. */
+function normalizeMarkdownText(text: string): string {
+  return text.replace(/[*_`]/g, '').replace(/\s+/g, ' ').trim();
+}
+
+/** A markdown source line's words, without the heading, list, checkbox or quote marker it starts with. */
+function markdownLineText(line: string): string {
+  return normalizeMarkdownText(line.replace(/^\s*(#{1,6}\s+|>\s*|[-*+]\s+(\[[ xX]\]\s+)?|\d+[.)]\s+)/, ''));
+}

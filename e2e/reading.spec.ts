@@ -24,7 +24,7 @@ test('an IDE prompt: titled by its words, the IDE text tagged injected, the tool
   await expect(injected.nth(0)).toContainText('injected · ide_opened_file');
   await expect(injected.nth(1)).toHaveAttribute('data-harness', 'ide_selection');
   // The words are outside every injected part.
-  await expect(prompt.locator('.text pre').filter({ hasText: WORDS })).toHaveCount(1);
+  await expect(prompt.locator('.text .markdown').filter({ hasText: WORDS })).toHaveCount(1);
   await expect(injected.filter({ hasText: WORDS })).toHaveCount(0);
 
   const input = page.getByRole('group', { name: 'Input of Read' });

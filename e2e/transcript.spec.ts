@@ -18,7 +18,8 @@ test('verbosity modes change what is shown', async ({ app, page }) => {
   await expect(rows).not.toHaveText(`${all} rows`);
   const quiet = Number((await rows.textContent())?.replace(/[^0-9]/g, ''));
   expect(quiet).toBeLessThan(all);
-  await expect(page.getByTestId('transcript.entry').last()).toContainText('Fixed: `port` is now parsed');
+  await expect(page.getByTestId('transcript.entry').last()).toContainText('Fixed: port is now parsed');
+  await expect(page.getByTestId('transcript.entry').last().locator('.markdown code').first()).toHaveText('port');
   await page.getByTestId('verbosity.compact').check();
   await expect(page.locator('.one-line').first()).toBeVisible();
 });

@@ -24,6 +24,12 @@ export const PRECACHE_SAMPLE_LIMIT = 256 * 1024;
  * worker's registration (vite-plugin-pwa's register imports workbox-window on load).
  */
 export const MOUNT_CHUNKS = ['assets/workbox-window'] as const;
+/**
+ * Chunks the first screen fetches only after it has painted, at their first use, while the text
+ * they format shows as written: the markdown renderer (src/ui/common/MarkdownText.tsx). Outside
+ * the first screen's budget; precached like every lazy chunk.
+ */
+export const AFTER_PAINT_CHUNKS = ['assets/markdown-render'] as const;
 /** Strings found only in @mlc-ai/web-llm's bundle (a cache name and a TVM runtime method). */
 export const WEBLLM_MARKERS = ['webllm/model', 'asyncLoadWebGPUPipelines'] as const;
 

@@ -13,6 +13,7 @@ import { ProbeOutcomeList } from './ProbeOutcomeList.tsx';
 import { NoteText } from '../common/NoteText.tsx';
 import { useWorkerValue } from './use-comparison.ts';
 import { formatNumber } from '../common/format.ts';
+import { MarkdownText } from '../common/MarkdownText.tsx';
 
 const fmt = (n: number) => formatNumber(Math.round(n));
 
@@ -128,7 +129,7 @@ export function CompactionDetail({ comparisonId, result, config, index, byId, co
         summaries.map(([task, text]) => (
           <details key={task} open={summaries.length === 1} className="detail-summary">
             <summary>{task} · {formatNumber(text.length)} characters</summary>
-            <pre tabIndex={0} role="group" aria-label={`Summary ${task}`} data-testid="compare.detail.summary">{text}</pre>
+            <div className="detail-summary-text" tabIndex={0} role="group" aria-label={`Summary ${task}`} data-testid="compare.detail.summary"><MarkdownText text={text} /></div>
           </details>
         ))
       )}

@@ -5,6 +5,7 @@
 import type { Entry } from '../../core/journal/entry.ts';
 import type { FoldBlockView } from '../../worker/fold-protocol.ts';
 import { EntryCard } from '../transcript/EntryCard.tsx';
+import { MarkdownText } from '../common/MarkdownText.tsx';
 
 export function BlockDetail({ block, journal, bookmarked, onBookmark, onClose, onExpand, retrieved = false }: { block: FoldBlockView; journal: readonly Entry[]; bookmarked: boolean; onBookmark: () => void; onClose: () => void; onExpand?: () => void; retrieved?: boolean }) {
   const source = journal.slice(block.journalFrom, block.journalTo + 1).filter((entry) => entry.kind !== 'event');
@@ -25,7 +26,7 @@ export function BlockDetail({ block, journal, bookmarked, onBookmark, onClose, o
         <button type="button" className="link" onClick={onClose} data-testid="fold.detail.close">Close</button>
       </header>
       <h4>{block.title}</h4>
-      {block.content && <pre className="small">{block.content}</pre>}
+      {block.content && <div className="small"><MarkdownText text={block.content} /></div>}
       {block.outcome && <p className="small">Outcome: {block.outcome}</p>}
       <p className="small">
         <strong>Keywords</strong> {block.keywords.join(', ') || '—'} · <strong>Entities</strong> <span data-testid="fold.entities">{block.entities.join(', ') || '—'}</span>

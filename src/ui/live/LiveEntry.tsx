@@ -1,11 +1,13 @@
 /**
  * One journal entry of a live session as the Live tab shows it: the user's words (the files they
  * mentioned folded away), the reply, tool calls and their results, compactions and branch
- * summaries. Everything is shown as text: nothing from the folder or the model is rendered as HTML.
+ * summaries. Words, replies and summaries render as markdown (elements, never HTML: raw HTML stays
+ * text); tool calls, results and appended files stay preformatted text.
  */
 import { memo, useState } from 'react';
 import type { Block, Entry } from '../../core/journal/entry.ts';
 import { formatNumber } from '../common/format.ts';
+import { MarkdownText } from '../common/MarkdownText.tsx';
 
 const REMINDER = '\n\n<system-reminder>';
 
@@ -34,7 +36,7 @@ export const LiveEntry = memo(function LiveEntry({ entry, busy, onResend }: Live
     return (
       <details className="live-entry live-marker" data-testid={branch ? 'live.branch-summary-entry' : 'live.compaction-entry'}>
         <summary>{branch ? 'Branch summary: what was done on the branch left behind' : `Context compacted${entry.marker?.tokensBefore ? ` (from ${formatNumber(entry.marker.tokensBefore)} tokens)` : ''}`}</summary>
-        <pre className="live-text">{text(entry.blocks)}</pre>
+        <div className="live-md"><MarkdownText text={text(entry.blocks)} /></div>
       </details>
     );
   }
@@ -56,7 +58,7 @@ export const LiveEntry = memo(function LiveEntry({ entry, busy, onResend }: Live
   return (
     <div className={`live-entry live-${entry.role}`} data-testid={`live.entry.${entry.role}`}>
       {entry.blocks.map((block, i) => {
-        if (block.type === 'text') return <p key={i} className="live-text">{block.text}</p>;
+        if (block.type === 'text') return <div key={i} className="live-md"><MarkdownText text={block.text} /></div>;
         if (block.type === 'thinking') return <details key={i} className="muted"><summary>Thinking</summary><p className="live-text">{block.text}</p></details>;
         if (block.type === 'tool_call') return <p key={i} className="live-call" data-testid="live.tool-call"><code>{block.name}({json(block.input)})</code></p>;
         return null;
@@ -86,7 +88,7 @@ function UserEntry({ entry, busy, onResend }: LiveEntryProps) {
   }
   return (
     <div className="live-entry live-user" data-testid="live.entry.user">
-      <p className="live-text">{words}</p>
+      <div className="live-md"><MarkdownText text={words} /></div>
       {reminder && (
         <details className="small" data-testid="live.reminder">
           <summary>Mentioned files, appended for the model</summary>

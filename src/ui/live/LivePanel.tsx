@@ -9,6 +9,7 @@ import type { ConversationRow, EntryRow } from '../../db/schema.ts';
 import { closeLiveSession, editAndResendLive, exportLiveSession, isAttached, liveLeaf, sendLive, stopLive, switchLiveBranch } from './live-actions.ts';
 import { IDLE_RUNTIME, useLiveStore } from '../../store/live-store.ts';
 import { download } from '../common/download.ts';
+import { MarkdownText } from '../common/MarkdownText.tsx';
 import { LiveComposer } from './LiveComposer.tsx';
 import { LiveEntry } from './LiveEntry.tsx';
 import { LiveReconnect } from './LiveReconnect.tsx';
@@ -82,7 +83,7 @@ function AttachedPanel({ conversation, entries }: { conversation: ConversationRo
       {runtime.branchSummary && (
         <details className="live-branch-summary" open data-testid="live.branch-summary">
           <summary>Summary of the branch left behind (given to the model where this branch continues)</summary>
-          <pre className="live-text">{runtime.branchSummary}</pre>
+          <div className="live-md"><MarkdownText text={runtime.branchSummary} /></div>
         </details>
       )}
       {/* Focusable so the chat can be scrolled from the keyboard. */}
