@@ -29,6 +29,8 @@ export function parseEvalArgs(argv: readonly string[]): EvalArgs & { output: Eva
   let output: EvalOutput = 'text';
   let from: ReplayFrom | undefined;
   let branches: EvalBranches | undefined;
+  let hook: string | undefined;
+  let hookTimeoutMs: number | undefined;
   const choice = <T>(parse: () => T): T => {
     try {
       return parse();
@@ -76,6 +78,8 @@ export function parseEvalArgs(argv: readonly string[]): EvalArgs & { output: Eva
       format = id as FormatId;
     } else if (arg === '--from') from = choice(() => parseReplayFrom(value()));
     else if (arg === '--branches') branches = choice(() => parseEvalBranches(value()));
+    else if (arg === '--hook') hook = value();
+    else if (arg === '--hook-timeout') hookTimeoutMs = whole(1);
     else if (arg === '--json') output = 'json';
     else if (arg === '--csv') output = 'csv';
     else if (arg === '--md') output = 'md';
@@ -92,5 +96,9 @@ export function parseEvalArgs(argv: readonly string[]): EvalArgs & { output: Eva
     if (jobs > 1) throw new EvalUsageError('--jobs splits the files over processes that cannot share one model run: use --concurrency N with a model');
   } else model = priceModel ?? model;
   checkModelFlags(modelFlags, true);
-  return { paths, configs, counter: parseCounterId(counter), contextWindow, ...(model ? { model } : {}), ...(format ? { format } : {}), ...(from ? { from } : {}), ...(branches ? { branches } : {}), ...(unseenPrefix !== undefined ? { unseenPrefix } : {}), jobs, output, modelFlags };
+  if (hookTimeoutMs !== undefined && hook === undefined) throw new EvalUsageError('--hook-timeout needs --hook MODULE.mjs');
+  // With --hook, every configuration runs the hooks unless --configs-json turns them off ("hooks": false).
+  if (hook !== undefined) configs = configs.map((config) => (config.hooks === undefined ? { ...config, hooks: true } : config));
+  else if (configs.some((config) => config.hooks)) throw new EvalUsageError('a configuration runs hooks ("hooks": true) but no --hook MODULE.mjs was given');
+  return { paths, configs, counter: parseCounterId(counter), contextWindow, ...(model ? { model } : {}), ...(format ? { format } : {}), ...(from ? { from } : {}), ...(branches ? { branches } : {}), ...(unseenPrefix !== undefined ? { unseenPrefix } : {}), ...(hook !== undefined ? { hook } : {}), ...(hookTimeoutMs !== undefined ? { hookTimeoutMs } : {}), jobs, output, modelFlags };
 }

@@ -95,6 +95,7 @@ export function formatEvalText(report: EvalReport): string {
       }
       lines.push(`${row[0]}${row[COLUMNS.length - 1] ? ` (subagent of ${row[COLUMNS.length - 1]})` : ''}  ${row[1]}: ${row[3]} compactions, peak ${row[4]}, ${row[5]} overflow, ${row[6]} tokens per task${row[9] ? `, $${row[9]}` : ''}; probes ${PROBE_CATEGORIES.map((c, i) => `${c} ${row[10 + i]}`).join(', ')}${row[trigger] ? `; trigger ${row[trigger]}` : ''}`);
       for (const w of s?.warnings ?? []) lines.push(`  warning (${w.kind}, ${w.overflowCalls} overflow calls): ${w.message}`);
+      for (const note of s?.hookNotes ?? []) lines.push(`  hook: ${note}`);
     }
     lines.push(...recordedLines(file));
   }

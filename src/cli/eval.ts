@@ -29,6 +29,8 @@ import { findEvalInputs, nothingEvaluated, readSubagentMetaBeside, type SkippedF
 import { sideBySide } from './side-by-side.ts';
 import { linkParents, threadFields, threadsOf, type EvalAgent, type EvalParent } from './eval-threads.ts';
 import type { Summarizer } from '../core/compaction/summarizer.ts';
+import type { HookRunner } from '../core/hooks/user-hooks.ts';
+import { loadCliHooks } from './hooks.ts';
 import type { Entry } from '../core/journal/entry.ts';
 import type { JudgedReport } from './judge-run.ts';
 import type { ModelRunReport } from './model-report.ts';
@@ -53,6 +55,12 @@ export interface EvalArgs {
    * grades each configuration once a file's replays are done (its result by configuration index);
    * `files` of them replayed side by side (the model client bounds the requests in flight).
    */
+  /** `--hook`: the user's hook module, run in worker threads for each configuration whose `hooks` is set. */
+  hook?: string;
+  /** Time each hook call may take, ms (`--hook-timeout`, default 2,000). */
+  hookTimeoutMs?: number;
+  /** The loaded `hook` module (set by `runEval`). */
+  hookRunner?: HookRunner;
   modelRun?: { summarizer: Summarizer; judge?: (output: CompareOutput, journal: readonly Entry[]) => Promise<ReadonlyArray<JudgedReport | undefined>>; files?: number };
 }
 
@@ -82,6 +90,8 @@ export interface EvalStrategyReport {
   /** Why the context cannot stay inside the window, each with the calls sent over it (window-warnings.ts); empty when it stays inside. */
   warnings: WindowWarning[];
   error?: string;
+  /** With `--hook`: what the hooks cancelled or how they failed, by call (replay-hooks.ts). */
+  hookNotes?: string[];
   /** With `--judge`: the answers graded 0-5 by dimension, and every question. */
   judged?: JudgedReport;
 }
@@ -144,6 +154,7 @@ export async function runEval(args: EvalArgs): Promise<EvalReport> {
   for (const config of args.configs) parseConfigOptions(config, args.contextWindow); // refuse a bad option before any file is read
   const { files, skipped } = findEvalInputs(args.paths);
   if (files.length === 0) throw new Error(nothingEvaluated(args.paths, skipped, []));
+  if (args.hook !== undefined && !args.hookRunner) args = { ...args, hookRunner: await loadCliHooks(args.hook, args.hookTimeoutMs) };
   const reports: EvalFileReport[] = [];
   if (args.jobs > 1 && files.length > 1) reports.push(...(await runInChildren(files, args)).files);
   else if ((args.modelRun?.files ?? 1) > 1) reports.push(...(await sideBySide(files, args.modelRun!.files!, (file) => evalFile(file, args))).flat());
@@ -185,6 +196,7 @@ async function evalThread(result: ImportResult, shown: string, args: EvalArgs, i
     const output = await compareConfigs({
       journal: result.entries, totals, counter, contextWindow: args.contextWindow, configs: args.configs,
       summarizer: args.modelRun?.summarizer ?? createOfflineSummarizer(), prompts, leafId: branch.leafId,
+      ...(args.hookRunner ? { hooks: args.hookRunner } : {}),
       ...(args.from ? { from: args.from } : {}),
       ...(args.model ? { priceModel: args.model } : {}),
       ...(args.unseenPrefix !== undefined ? { unseenPrefix: parseUnseenPrefix(args.unseenPrefix) } : {}),
@@ -228,6 +240,7 @@ export function strategyReport(result: ReplayResult): Omit<EvalStrategyReport, '
     trigger: result.trigger ?? null,
     warnings: result.warnings ?? [],
     ...(result.error !== undefined ? { error: result.error } : {}),
+    ...(result.hookNotes ? { hookNotes: result.hookNotes } : {}),
   };
 }
 
@@ -239,7 +252,7 @@ async function runInChildren(files: string[], args: EvalArgs): Promise<EvalRepor
   const main = resolve(import.meta.dirname, 'main.ts');
   const outputs = await Promise.all(chunks.map((chunk) => new Promise<EvalReport>((resolvePromise, reject) => {
     // The CLI runs its TypeScript through tsx (npm run cli): the children load it the same way.
-    const child = spawn(process.execPath, ['--import', 'tsx', main, 'eval', ...chunk, '--configs-json', JSON.stringify(args.configs), '--counter', args.counter, '--window', String(args.contextWindow), ...(args.model ? ['--model', args.model] : []), ...(args.format ? ['--format', args.format] : []), ...(args.from ? ['--from', args.from] : []), ...(args.branches ? ['--branches', args.branches] : []), ...(args.unseenPrefix !== undefined ? ['--unseen-prefix', args.unseenPrefix] : []), '--jobs', '1', '--json'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', main, 'eval', ...chunk, '--configs-json', JSON.stringify(args.configs), '--counter', args.counter, '--window', String(args.contextWindow), ...(args.model ? ['--model', args.model] : []), ...(args.format ? ['--format', args.format] : []), ...(args.from ? ['--from', args.from] : []), ...(args.branches ? ['--branches', args.branches] : []), ...(args.unseenPrefix !== undefined ? ['--unseen-prefix', args.unseenPrefix] : []), ...(args.hook !== undefined ? ['--hook', args.hook] : []), ...(args.hookTimeoutMs !== undefined ? ['--hook-timeout', String(args.hookTimeoutMs)] : []), '--jobs', '1', '--json'], { stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     child.stdout.setEncoding('utf8').on('data', (data: string) => (out += data));
     child.on('error', reject);

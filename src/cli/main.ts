@@ -3,7 +3,7 @@
  *   npm run cli -- inspect <file> [--format F] [--counter C] [--json]
  *   npm run cli -- compact <file> --strategy <id> [--option k=v ...] [--counter C] [--window N] [--upto I] [--from start|last-compaction] [--hook M.mjs [--hook-timeout MS]] [--json]
  *   npm run cli -- fold <file> [--option k=v ...] [--counter C] [--window N] [--from start|last-compaction] [--simulate a-b [--level 2|3|4] [--summarizer offline]] [--json]
- *   npm run cli -- eval <file|folder>... --strategies <id[:k=v,...]>,... [--window N] [--counter C] [--model M] [--from start|last-compaction] [--branches all|last] [--jobs N] [--json|--csv|--md]
+ *   npm run cli -- eval <file|folder>... --strategies <id[:k=v,...]>,... [--window N] [--counter C] [--model M] [--from start|last-compaction] [--branches all|last] [--jobs N] [--hook M.mjs [--hook-timeout MS]] [--json|--csv|--md]
  *     (eval, compact and fold --simulate take --summarizer model --base-url <url> --model <name> [--api openai|anthropic]
  *      [--max-cost USD] [--dry-run] [--cache DIR]; eval also --judge [--judge-model M] [--judge-at compaction|final] [--concurrency N])
  *   npm run cli -- probes <file> [--format F] [--json]
@@ -39,14 +39,15 @@ const USAGE = `usage:
                       [--simulate FROM-TO [--level 2|3|4] [--summarizer offline|model (with the model flags of compact)]] [--json]
   npm run cli -- eval <file|folder>... --strategies <id[:key=value,...]>,... [--window TOKENS] [--counter C]
                       [--model PRICE_MODEL] [--summarizer offline] [--from start|last-compaction] [--branches all|last] [--unseen-prefix TOKENS|claude-code|pi]
-                      [--jobs N] [--json|--csv|--md]
+                      [--jobs N] [--hook MODULE.mjs [--hook-timeout MS]] [--json|--csv|--md]
                       [--summarizer model --base-url URL --model NAME [--api openai|anthropic] [--price-model PRICE_MODEL]]
                       [--judge [--judge-model NAME] [--judge-at compaction|final]] [--max-cost USD] [--dry-run] [--cache DIR] [--concurrency N]
                       (with a model the key is read from FOLDLAB_API_KEY, never from the command line; a local server needs none)
   (--from: where a replay starts; default start, the first entry of the branch, the source agent's own
    compactions left out. --branches: default all, every branch of a file; last, the last of each conversation.
    --unseen-prefix: tokens every call sends outside the transcript, system prompt and tool definitions;
-   default what the recorded usage gives, else 0)
+   default what the recorded usage gives, else 0. --hook: beforeCompact / afterCompact run at each compaction
+   of every configuration ("hooks": false in --configs-json leaves one out); a failing hook is noted on its row)
   npm run cli -- probes <file> [--format ${FORMAT_IDS.join('|')}] [--json]
   npm run cli -- backup-check <file> [--json]
   npm run cli -- retention-table   (the README's retention table, measured again on the samples)

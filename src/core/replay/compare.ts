@@ -15,6 +15,7 @@ import { extractProbes } from '../probes/index.ts';
 import type { TokenCounter } from '../tokens/counters.ts';
 import { configLabel } from './label.ts';
 import { emptyScores } from './scoring.ts';
+import type { HookRunner } from '../hooks/user-hooks.ts';
 import { replaySession } from './replay.ts';
 import { isFoldingConfig } from './config-options.ts';
 import { replayFolding } from './folding-replay.ts';
@@ -48,6 +49,8 @@ export interface CompareArgs {
   unseenPrefix?: UnseenPrefix;
   /** 'fallback' (the page's setting): the entered prefix applies only where no call recorded usage; default 'override'. */
   unseenPrefixUse?: 'override' | 'fallback';
+  /** The user's hook module: run in the replay of each configuration whose `hooks` is set (replay-hooks.ts). */
+  hooks?: HookRunner;
 }
 
 export interface CompareOutput {
@@ -84,12 +87,15 @@ export async function compareConfigs(args: CompareArgs): Promise<CompareOutput> 
     const config = args.configs[i]!;
     if (args.signal?.aborted) throw new CompactionCancelledError();
     try {
+      if (config.hooks && !args.hooks) throw new Error('This configuration runs your hook module, and none is loaded: load one (the Compact tab\'s hook module, or --hook in the CLI), or turn its hooks off.');
+      if (config.hooks && isFoldingConfig(config)) throw new Error('Memory folding makes no compactions for hooks to see: turn this configuration\'s hooks off.');
       const result = await (isFoldingConfig(config) ? replayFolding : replaySession)({
         input, config, summarizer: args.summarizer, prompts: args.prompts, probes, firstCall: built.firstCall, unseenPrefix,
         ...(price ? { price } : {}),
         ...(args.dismissed ? { dismissed: args.dismissed } : {}),
         ...(args.timeoutMs ? { timeoutMs: args.timeoutMs } : {}),
         ...(args.signal ? { signal: args.signal } : {}),
+        ...(config.hooks && args.hooks ? { hooks: args.hooks } : {}),
         onProgress: (progress) => args.onProgress?.(i, progress),
       });
       ratio ??= charsPerToken(input.entries, input.tokens.total);

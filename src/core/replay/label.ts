@@ -4,7 +4,8 @@ import type { ReplayConfig } from './types.ts';
 export function configLabel(config: ReplayConfig): string {
   if (config.label?.trim()) return config.label.trim();
   const set = Object.entries(config.options).filter(([, value]) => value !== undefined && value !== '');
-  return set.length === 0 ? config.strategy : `${config.strategy} (${set.map(([key, value]) => `${key}=${String(value)}`).join(', ')})`;
+  const name = set.length === 0 ? config.strategy : `${config.strategy} (${set.map(([key, value]) => `${key}=${String(value)}`).join(', ')})`;
+  return config.hooks ? `${name} + hooks` : name;
 }
 
 /** `id` or `id:k=v,k=v` (the CLI's --strategies items) to a configuration. */

@@ -17,6 +17,7 @@ import type { Entry } from '../journal/entry.ts';
 import type { Price } from '../pricing.ts';
 import { extractProbes } from '../probes/index.ts';
 import type { Probe } from '../probes/types.ts';
+import type { HookRunner } from '../hooks/user-hooks.ts';
 import { getStrategy } from '../strategies/index.ts';
 import { clockOf, findCalls, idleMoment } from './calls.ts';
 import { ReplayContext } from './context.ts';
@@ -24,6 +25,7 @@ import { DEFAULT_CACHE_TTL_MS, replayCall, replayCost } from './cost.ts';
 import { configLabel } from './label.ts';
 import { emptyScores, ProbeChecker, probesByEntry, probesOf, scoreOf } from './scoring.ts';
 import { recordedCalls, unseenPrefixOf, type UnseenPrefix } from './recorded-usage.ts';
+import { replayAfterCompact, replayCompactionHooks, ReplayHookCancel } from './replay-hooks.ts';
 import type { ProbeOutcome, ReplayCall, ReplayCompaction, ReplayConfig, ReplayPlan, ReplayProgress, ReplayResult } from './types.ts';
 
 export interface ReplayArgs {
@@ -54,6 +56,8 @@ export interface ReplayArgs {
    * recorded (`unseenPrefixOf`), 0 where none was recorded.
    */
   unseenPrefix?: UnseenPrefix;
+  /** The user's hook module, run at each compaction (replay-hooks.ts); its failures are notes of the result. */
+  hooks?: HookRunner;
 }
 
 /** Yield to the event loop after this much work, so a cancel or a progress message can get through. */
@@ -81,6 +85,8 @@ export async function replaySession(args: ReplayArgs): Promise<ReplayResult> {
   const compactions: ReplayCompaction[] = [];
   const removedEver: string[] = [];
   const notes: string[] = [];
+  /** What the user's hooks did that the result must say (a cancel, a failure), by call. */
+  const hookNotes: string[] = [];
   let previous: CompactionInput['previous'];
   let summarizerTokens = { input: 0, output: 0 };
   let nothingToDo = 0;
@@ -128,10 +134,19 @@ export async function replaySession(args: ReplayArgs): Promise<ReplayResult> {
     const at = asked;
     args.onProgress?.({ call, calls: callIndices.length, compactions: compactions.length, phase: 'summarizing' });
     const tokensBefore = context.tokensAt(end) + unseen;
-    const outcome = await runCompaction({
-      strategy, input: at, rawOptions: raw, summarizer: args.summarizer, prompts: args.prompts,
-      ...(args.signal ? { signal: args.signal } : {}), ...(args.timeoutMs ? { timeoutMs: args.timeoutMs } : {}),
-    });
+    let outcome: CompactionOutcome;
+    try {
+      outcome = await runCompaction({
+        strategy, input: at, rawOptions: raw, summarizer: args.summarizer, prompts: args.prompts,
+        ...(args.signal ? { signal: args.signal } : {}), ...(args.timeoutMs ? { timeoutMs: args.timeoutMs } : {}),
+        ...(args.hooks ? { hooks: replayCompactionHooks(args.hooks, at, call, hookNotes) } : {}),
+      });
+    } catch (caught) {
+      if (!(caught instanceof ReplayHookCancel)) throw caught;
+      lastNothing = caught.message;
+      return false;
+    }
+    if (args.hooks && changed(outcome)) await replayAfterCompact(args.hooks, outcome, call, hookNotes);
     if (!changed(outcome)) {
       nothingToDo++;
       lastNothing = outcome.plan.nothingToDo ?? 'the plan changed nothing';
@@ -189,6 +204,7 @@ export async function replaySession(args: ReplayArgs): Promise<ReplayResult> {
   notes.push(unseen > 0
     ? `Every call's context is the transcript (${input.counter.label}) plus ${unseen.toLocaleString('en-US')} tokens not in it (system prompt, tool definitions), and every trigger reads that size: ${unseenPrefix.note}`
     : `Every call's context counts the transcript alone (${input.counter.label}): ${unseenPrefix.note}`);
+  notes.push(...hookNotes);
   if (nothingToDo > 0) notes.push(`The trigger fired ${nothingToDo} time(s) with nothing to compact; the context was left as it was.`);
   const end = error === undefined ? (callIndices.length === allCalls.length ? entries.length : callIndices.at(-1)! + 1) : (calls.at(-1)?.entryIndex ?? -1) + 1;
   const finalContext = context.snapshot(Math.max(end, context.appendFrom));
@@ -219,6 +235,7 @@ export async function replaySession(args: ReplayArgs): Promise<ReplayResult> {
     finalContext,
     unseenPrefix,
     ...(error !== undefined ? { error } : {}),
+    ...(args.hooks ? { hookNotes } : {}),
     notes,
   };
 }

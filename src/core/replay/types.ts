@@ -16,6 +16,8 @@ export interface ReplayConfig {
   label?: string;
   strategy: string;
   options: Record<string, unknown>;
+  /** Run the user's hook module (beforeCompact / afterCompact) at each of this configuration's compactions. */
+  hooks?: boolean;
 }
 
 /** One model request of the source: an assistant response and the context it was sent. */
@@ -185,6 +187,8 @@ export interface ReplayResult {
   /** Why the replay stopped early (summarizer failure): the calls up to there are kept. */
   error?: string;
   notes: string[];
+  /** With the user's hooks: what they did that changed or failed the replay (a cancel, a throw, a timeout), by call; also in `notes`. */
+  hookNotes?: string[];
   /** Where the trigger fires, against `contextWindow`; absent in results saved before it was shown. */
   trigger?: TriggerPoint;
   /** The window warnings of the run (empty when it stays inside); absent in results saved before them. */
