@@ -16,6 +16,11 @@ export interface RetryWait {
   waitingForNetwork?: boolean;
 }
 
+/** The wait as the page counts it down: why, until when (epoch ms, from `now`), which retry. */
+export function waitOf(wait: RetryWait, now: number): { reason: 'rate-limit' | 'busy' | 'network'; until: number; attempt: number } {
+  return { reason: wait.waitingForNetwork ? 'network' : wait.error.status === 429 ? 'rate-limit' : 'busy', until: now + wait.delayMs, attempt: wait.attempt };
+}
+
 /** "Waiting 20 s (retry-after) before attempt 2 of 4 of request 3 (a reply) to Local · qwen3:8b: rate limited (HTTP 429)." */
 export function retryNotice(wait: RetryWait, request: string, maxRetries: number = DEFAULT_MAX_RETRIES): string {
   const { error } = wait;

@@ -25,6 +25,7 @@ export function applyLiveEvent(runtime: LiveRuntime, event: AgentEvent, now: num
       const chars = runtime.streamedChars + delta.text.length;
       const seconds = (now - started) / 1000;
       return {
+        wait: undefined,
         ...(delta.type === 'text' ? { streaming: runtime.streaming + delta.text } : { thinking: runtime.thinking + delta.text }),
         streamStartedAt: started,
         streamedChars: chars,
@@ -36,7 +37,7 @@ export function applyLiveEvent(runtime: LiveRuntime, event: AgentEvent, now: num
       const priced = priceFor(event.model);
       const callCost = event.usage && priced ? usageCost(event.usage, priced.price) : undefined;
       return {
-        calls: runtime.calls + 1, usage, model: event.model, contextTokens: event.contextTokens,
+        wait: undefined, calls: runtime.calls + 1, usage, model: event.model, contextTokens: event.contextTokens,
         costUsd: callCost === undefined ? runtime.costUsd : (runtime.costUsd ?? 0) + callCost,
         streaming: '', thinking: '', streamedChars: 0, streamStartedAt: undefined,
       };
@@ -57,10 +58,12 @@ export function applyLiveEvent(runtime: LiveRuntime, event: AgentEvent, now: num
       return { lastCompaction: `${event.trigger} at call ${event.atCall}: ${event.tokensBefore.toLocaleString('en-US')} → ${event.tokensAfter.toLocaleString('en-US')} tokens`, progress: undefined };
     case 'branch-summary':
       return { branchSummary: event.entry.blocks.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('\n') };
+    case 'wait':
+      return { wait: event.wait };
     case 'note':
       return { notes: [...runtime.notes, event.text].slice(-MAX_NOTES) };
     case 'state':
-      return { busy: event.busy, phase: event.phase, ...(event.phase !== 'compacting' ? { progress: undefined } : {}) };
+      return { busy: event.busy, phase: event.phase, ...(event.phase !== 'compacting' ? { progress: undefined } : {}), ...(event.phase !== 'calling' ? { wait: undefined } : {}) };
     case 'entry':
       // A finished reply is in the journal now: the streamed copy is no longer needed.
       return event.entry.role === 'assistant' ? { streaming: '', thinking: '' } : {};

@@ -7,7 +7,7 @@
  */
 import { create } from 'zustand';
 import type { CompactionProgress } from '../core/compaction/run.ts';
-import type { TurnResult } from '../core/agent/types.ts';
+import type { ModelWait, TurnResult } from '../core/agent/types.ts';
 
 /** One tool call of the current turn, with its outcome once it ran. */
 export interface LiveToolRow {
@@ -44,6 +44,8 @@ export interface LiveRuntime {
   contextTokens?: number;
   tools: LiveToolRow[];
   progress?: CompactionProgress;
+  /** Set while the reply waits before a retry (a 429, a busy server, the network); cleared when it streams or ends. */
+  wait?: ModelWait;
   notes: string[];
   /** The last compaction the loop made ("pi at call 3: 12,400 → 3,100 tokens"). */
   lastCompaction?: string;

@@ -175,6 +175,16 @@ export interface AgentSessionOptions {
   onEvent?: (event: AgentEvent) => void;
 }
 
+/** A model request waiting before it is sent again, as the page shows it ("rate limited — retrying in 12 s"). */
+export interface ModelWait {
+  /** 'rate-limit' for a 429, 'busy' for 5xx/529/408/409, 'network' while offline (sent again once online). */
+  reason: 'rate-limit' | 'busy' | 'network';
+  /** When the next attempt starts (epoch ms). */
+  until: number;
+  /** The attempt about to be made: 1 for the first retry. */
+  attempt: number;
+}
+
 /** What the loop reports as it runs; `entry` events are the journal to store (in order, never rewritten). */
 export type AgentEvent =
   | { type: 'entry'; entry: Entry }
@@ -193,6 +203,8 @@ export type AgentEvent =
   }
   | { type: 'branch-summary'; fromLeafId: string; toEntryId: string; entry: Entry }
   | { type: 'note'; text: string }
+  /** The model's reply waits before a retry (reported by the model's host, not the loop). */
+  | { type: 'wait'; wait: ModelWait }
   | { type: 'state'; busy: boolean; phase: 'idle' | 'calling' | 'tool' | 'compacting' };
 
 /** The outcome of one user turn. */

@@ -1,11 +1,13 @@
 /**
  * What the running session is doing right now: the reply as it streams (tokens per second), the
- * tool calls of this turn with their outcome, compaction progress (it blocks input, L11), and the
+ * tool calls of this turn with their outcome, what a reply waits for (a 429, the network: the
+ * Compact job's wait line), compaction progress (it blocks input, L11), and the
  * session's notes (overflow retry, recovery failed, the 120 s fallback), calls and cost.
  */
 import { formatUsd, PRICES_AS_OF } from '../../core/pricing.ts';
 import type { LiveRuntime } from '../../store/live-store.ts';
 import { formatNumber } from '../common/format.ts';
+import { JobWaitNotice } from '../common/JobWaitNotice.tsx';
 
 const PHASES: Record<LiveRuntime['phase'], string> = { idle: 'idle', calling: 'waiting for the model', tool: 'running a tool', compacting: 'compacting' };
 
@@ -39,6 +41,7 @@ export function LiveActivity({ runtime }: { runtime: LiveRuntime }) {
   const progress = runtime.progress;
   return (
     <div className="live-activity">
+      {runtime.busy && runtime.phase === 'calling' && <p className="small"><JobWaitNotice wait={runtime.wait} /></p>}
       {progress && (
         <div role="status" className="live-progress" data-testid="live.progress">
           Compacting the history ({progress.phase}

@@ -12,12 +12,13 @@ import { createScriptedModel } from '../../core/agent/scripted-model.ts';
 import { scriptedSummarizer } from '../../core/agent/scripted-summarizer.ts';
 import { createAgentSession } from '../../core/agent/session.ts';
 import { createFolderTools } from '../../core/agent/tools/index.ts';
-import type { AgentEvent, AgentModel, AgentSessionApi, Folder, TurnResult } from '../../core/agent/types.ts';
+import type { AgentEvent, AgentModel, AgentSessionApi, Folder, ModelWait, TurnResult } from '../../core/agent/types.ts';
 import type { Summarizer } from '../../core/compaction/summarizer.ts';
 import type { Entry } from '../../core/journal/entry.ts';
 import { getCounter } from '../../core/tokens/counters.ts';
 import type { LiveSessionConfig } from '../../db/live-session-row.ts';
 import { createAgentModel } from '../../llm/agent-model.ts';
+import { waitOf, type RetryWait } from '../../llm/retry-notice.ts';
 import { createWebLLMAgentModel } from '../../llm/agent-webllm.ts';
 import { inertResponse } from '../../llm/inert-output.ts';
 import { createWebLLMSummarizer } from '../../llm/webllm.ts';
@@ -88,12 +89,14 @@ interface SessionModel {
 }
 
 /** The session's model; a scripted one continues after the steps the stored `journal` (and `calls` made) already took. */
-export function modelOf(spec: LiveModelSpec, journal: readonly Entry[] = [], calls?: number): SessionModel {
+export function modelOf(spec: LiveModelSpec, journal: readonly Entry[] = [], calls?: number, onWait?: (wait: ModelWait) => void): SessionModel {
   if (spec.kind === 'scripted') {
     return { model: createScriptedModel(spec.script, { delayMs: SCRIPTED_DELAY_MS, journal, ...(calls !== undefined ? { calls } : {}) }), summarizer: scriptedSummarizer(spec.script) };
   }
   if (spec.kind === 'webllm') return localModelOf(spec);
-  return { model: createAgentModel(spec.config), summarizer: createRemoteSummarizer(spec.config) };
+  // A reply waiting on a 429, a busy server or the network says so in the session's view.
+  const retry = onWait ? { retry: { onRetry: (wait: RetryWait) => onWait(waitOf(wait, Date.now())) } } : {};
+  return { model: createAgentModel(spec.config, retry), summarizer: createRemoteSummarizer(spec.config) };
 }
 
 /** The local WebLLM model through the port to the engine worker's copy: the agent and its summaries both use it. */
@@ -116,7 +119,7 @@ export class LiveHost implements LiveHostApi {
   constructor(private readonly hookWorker: HookWorkerFactory = browserHookWorker) {}
 
   async start(start: LiveStart, onEvent: (event: AgentEvent) => void): Promise<{ model: string }> {
-    const { model, summarizer, release } = modelOf(start.model, start.journal, start.modelCalls);
+    const { model, summarizer, release } = modelOf(start.model, start.journal, start.modelCalls, (wait) => onEvent({ type: 'wait', wait }));
     try {
       const folder = folderOf(start.folder);
       const counter = await getCounter(start.config.counter);
