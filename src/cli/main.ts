@@ -7,7 +7,7 @@
  *     (eval, compact and fold --simulate take --summarizer model --base-url <url> --model <name> [--api openai|anthropic]
  *      [--max-cost USD] [--dry-run] [--cache DIR]; eval also --judge [--judge-model M] [--judge-at compaction|final] [--concurrency N])
  *   npm run cli -- probes <file> [--format F] [--json]
- *   npm run cli -- session --dir <folder> (--base-url <url> --model <name> [--api openai|anthropic] | --script <replies.json>) --prompt "<message>"... --out <file.jsonl> [--idle-timeout S] [--connect-timeout S] [--json]
+ *   npm run cli -- session --dir <folder> (--base-url <url> --model <name> [--api openai|anthropic] | --script <replies.json>) --prompt "<message>"... --out <file.jsonl> [--idle-timeout S] [--connect-timeout S] [--reply-timeout S] [--json]
  */
 import { parseReplayFrom, type ReplayFrom } from '../core/compaction/input-scope.ts';
 import { parseKeyValues } from '../core/compaction/options.ts';
@@ -53,7 +53,7 @@ const USAGE = `usage:
   npm run cli -- retention-table   (the README's retention table, measured again on the samples)
   npm run cli -- session --dir <folder> (--base-url <url> --model <name> [--api openai|anthropic] | --script <replies.json>)
                       [--strategy ID --option key=value ...] [--window TOKENS] [--counter C] [--gitignore] [--mentions reminder|paste] [--summarizer model|offline]
-                      --prompt "<user message>" [--prompt "<next>" ...] --out <session.jsonl> [--idle-timeout S] [--connect-timeout S] [--json]
+                      --prompt "<user message>" [--prompt "<next>" ...] --out <session.jsonl> [--idle-timeout S] [--connect-timeout S] [--reply-timeout S] [--json]
                       (the API key is read from FOLDLAB_API_KEY, never from the command line)`;
 
 const write = (stream: NodeJS.WriteStream) => (text: string) => void stream.write(text);

@@ -28,6 +28,9 @@ describe('session arguments', () => {
     expect(parseSessionArgs(base).connectTimeoutMs).toBe(60_000);
     expect(parseSessionArgs([...base, '--connect-timeout', '1.5']).connectTimeoutMs).toBe(1_500);
     for (const bad of ['0', 'later']) expect(() => parseSessionArgs([...base, '--connect-timeout', bad])).toThrow(/--connect-timeout must be a number of seconds above 0/);
+    expect(parseSessionArgs(base).replyTimeoutMs).toBe(300_000);
+    expect(parseSessionArgs([...base, '--reply-timeout', '90']).replyTimeoutMs).toBe(90_000);
+    expect(() => parseSessionArgs([...base, '--reply-timeout', '0'])).toThrow(/--reply-timeout must be a number of seconds above 0/);
   });
 
   it('runs from a script without a server', () => {

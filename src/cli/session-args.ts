@@ -7,7 +7,7 @@ import { DEFAULT_MENTION_MODE, parseMentionMode, type MentionMode } from '../cor
 import { parseKeyValues } from '../core/compaction/options.ts';
 import { STRATEGY_IDS } from '../core/strategies/index.ts';
 import { parseCounterId, type CounterId } from '../core/tokens/counters.ts';
-import { DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_IDLE_TIMEOUT_MS } from '../llm/timeouts.ts';
+import { DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_REPLY_TIMEOUT_MS } from '../llm/timeouts.ts';
 import type { StrategyId } from '../core/compaction/types.ts';
 
 export class SessionUsageError extends Error {
@@ -40,11 +40,13 @@ export interface SessionArgs {
   idleTimeoutMs: number;
   /** Longest wait for a reply's headers before it fails with a connect timeout, ms (`--connect-timeout <s>`, default 60 s). */
   connectTimeoutMs: number;
+  /** Longest a whole reply may take, retries and their waits included, before it fails with a reply timeout, ms (`--reply-timeout <s>`, default 300 s). */
+  replyTimeoutMs: number;
 }
 
 export const DEFAULT_SESSION_WINDOW = 128_000;
 
-/** `--idle-timeout <s>` or `--connect-timeout <s>`: seconds (decimals allowed) > 0, as ms. */
+/** `--idle-timeout <s>`, `--connect-timeout <s>` or `--reply-timeout <s>`: seconds (decimals allowed) > 0, as ms. */
 export function parseIdleTimeout(raw: string, flag = '--idle-timeout'): number {
   const n = Number(raw);
   if (raw.trim() === '' || !Number.isFinite(n) || n <= 0) throw new SessionUsageError(`${flag} must be a number of seconds above 0; got "${raw}"`);
@@ -69,6 +71,7 @@ export function parseSessionArgs(argv: readonly string[]): SessionArgs {
   let summarizer: SessionArgs['summarizer'] = 'model';
   let idleTimeoutMs = DEFAULT_IDLE_TIMEOUT_MS;
   let connectTimeoutMs = DEFAULT_CONNECT_TIMEOUT_MS;
+  let replyTimeoutMs = DEFAULT_REPLY_TIMEOUT_MS;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     const value = (): string => {
@@ -110,6 +113,7 @@ export function parseSessionArgs(argv: readonly string[]): SessionArgs {
     }
     else if (arg === '--idle-timeout') idleTimeoutMs = parseIdleTimeout(value());
     else if (arg === '--connect-timeout') connectTimeoutMs = parseIdleTimeout(value(), '--connect-timeout');
+    else if (arg === '--reply-timeout') replyTimeoutMs = parseIdleTimeout(value(), '--reply-timeout');
     else if (arg === '--summarizer') {
       const name = value();
       if (name !== 'model' && name !== 'offline') throw new SessionUsageError(`--summarizer must be model or offline; got "${name}"`);
@@ -135,7 +139,7 @@ export function parseSessionArgs(argv: readonly string[]): SessionArgs {
     throw new SessionUsageError((error as Error).message);
   }
   return {
-    dir, api, strategy: strategy as StrategyId, options: parsedOptions, window, counter, prompts, out, json, gitignore, mentions, summarizer, idleTimeoutMs, connectTimeoutMs,
+    dir, api, strategy: strategy as StrategyId, options: parsedOptions, window, counter, prompts, out, json, gitignore, mentions, summarizer, idleTimeoutMs, connectTimeoutMs, replyTimeoutMs,
     ...(baseUrl ? { baseUrl } : {}), ...(model ? { model } : {}), ...(script !== undefined ? { script } : {}),
   };
 }

@@ -113,6 +113,23 @@ describe('cli session', () => {
     }
   });
 
+  it('--reply-timeout ends a reply that keeps trickling past it: the turn fails naming the reply timeout, and the file keeps the user\'s message', async () => {
+    const server = await startFakeServer();
+    const base = { id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'qwen3:8b' };
+    const frame = (text: string) => sse(JSON.stringify({ ...base, choices: [{ index: 0, delta: { content: text }, finish_reason: null }] }));
+    server.reply({ events: Array.from({ length: 60 }, (_, i) => frame(`w${i} `)), delayMs: 40 });
+    try {
+      const out = join(dir, 'reply.jsonl');
+      const args = parseSessionArgs(['--dir', FOLDER, '--base-url', `${server.url}/v1`, '--model', 'qwen3:8b', '--prompt', 'Hi', '--out', out, '--reply-timeout', '0.3']);
+      const report = await runSession(args, {}, undefined, () => undefined);
+      expect(report.turns[0]).toMatchObject({ status: 'failed', error: expect.stringMatching(/^Reply timeout: .+ did not finish its reply within 0\.3 s/) });
+      const imported = importText(readFileSync(out), { fileName: 'reply.jsonl' });
+      expect(imported.entries.filter((entry) => entry.kind !== 'event').map((entry) => entry.role)).toEqual(['user']);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('--connect-timeout ends a request whose server never answers, naming the connect timeout', async () => {
     const silent = createServer(() => undefined);
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));

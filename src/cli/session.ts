@@ -70,7 +70,7 @@ function modelOf(args: SessionArgs, env: NodeJS.ProcessEnv, prompts: PromptLibra
       return inner.complete(request, onDelta);
     },
   });
-  const model = createAgentModel(remoteOf(args, env), { idleTimeoutMs: args.idleTimeoutMs, connectTimeoutMs: args.connectTimeoutMs, retry: { retryNetworkErrors: true, onRetry: (wait) => log(retryNotice(wait, current)) } });
+  const model = createAgentModel(remoteOf(args, env), { idleTimeoutMs: args.idleTimeoutMs, connectTimeoutMs: args.connectTimeoutMs, replyTimeoutMs: args.replyTimeoutMs, retry: { retryNetworkErrors: true, onRetry: (wait) => log(retryNotice(wait, current)) } });
   // Summaries by the session's own model (one model, one key), or offline when asked.
   return {
     model: named(model, 'a reply'),
