@@ -19,7 +19,7 @@ export function storableRequest(request: CompareRequest | StoredCompareRequest):
     conversationId: request.conversationId,
     counter: request.counter,
     contextWindow: request.contextWindow,
-    configs: request.configs.map((config) => ({ strategy: config.strategy, options: { ...config.options }, ...(config.label ? { label: config.label } : {}) })),
+    configs: request.configs.map((config) => ({ strategy: config.strategy, options: { ...config.options }, ...(config.label ? { label: config.label } : {}), ...(config.hooks ? { hooks: true } : {}) })),
     summarizer: request.summarizer,
     ...(request.leafId ? { leafId: request.leafId } : {}),
     ...(request.priceModel ? { priceModel: request.priceModel } : {}),

@@ -14,6 +14,8 @@ export interface CompareConfigDraft {
   strategy: string;
   label: string;
   values: Record<string, string>;
+  /** Run the user's hook module (the Compact tab's) at each compaction of this configuration's replay. */
+  hooks?: boolean;
 }
 
 /** The compare running now (one at a time), with its latest progress message. */
@@ -39,6 +41,7 @@ export interface CompareSlice {
   duplicateCompareConfig: (index: number) => void;
   setCompareStrategy: (index: number, strategy: string) => void;
   setCompareLabel: (index: number, label: string) => void;
+  setCompareHooks: (index: number, on: boolean) => void;
   setCompareOption: (index: number, name: string, value: string | undefined) => void;
   resetCompareOptions: (index: number) => void;
   setComparePriceModel: (model: string) => void;
@@ -70,12 +73,13 @@ export const createCompareSlice: StateCreator<CompareSlice, [], [], CompareSlice
       set((state) => {
         const row = state.compareConfigs[index];
         if (!row || state.compareConfigs.length >= MAX_COMPARE_CONFIGS) return {};
-        const copy = draft(row.strategy, { ...row.values }, row.label ? `${row.label} (copy)` : '');
+        const copy = { ...draft(row.strategy, { ...row.values }, row.label ? `${row.label} (copy)` : ''), ...(row.hooks ? { hooks: true } : {}) };
         return { compareConfigs: [...state.compareConfigs.slice(0, index + 1), copy, ...state.compareConfigs.slice(index + 1)] };
       }),
     // Options differ per strategy: a new strategy starts from its own defaults.
     setCompareStrategy: (index, strategy) => update(index, (row) => (row.strategy === strategy ? row : { ...row, strategy, values: {} })),
     setCompareLabel: (index, label) => update(index, (row) => ({ ...row, label })),
+    setCompareHooks: (index, on) => update(index, (row) => ({ ...row, hooks: on })),
     setCompareOption: (index, name, value) =>
       update(index, (row) => {
         const values = { ...row.values };

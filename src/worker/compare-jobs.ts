@@ -13,6 +13,8 @@ import type { FoldlabDatabase } from '../db/schema.ts';
 import { DEFAULT_SUMMARIZERS, type SummarizerFactory } from './compaction-jobs.ts';
 import { MAX_COMPARE_CONFIGS, type CompareProgress, type CompareRequest, type CompareResult, type CompareSave } from './compare-protocol.ts';
 import { PROMPTS } from './prompts.ts';
+import { loadHookRunner } from '../core/hooks/runner.ts';
+import { browserHookWorker, type HookWorkerFactory } from './hook-worker.ts';
 
 type CountTokens = (conversationId: string, counter: CounterId) => Promise<Uint32Array>;
 
@@ -24,6 +26,7 @@ export class CompareJobs {
     private readonly db: FoldlabDatabase,
     private readonly countTokens: CountTokens,
     private readonly summarizers: Readonly<Record<string, SummarizerFactory>> = DEFAULT_SUMMARIZERS,
+    private readonly hookWorker: HookWorkerFactory = browserHookWorker,
   ) {}
 
   /**
@@ -50,6 +53,8 @@ export class CompareJobs {
       this.countTokens(request.conversationId, request.counter),
       getCounter(request.counter),
     ]);
+    const hookSource = request.configs.some((config) => config.hooks) ? request.hookSource?.trim() : undefined;
+    const hooks = hookSource ? await loadHookRunner(() => this.hookWorker(hookSource), request.hookTimeoutMs !== undefined ? { timeoutMs: request.hookTimeoutMs } : {}) : undefined;
     let last = 0;
     const output = await compareConfigs({
       journal, totals, counter, contextWindow: request.contextWindow, configs: request.configs,
@@ -60,6 +65,7 @@ export class CompareJobs {
       ...(request.dismissedProbes ? { dismissed: new Set(request.dismissedProbes) } : {}),
       ...(request.timeoutMs ? { timeoutMs: request.timeoutMs } : {}),
       ...(request.unseenPrefix?.trim() ? { unseenPrefix: parseUnseenPrefix(request.unseenPrefix), unseenPrefixUse: 'fallback' as const } : {}),
+      ...(hooks ? { hooks } : {}),
       signal,
       onProgress: (config, progress) => {
         const now = Date.now();

@@ -37,6 +37,10 @@ export interface CompareRequest {
   timeoutMs?: number;
   /** The user's estimate of the unseen prefix (tokens or a preset id), used only where no call recorded usage. */
   unseenPrefix?: string;
+  /** The user's hook module (the Compact tab's): run in its sandbox at each compaction of the configurations whose `hooks` is set. Never saved with the result. */
+  hookSource?: string;
+  /** Time each hook call may take, ms (default 2,000). */
+  hookTimeoutMs?: number;
 }
 
 /** Where `compareAndSave` files the result: the import it was run on and the name shown. */

@@ -43,6 +43,8 @@ function ConfigRow({ index, count, placeholder, open, onToggle }: { index: numbe
   const resetOptions = useAppStore((s) => s.resetCompareOptions);
   const remove = useAppStore((s) => s.removeCompareConfig);
   const duplicate = useAppStore((s) => s.duplicateCompareConfig);
+  const setHooks = useAppStore((s) => s.setCompareHooks);
+  const hookModule = useAppStore((s) => s.hookSource.trim() !== '');
   if (!row) return null;
   const problem = checkConfig(row);
   const known = COMPARABLE_STRATEGIES.includes(row.strategy);
@@ -66,6 +68,10 @@ function ConfigRow({ index, count, placeholder, open, onToggle }: { index: numbe
         <button type="button" onClick={onToggle} aria-expanded={open} disabled={!known} data-testid={`${prefix}.options`}>
           Options{setCount > 0 ? ` (${setCount} set)` : ''}
         </button>
+        <label className="field inline" title={hookModule ? 'Run the hook module of the Compact tab (beforeCompact / afterCompact) at each compaction of this replay' : 'Write a hook module in the Compact tab first'}>
+          <input type="checkbox" checked={row.hooks === true} onChange={(e) => setHooks(index, e.target.checked)} disabled={!hookModule && row.hooks !== true} data-testid={`${prefix}.hooks`} />
+          <span>Hooks</span>
+        </label>
         <button type="button" onClick={() => duplicate(index)} disabled={count >= MAX_COMPARE_CONFIGS} data-testid={`${prefix}.duplicate`} aria-label={`Duplicate configuration ${index + 1}`}>
           Duplicate
         </button>

@@ -43,6 +43,7 @@ export function RunBar({ conversation, leafId, dismissed }: RunBarProps) {
   const from = useAppStore((s) => s.replayFrom);
   const setFrom = useAppStore((s) => s.setReplayFrom);
   const unseenEstimate = useAppStore((s) => s.unseenEstimate);
+  const hookSource = useAppStore((s) => s.hookSource);
 
   const start = () => {
     const labels = uniqueLabels(rows);
@@ -55,6 +56,7 @@ export function RunBar({ conversation, leafId, dismissed }: RunBarProps) {
         ...(priceModel ? { priceModel } : {}),
         ...(dismissed.length > 0 ? { dismissedProbes: [...dismissed] } : {}),
         ...(validEstimate(unseenEstimate) ? { unseenPrefix: unseenEstimate } : {}),
+        ...(rows.some((row) => row.hooks) && hookSource.trim() ? { hookSource } : {}),
       },
       { importId: conversation.importId, name: defaultName(labels, contextWindow, COUNTER_LABELS[counter]), labels },
     );

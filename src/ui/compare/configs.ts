@@ -30,7 +30,7 @@ export function checkConfig(row: CompareConfigDraft): ConfigProblem | undefined 
 
 export function toReplayConfig(row: CompareConfigDraft): ReplayConfig {
   const label = row.label.trim();
-  return { strategy: row.strategy, options: { ...row.values }, ...(label ? { label } : {}) };
+  return { strategy: row.strategy, options: { ...row.values }, ...(label ? { label } : {}), ...(row.hooks ? { hooks: true } : {}) };
 }
 
 /** Labels as the replay will name them; a repeated label gets " #2", " #3" so the series stay apart. */
