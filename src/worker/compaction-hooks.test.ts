@@ -3,7 +3,7 @@
 import 'fake-indexeddb/auto';
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { executeHook, type HookReply, type HookRequest, type HookWorker } from '../core/hooks/runner.ts';
+import { dataUrlHookWorker } from '../core/hooks/test-hook-worker.ts';
 import { FoldlabDatabase } from '../db/schema.ts';
 import { CompactionJobs } from './compaction-jobs.ts';
 import { Engine } from './engine.ts';
@@ -17,20 +17,6 @@ afterEach(async () => {
 });
 
 const spawned: string[] = [];
-function dataUrlWorker(source: string): HookWorker {
-  spawned.push(source);
-  const worker: HookWorker = {
-    onmessage: null,
-    onerror: null,
-    postMessage(request: HookRequest) {
-      const load = () => import(/* @vite-ignore */ `data:text/javascript,${encodeURIComponent(source)}`);
-      void executeHook(load, request, undefined, () => worker.onmessage?.({ data: { loaded: true } })).then((data: HookReply) => worker.onmessage?.({ data }));
-    },
-    terminate: () => undefined,
-  };
-  return worker;
-}
-
 async function setup() {
   db = new FoldlabDatabase(`t-${Math.random()}`);
   const engine = new Engine(db);
@@ -39,7 +25,7 @@ async function setup() {
   const request = (hookSource: string, extra: Partial<CompactRequest> = {}): CompactRequest => ({
     jobId: 'j', conversationId: outcome.conversation.id, strategy: 'pi', options: {}, counter: 'chars4', contextWindow: 200_000, summarizer: 'offline', hookSource, ...extra,
   });
-  return { jobs: new CompactionJobs(db, counts, undefined, dataUrlWorker), request };
+  return { jobs: new CompactionJobs(db, counts, undefined, (source) => dataUrlHookWorker(source, (spawn) => spawned.push(spawn))), request };
 }
 
 describe('compaction with the user\'s hooks', () => {

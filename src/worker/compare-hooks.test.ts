@@ -3,7 +3,7 @@
 // hook.worker.ts imports its Blob URL).
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
-import { executeHook, type HookReply, type HookRequest, type HookWorker } from '../core/hooks/runner.ts';
+import { dataUrlHookWorker } from '../core/hooks/test-hook-worker.ts';
 import { DEFAULT_SUMMARIZERS } from './compaction-jobs.ts';
 import { CompareJobs } from './compare-jobs.ts';
 import type { CompareRequest } from './compare-protocol.ts';
@@ -11,26 +11,13 @@ import { importedSamples } from './test-fixtures.ts';
 
 const openSample = importedSamples();
 
-function dataUrlWorker(source: string): HookWorker {
-  const worker: HookWorker = {
-    onmessage: null,
-    onerror: null,
-    postMessage(request: HookRequest) {
-      const load = () => import(/* @vite-ignore */ `data:text/javascript,${encodeURIComponent(source)}`);
-      void executeHook(load, request, undefined, () => worker.onmessage?.({ data: { loaded: true } })).then((data: HookReply) => worker.onmessage?.({ data }));
-    },
-    terminate: () => undefined,
-  };
-  return worker;
-}
-
 async function setup(hookSource: string) {
   const sample = await openSample();
   const request: CompareRequest = {
     jobId: 'cmp', conversationId: sample.outcome.conversation.id, counter: 'chars4', contextWindow: 50_000, summarizer: 'offline', hookSource,
     configs: [{ strategy: 'pi', options: {} }, { strategy: 'pi', options: {}, hooks: true }],
   };
-  return { ...sample, request, jobs: new CompareJobs(sample.db, sample.counts, DEFAULT_SUMMARIZERS, dataUrlWorker) };
+  return { ...sample, request, jobs: new CompareJobs(sample.db, sample.counts, DEFAULT_SUMMARIZERS, dataUrlHookWorker) };
 }
 
 describe('compare with the user\'s hooks', () => {

@@ -4,32 +4,18 @@
  * exported as the Live tab does and read back by Foldlab's pi importer: compared entry by entry
  * (tree, role, text, tool calls and results, compaction and branch-summary records).
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { toPiSessionJsonl } from '../../core/agent/pi-export.ts';
 import type { AgentEvent } from '../../core/agent/types.ts';
 import { importText } from '../../core/import/run.ts';
 import type { Block, Entry } from '../../core/journal/entry.ts';
 import type { LiveSessionConfig } from '../../db/live-session-row.ts';
-import { LiveHost, type LiveFolderSource } from './live-host.ts';
+import { liveFolderSnapshot } from './test-fixtures.ts';
+import { LiveHost } from './live-host.ts';
 
-const ROOT = 'e2e/fixtures/live-folder';
 const SCRIPT = JSON.parse(readFileSync('public/samples/live/demo-script.json', 'utf8')) as unknown;
 const config: LiveSessionConfig = { model: { kind: 'scripted', name: 'demo-script.json', script: SCRIPT }, strategy: 'pi', options: { keepRecentTokens: '400' }, contextWindow: 200_000, counter: 'chars4', gitignore: true };
-
-function snapshot(): LiveFolderSource {
-  const files: Array<{ path: string; file: File }> = [];
-  const walk = (path: string) => {
-    for (const name of readdirSync(path)) {
-      const full = join(path, name);
-      if (statSync(full).isDirectory()) walk(full);
-      else files.push({ path: `live-folder/${relative(ROOT, full)}`, file: new File([readFileSync(full)], name, { lastModified: 1_700_000_000_000 }) });
-    }
-  };
-  walk(ROOT);
-  return { kind: 'files', files };
-}
 
 function text(blocks: readonly Block[]): string {
   return blocks.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('\n');
@@ -71,7 +57,7 @@ describe('the demo live session exported as pi JSONL and imported back', () => {
     const host = new LiveHost();
     const journal: Entry[] = [];
     const onEvent = (event: AgentEvent) => event.type === 'entry' && journal.push(event.entry);
-    await host.start({ id: 's', folder: snapshot(), config, model: { kind: 'scripted', script: SCRIPT }, journal: [] }, onEvent);
+    await host.start({ id: 's', folder: liveFolderSnapshot(), config, model: { kind: 'scripted', script: SCRIPT }, journal: [] }, onEvent);
     for (const request of ['What is in this folder?', 'Explain @src/parser.py', 'Find every TODO', 'Summarize what we did']) {
       expect((await host.send('s', request)).status).toBe('done');
     }

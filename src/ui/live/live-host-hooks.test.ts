@@ -5,43 +5,16 @@
  * the summary before-compact writes; a branch move the one before-fork writes; a module that does
  * not load stops the start with the reason.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { executeHook, type HookReply, type HookRequest, type HookWorker } from '../../core/hooks/runner.ts';
+import { dataUrlHookWorker } from '../../core/hooks/test-hook-worker.ts';
 import type { AgentEvent } from '../../core/agent/types.ts';
 import type { LiveSessionConfig } from '../../db/live-session-row.ts';
-import { LiveHost, type LiveFolderSource } from './live-host.ts';
+import { liveFolderSnapshot } from './test-fixtures.ts';
+import { LiveHost } from './live-host.ts';
 
-const ROOT = 'e2e/fixtures/live-folder';
 const SCRIPT = JSON.parse(readFileSync('public/samples/live/demo-script.json', 'utf8')) as unknown;
 const config: LiveSessionConfig = { model: { kind: 'scripted', name: 'demo-script.json', script: SCRIPT }, strategy: 'pi', options: { keepRecentTokens: '400' }, contextWindow: 200_000, counter: 'chars4', gitignore: true };
-
-function snapshot(): LiveFolderSource {
-  const files: Array<{ path: string; file: File }> = [];
-  const walk = (path: string) => {
-    for (const name of readdirSync(path)) {
-      const full = join(path, name);
-      if (statSync(full).isDirectory()) walk(full);
-      else files.push({ path: `live-folder/${relative(ROOT, full)}`, file: new File([readFileSync(full)], name) });
-    }
-  };
-  walk(ROOT);
-  return { kind: 'files', files };
-}
-
-function dataUrlWorker(source: string): HookWorker {
-  const worker: HookWorker = {
-    onmessage: null,
-    onerror: null,
-    postMessage(request: HookRequest) {
-      const load = () => import(/* @vite-ignore */ `data:text/javascript,${encodeURIComponent(source)}`);
-      void executeHook(load, request, undefined, () => worker.onmessage?.({ data: { loaded: true } })).then((data: HookReply) => worker.onmessage?.({ data }));
-    },
-    terminate: () => undefined,
-  };
-  return worker;
-}
 
 const HOOKS = [
   'export function beforeCompact(e) { return { summary: `From the hook: ${e.entries.length} entries` }; }',
@@ -50,9 +23,9 @@ const HOOKS = [
 
 describe('the live host with the user\'s hooks', () => {
   it('runs before-compact on the overflow compaction and before-fork on a branch move', async () => {
-    const host = new LiveHost(dataUrlWorker);
+    const host = new LiveHost(dataUrlHookWorker);
     const events: AgentEvent[] = [];
-    await host.start({ id: 's', folder: snapshot(), config, model: { kind: 'scripted', script: SCRIPT }, journal: [], hookSource: HOOKS }, (event) => events.push(event));
+    await host.start({ id: 's', folder: liveFolderSnapshot(), config, model: { kind: 'scripted', script: SCRIPT }, journal: [], hookSource: HOOKS }, (event) => events.push(event));
     for (const text of ['What is in this folder?', 'Explain @src/parser.py', 'Find every TODO']) expect((await host.send('s', text)).status).toBe('done');
     const compaction = events.find((e): e is Extract<AgentEvent, { type: 'compaction' }> => e.type === 'compaction');
     const summaries = Object.values(compaction!.summaries);
@@ -65,8 +38,8 @@ describe('the live host with the user\'s hooks', () => {
   });
 
   it('does not start with a hook module that does not load, and says why', async () => {
-    const host = new LiveHost(dataUrlWorker);
-    await expect(host.start({ id: 's', folder: snapshot(), config, model: { kind: 'scripted', script: SCRIPT }, journal: [], hookSource: 'export const x = ;' }, () => undefined))
+    const host = new LiveHost(dataUrlHookWorker);
+    await expect(host.start({ id: 's', folder: liveFolderSnapshot(), config, model: { kind: 'scripted', script: SCRIPT }, journal: [], hookSource: 'export const x = ;' }, () => undefined))
       .rejects.toThrow(/^The hook module did not load: /);
     expect(host.size).toBe(0);
   });

@@ -5,31 +5,16 @@
  * loop's compaction (summarized by the same model) and one retry; Stop ends the turn at once.
  */
 import type { ChatCompletionChunk, ChatCompletionRequestStreaming } from '@mlc-ai/web-llm';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../core/agent/types.ts';
 import type { LiveSessionConfig } from '../../db/live-session-row.ts';
 import { loadSharedModel, serveSharedModel } from '../../llm/webllm-shared.ts';
 import { createWebLLMSummarizer, type WebLLMEngine } from '../../llm/webllm.ts';
-import { LiveHost, type LiveFolderSource } from './live-host.ts';
+import { liveFolderSnapshot } from './test-fixtures.ts';
+import { LiveHost } from './live-host.ts';
 
 const MODEL = 'Qwen2.5-1.5B-Instruct-q4f16_1-MLC';
-const ROOT = 'e2e/fixtures/live-folder';
 const config: LiveSessionConfig = { model: { kind: 'webllm', modelId: MODEL }, strategy: 'pi', options: { keepRecentTokens: '40' }, contextWindow: 200_000, counter: 'chars4', gitignore: true };
-
-function snapshot(): LiveFolderSource {
-  const files: Array<{ path: string; file: File }> = [];
-  const walk = (path: string) => {
-    for (const name of readdirSync(path)) {
-      const full = join(path, name);
-      if (statSync(full).isDirectory()) walk(full);
-      else files.push({ path: `live-folder/${relative(ROOT, full)}`, file: new File([readFileSync(full)], name, { lastModified: 1_700_000_000_000 }) });
-    }
-  };
-  walk(ROOT);
-  return { kind: 'files', files };
-}
 
 const piece = (content: string | undefined, finish: 'stop' | 'abort' | null = null): ChatCompletionChunk => ({
   id: 'c', created: 0, model: MODEL, object: 'chat.completion.chunk', choices: [{ index: 0, delta: content === undefined ? {} : { content }, finish_reason: finish }],
@@ -88,7 +73,7 @@ async function started(engine: ScriptedEngine) {
   await loadSharedModel(channel.port1, MODEL);
   const host = new LiveHost();
   const events: AgentEvent[] = [];
-  const { model } = await host.start({ id: 's', folder: snapshot(), config, model: { kind: 'webllm', modelId: MODEL, port: channel.port1 }, journal: [] }, (event) => events.push(event));
+  const { model } = await host.start({ id: 's', folder: liveFolderSnapshot(), config, model: { kind: 'webllm', modelId: MODEL, port: channel.port1 }, journal: [] }, (event) => events.push(event));
   return { host, events, model, loads: () => loads };
 }
 
@@ -141,7 +126,7 @@ describe('a live session on the local WebLLM model', () => {
   });
 
   it('a local model without a port to the engine says to start again', async () => {
-    await expect(new LiveHost().start({ id: 's', folder: snapshot(), config, model: { kind: 'webllm', modelId: MODEL }, journal: [] }, () => undefined))
+    await expect(new LiveHost().start({ id: 's', folder: liveFolderSnapshot(), config, model: { kind: 'webllm', modelId: MODEL }, journal: [] }, () => undefined))
       .rejects.toThrow(`The local model ${MODEL} has no connection to this tab's model engine: start the session again.`);
   });
 });
