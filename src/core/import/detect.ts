@@ -22,6 +22,8 @@ export function detectJsonlFormat(first: Record<string, unknown>): FormatId | un
   if (typeof first.sessionId === 'string' && typeof first.projectHash === 'string') return 'gemini-cli';
   // A Gemini CLI file whose metadata line was lost: a message record (no Claude Code uuid or message).
   if (typeof first.id === 'string' && GEMINI_TYPES.has(String(type)) && typeof first.timestamp === 'string' && 'content' in first && !('uuid' in first) && !('message' in first)) return 'gemini-cli';
+  // A Cursor agent transcript line: the role beside the message, no type, uuid or session id.
+  if ((first.role === 'user' || first.role === 'assistant') && isRecord(first.message) && !('type' in first) && !('uuid' in first) && !('sessionId' in first)) return 'cursor';
   if (typeof type === 'string' && CLAUDE_TYPES.has(type)) {
     if ('uuid' in first || 'sessionId' in first || 'parentUuid' in first || type === 'summary' || type === 'file-history-snapshot') {
       return 'claude-code';

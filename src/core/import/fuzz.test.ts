@@ -18,6 +18,7 @@ const SAMPLES = [
   'public/samples/pi/v3-small.jsonl',
   'public/samples/pi/large-session.jsonl',
   'public/samples/gemini-cli/jsonl_v040.jsonl',
+  'public/samples/cursor/large.jsonl',
 ].map((path) => ({ path, lines: readFileSync(path, 'utf8').trimEnd().split('\n').slice(0, 40) }));
 
 const enc = new TextEncoder();

@@ -8,6 +8,7 @@ import { openHandsImporter } from './openhands.ts';
 import { createGeminiCliImporter, geminiCliDocumentImporter } from './gemini-cli.ts';
 import { opencodeImporter } from './opencode.ts';
 import { clineImporter } from './cline.ts';
+import { createCursorImporter } from './cursor.ts';
 import type { DocumentImporter, FormatId, LineImporter } from './types.ts';
 
 /**
@@ -26,4 +27,5 @@ export const IMPORTERS: Record<FormatId, ImporterKind> = {
   'gemini-cli': { kind: 'jsonl', create: createGeminiCliImporter, document: geminiCliDocumentImporter },
   opencode: { kind: 'json', importer: opencodeImporter },
   cline: { kind: 'json', importer: clineImporter },
+  cursor: { kind: 'jsonl', create: createCursorImporter },
 };

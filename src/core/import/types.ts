@@ -5,7 +5,7 @@
  */
 import type { Entry } from '../journal/entry.ts';
 
-export type FormatId = 'claude-code' | 'codex' | 'pi' | 'openai-chat' | 'anthropic' | 'openhands' | 'gemini-cli' | 'opencode' | 'cline';
+export type FormatId = 'claude-code' | 'codex' | 'pi' | 'openai-chat' | 'anthropic' | 'openhands' | 'gemini-cli' | 'opencode' | 'cline' | 'cursor';
 
 export const FORMAT_LABELS: Record<FormatId, string> = {
   'claude-code': 'Claude Code session (JSONL)',
@@ -17,6 +17,7 @@ export const FORMAT_LABELS: Record<FormatId, string> = {
   'gemini-cli': 'Gemini CLI chat (JSON or JSONL)',
   opencode: 'opencode session (export JSON or storage folder)',
   cline: 'Cline / Roo Code task (history JSON or task folder)',
+  cursor: 'Cursor agent transcript (JSONL) or chat store (state.vscdb)',
 };
 
 export const FORMAT_IDS = Object.keys(FORMAT_LABELS) as FormatId[];
