@@ -8,7 +8,7 @@ import type { Browser, Page } from 'playwright-core';
 import { storedRows } from '../e2e/fixtures/stored-rows.ts';
 import { duration, fmt, printPairs, printTable } from './report.ts';
 
-/** The import's phases as the worker reports them (src/worker/protocol.ts JobPhase), in order. */
+/** The import's phases as the worker reports them (src/worker/engine/protocol.ts JobPhase), in order. */
 export const IMPORT_PHASES = ['reading', 'counting', 'saving'] as const;
 /** Time allowed for a phase to be reached, and for a cancelled import to end. Default 900,000 (15 min). Unit: ms. */
 export const PHASE_TIMEOUT_MS = 900_000;

@@ -3,7 +3,7 @@
  * and the pool's tests): each thread runs bench/pool-thread.ts, the app's count-worker handler.
  */
 import { Worker } from 'node:worker_threads';
-import type { CountReply, CountWorkerFactory } from '../src/worker/count-pool-protocol.ts';
+import type { CountReply, CountWorkerFactory } from '../src/worker/count-pool/count-pool-protocol.ts';
 
 /**
  * Starts a thread running the TypeScript file `file` (a file: URL). tsx's loader does not reach

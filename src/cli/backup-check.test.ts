@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { exportBackup } from '../db/backup.ts';
 import { FoldlabDatabase, SCHEMA_VERSION } from '../db/schema.ts';
-import { Engine } from '../worker/engine.ts';
+import { Engine } from '../worker/engine/engine.ts';
 import { runBackupCheck, type BackupCheckReport } from './backup-check.ts';
 
 async function backupFile(): Promise<string> {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Summarizer, SummaryRequest } from '../core/compaction/summarizer.ts';
 import { PRICES } from '../core/pricing.ts';
-import { SpendLimitError } from '../llm/errors.ts';
+import { SpendLimitError } from '../llm/remote/errors.ts';
 import { RequestCache } from './model-cache.ts';
 import { ModelClient, RunStoppedError } from './model-client.ts';
 

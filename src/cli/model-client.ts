@@ -8,7 +8,7 @@
 import type { Summarizer, SummaryRequest, SummaryResponse } from '../core/compaction/summarizer.ts';
 import { SummarizerError } from '../core/compaction/summarizer.ts';
 import { formatUsd, usageCost, type Price } from '../core/pricing.ts';
-import { SpendLimitError } from '../llm/errors.ts';
+import { SpendLimitError } from '../llm/remote/errors.ts';
 import type { RequestCache } from './model-cache.ts';
 
 /** A request not sent because a spend or quota refusal stopped the run. */

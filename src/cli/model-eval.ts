@@ -8,7 +8,7 @@
  * (cache, concurrency, tally, the stop on a spend or quota limit).
  */
 import { createOfflineSummarizer } from '../core/summarize/offline.ts';
-import { SUMMARIZER_SYSTEM_PROMPT_ID } from '../llm/remote-summarizer.ts';
+import { SUMMARIZER_SYSTEM_PROMPT_ID } from '../llm/remote/remote-summarizer.ts';
 import { runEval, type EvalArgs, type EvalReport } from './eval.ts';
 import { estimateFileJudge, planFileJudge, runFileJudge } from './judge-run.ts';
 import { estimatePass, gate, livePass, modelReport, modelSetup, type ModelIo, type ModelOutcome } from './model-command.ts';

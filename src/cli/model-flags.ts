@@ -5,7 +5,7 @@
  * plumbing (`--cache`, `--concurrency`). The API key is read from FOLDLAB_API_KEY only: a key on
  * the command line would stay in the shell history, so it is refused.
  */
-import type { RemoteConfig } from '../llm/remote-config.ts';
+import type { RemoteConfig } from '../llm/remote/remote-config.ts';
 
 /** Requests in flight at once, by default. */
 export const DEFAULT_CONCURRENCY = 2;

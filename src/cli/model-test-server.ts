@@ -7,7 +7,7 @@
  */
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { anthropicStream, openAIStream } from '../llm/test-server.ts';
+import { anthropicStream, openAIStream } from '../llm/remote/test-server.ts';
 
 /** What a request asks, as the handler sees it. */
 export interface ModelAsk {

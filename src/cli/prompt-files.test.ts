@@ -13,7 +13,7 @@ import { createMemoryFolder } from '../core/agent/tools/memory-folder.ts';
 import { CODE_LAW_PROMPT_ID, CODE_LAW_TRUNCATED_PROMPT_ID, codeLawItem } from '../core/agent/assemble.ts';
 import { BRANCH_SUMMARY_PREAMBLE_ID, branchSummaryPreamble } from '../core/agent/branch-summary.ts';
 import { MENTION_PROMPT_IDS, mentionReminder } from '../core/agent/mentions.ts';
-import { createWebLLMSummarizer, DEFAULT_SYSTEM_PROMPT } from '../llm/webllm.ts';
+import { createWebLLMSummarizer, DEFAULT_SYSTEM_PROMPT } from '../llm/webllm/webllm.ts';
 import { createFolderTools } from '../core/agent/tools/index.ts';
 import { QUERY_HISTORY_SPEC, SUMMARIZE_CONTEXT_SPEC } from '../core/agent/loop-tools.ts';
 import { TODO_READ_SPEC, TODO_WRITE_SPEC } from '../core/agent/todos.ts';

@@ -7,7 +7,7 @@ import { DEFAULT_MENTION_MODE, parseMentionMode, type MentionMode } from '../cor
 import { parseKeyValues } from '../core/compaction/options.ts';
 import { STRATEGY_IDS } from '../core/strategies/index.ts';
 import { parseCounterId, type CounterId } from '../core/tokens/counters.ts';
-import { DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_REPLY_TIMEOUT_MS } from '../llm/timeouts.ts';
+import { DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_REPLY_TIMEOUT_MS } from '../llm/remote/timeouts.ts';
 import type { StrategyId } from '../core/compaction/types.ts';
 
 export class SessionUsageError extends Error {

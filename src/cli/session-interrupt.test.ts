@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { importText } from '../core/import/run.ts';
-import { sse, startFakeServer } from '../llm/test-server.ts';
+import { sse, startFakeServer } from '../llm/remote/test-server.ts';
 
 const FOLDER = resolve('e2e/fixtures/live-folder');
 const dir = mkdtempSync(join(tmpdir(), 'foldlab-interrupt-'));

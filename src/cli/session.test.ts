@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { importText } from '../core/import/run.ts';
-import { sse, startFakeServer } from '../llm/test-server.ts';
+import { sse, startFakeServer } from '../llm/remote/test-server.ts';
 import { runSession } from './session.ts';
 import { parseSessionArgs } from './session-args.ts';
 

@@ -1,7 +1,7 @@
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ReplayResult } from '../core/replay/types.ts';
-import type { CompareRequest, CompareResult } from '../worker/compare-protocol.ts';
+import type { CompareRequest, CompareResult } from '../worker/compare/compare-protocol.ts';
 import {
   deleteComparison, deleteComparisonsOf, dismissProbe, getComparison, listComparisons, listDismissedProbes, renameComparison, restoreProbes, saveComparison, storableRequest,
 } from './comparisons.ts';

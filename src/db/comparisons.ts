@@ -3,7 +3,7 @@
  * secret), list a conversation's comparisons newest first, open, rename, delete; remember which
  * retention probes the user marked as wrong so the next run leaves them out.
  */
-import type { CompareRequest, CompareResult } from '../worker/compare-protocol.ts';
+import type { CompareRequest, CompareResult } from '../worker/compare/compare-protocol.ts';
 import type { ComparisonRow, DismissedProbeRow, FoldlabDatabase, StoredCompareRequest } from './schema.ts';
 
 /** The longest name a saved comparison keeps (characters). */

@@ -6,9 +6,9 @@
  */
 import type Dexie from 'dexie';
 import type { Table } from 'dexie';
-import type { RemoteConfig } from '../llm/remote.ts';
-import type { FoldRequest } from '../worker/fold-protocol.ts';
-import type { CompactRequest } from '../worker/protocol.ts';
+import type { RemoteConfig } from '../llm/remote/remote.ts';
+import type { FoldRequest } from '../worker/fold/fold-protocol.ts';
+import type { CompactRequest } from '../worker/engine/protocol.ts';
 
 export type JobKind = 'compaction' | 'fold-summaries';
 export type JobRecordState = 'running' | 'done' | 'failed' | 'cancelled' | 'discarded';

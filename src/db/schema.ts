@@ -15,10 +15,10 @@ import type { CompactionRecord } from '../core/compaction/run.ts';
 import type { Plan, PreviousCompaction, StrategyId } from '../core/compaction/types.ts';
 import type { JudgeCacheRow } from '../core/replay/judge.ts';
 import type { UnseenPrefix } from '../core/replay/recorded-usage.ts';
-import type { CompareRequest, CompareResult } from '../worker/compare-protocol.ts';
-import type { RemoteConfig } from '../llm/remote.ts';
+import type { CompareRequest, CompareResult } from '../worker/compare/compare-protocol.ts';
+import type { RemoteConfig } from '../llm/remote/remote.ts';
 import type { ModelDigestEntry } from '../core/folding/model-enrich.ts';
-import type { FoldView } from '../worker/fold-protocol.ts';
+import type { FoldView } from '../worker/fold/fold-protocol.ts';
 import type { FoldProvenance } from '../core/compaction/provenance.ts';
 import type { LiveSessionRow } from './live-session-row.ts';
 

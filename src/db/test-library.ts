@@ -6,9 +6,9 @@
 import type { PromptLibrary } from '../core/compaction/prompts.ts';
 import type { Summarizer } from '../core/compaction/summarizer.ts';
 import type { CounterId } from '../core/tokens/counters.ts';
-import { Engine } from '../worker/engine.ts';
-import { FoldJobs } from '../worker/fold-jobs.ts';
-import { FoldSummaries } from '../worker/fold-summaries.ts';
+import { Engine } from '../worker/engine/engine.ts';
+import { FoldJobs } from '../worker/fold/fold-jobs.ts';
+import { FoldSummaries } from '../worker/fold/fold-summaries.ts';
 import { dismissProbe } from './comparisons.ts';
 import { toggleBookmark } from './folds.ts';
 import { storeJudgements } from './judgements.ts';

@@ -7,7 +7,7 @@ import type { FormatId } from '../core/import/types.ts';
 import type { CounterId } from '../core/tokens/counters.ts';
 import { engine, newJobId, proxy } from '../worker/client.ts';
 import type { CompactionRow } from '../db/schema.ts';
-import type { CompactRequest, ImportOutcome, ImportRequest, PlanPreview } from '../worker/protocol.ts';
+import type { CompactRequest, ImportOutcome, ImportRequest, PlanPreview } from '../worker/engine/protocol.ts';
 import { countsKey } from './counts-slice.ts';
 import { isQuotaError } from '../db/storage-errors.ts';
 import { requestPersistenceOnce } from './storage-persistence.ts';

@@ -3,7 +3,7 @@
  * its progress into the store (throttled by the worker), and saves the result when it finishes.
  * A failure or a cancel stores nothing and leaves a message the Compare tab shows.
  */
-import type { CompareRequest } from '../worker/compare-protocol.ts';
+import type { CompareRequest } from '../worker/compare/compare-protocol.ts';
 import { engine, newJobId, proxy } from '../worker/client.ts';
 import { errorMessage } from './actions.ts';
 import { useAppStore } from './store.ts';

@@ -4,8 +4,8 @@
  * Results themselves live in Dexie (src/db/comparisons.ts), never here.
  */
 import type { StateCreator } from 'zustand';
-import type { CompareProgress } from '../worker/compare-protocol.ts';
-import { MAX_COMPARE_CONFIGS } from '../worker/compare-protocol.ts';
+import type { CompareProgress } from '../worker/compare/compare-protocol.ts';
+import { MAX_COMPARE_CONFIGS } from '../worker/compare/compare-protocol.ts';
 
 /** One configuration row: a strategy, its raw option strings (as typed), an optional label. */
 export interface CompareConfigDraft {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { create } from 'zustand';
-import type { TokenCounts } from '../worker/protocol.ts';
+import type { TokenCounts } from '../worker/engine/protocol.ts';
 import { countsKey, createCountsSlice, latestCounts, type CountsSlice } from './counts-slice.ts';
 
 function counts(conversationId: string, counter: TokenCounts['counter'], entries: number): TokenCounts {

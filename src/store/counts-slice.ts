@@ -1,6 +1,6 @@
 /** Token counts the worker computed, kept for the open conversation and counter (keyed by import). */
 import type { StateCreator } from 'zustand';
-import type { TokenCounts } from '../worker/protocol.ts';
+import type { TokenCounts } from '../worker/engine/protocol.ts';
 
 export interface CountsSlice {
   /** Key `${conversationId}|${importId}|${counter}`. */

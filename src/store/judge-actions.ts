@@ -4,7 +4,7 @@
  * Settings > Models; its key is read at the moment of the request and goes only into it.
  */
 import { engine, newJobId, proxy } from '../worker/client.ts';
-import type { JudgeRequest, JudgeResult } from '../worker/judge-protocol.ts';
+import type { JudgeRequest, JudgeResult } from '../worker/judge/judge-protocol.ts';
 import { errorMessage } from './actions.ts';
 import { useAppStore } from './store.ts';
 import { summarizerFields } from './summarizer-request.ts';

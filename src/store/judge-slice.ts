@@ -4,7 +4,7 @@
  * judging again is answered by the cache in IndexedDB at no cost) and the last error.
  */
 import type { StateCreator } from 'zustand';
-import type { JudgeJobProgress, JudgeQuote, JudgeResult } from '../worker/judge-protocol.ts';
+import type { JudgeJobProgress, JudgeQuote, JudgeResult } from '../worker/judge/judge-protocol.ts';
 
 export interface JudgeRunState {
   jobId: string;

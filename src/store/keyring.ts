@@ -1,6 +1,6 @@
 /** The page's one key ring: keys in memory, remembered in the separate secrets database only on request, each bound to its endpoint's origin. */
 import { secrets } from '../db/secrets.ts';
-import { KeyRing } from '../llm/keys.ts';
+import { KeyRing } from '../llm/remote/keys.ts';
 
 export const keyring = new KeyRing({
   get: async (id) => {

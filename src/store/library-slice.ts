@@ -1,7 +1,7 @@
 /** UI state of the library: the open conversation, running jobs with their progress, the last import outcome. */
 import type { StateCreator } from 'zustand';
 import type { ImportIssue } from '../core/import/types.ts';
-import type { JobProgress } from '../worker/protocol.ts';
+import type { JobProgress } from '../worker/engine/protocol.ts';
 
 export interface JobState {
   id: string;

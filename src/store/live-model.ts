@@ -7,8 +7,8 @@
  */
 import type { AppConfig } from '@mlc-ai/web-llm';
 import type { LiveModelChoice } from '../db/live-session-row.ts';
-import { keyFields, validateRemote, type RemoteConfig } from '../llm/remote.ts';
-import { requestTimeouts } from '../llm/timeouts.ts';
+import { keyFields, validateRemote, type RemoteConfig } from '../llm/remote/remote.ts';
+import { requestTimeouts } from '../llm/remote/timeouts.ts';
 import { keyring } from './keyring.ts';
 import { useAppStore } from './store.ts';
 
@@ -38,7 +38,7 @@ export async function resolveLiveModel(choice: LiveModelChoice): Promise<LiveMod
   if (choice.kind === 'scripted') return { kind: 'scripted', script: choice.script };
   if (choice.kind === 'webllm') {
     const base = useAppStore.getState().localModelBaseUrl.trim();
-    const appConfig = base ? (await import('../llm/webllm-models.ts')).selfHostedConfig(base, choice.modelId) : undefined;
+    const appConfig = base ? (await import('../llm/webllm/webllm-models.ts')).selfHostedConfig(base, choice.modelId) : undefined;
     return { kind: 'webllm', modelId: choice.modelId, ...(appConfig ? { appConfig } : {}) };
   }
   const { problem } = settingsModelLabel();

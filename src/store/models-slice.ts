@@ -1,6 +1,6 @@
 /** Which summarizer compaction uses (offline by default), and the remote / local model settings — never the key. */
 import type { StateCreator } from 'zustand';
-import { DEFAULT_TIMEOUT_SECONDS, type TimeoutSeconds } from '../llm/timeouts.ts';
+import { DEFAULT_TIMEOUT_SECONDS, type TimeoutSeconds } from '../llm/remote/timeouts.ts';
 
 export type SummarizerKind = 'offline' | 'local' | 'remote';
 

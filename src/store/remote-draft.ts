@@ -4,7 +4,7 @@
  * or a half-typed base URL changes nothing. Choosing another provider preset never carries the
  * model name over: a model of one server means nothing to another.
  */
-import { PROVIDER_PRESETS } from '../llm/provider-presets.ts';
+import { PROVIDER_PRESETS } from '../llm/remote/provider-presets.ts';
 import type { RemoteSettings } from './models-slice.ts';
 
 /**

@@ -5,9 +5,9 @@
  */
 import { db } from '../db/db.ts';
 import { heldLocks, interruptedJobs, jobsTable, setJobState, type JobRecord } from '../db/jobs.ts';
-import { keyFields } from '../llm/remote-config.ts';
-import type { FoldRequest } from '../worker/fold-protocol.ts';
-import type { JobProgress } from '../worker/protocol.ts';
+import { keyFields } from '../llm/remote/remote-config.ts';
+import type { FoldRequest } from '../worker/fold/fold-protocol.ts';
+import type { JobProgress } from '../worker/engine/protocol.ts';
 import { engine, newJobId, proxy } from '../worker/client.ts';
 import { runCompactionJob } from './actions.ts';
 import { keyring } from './keyring.ts';

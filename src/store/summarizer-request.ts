@@ -3,9 +3,9 @@
  * API key is read from the key ring at the moment of the request and goes only into that request,
  * with the connect, idle-stream and total timeouts Settings holds.
  */
-import { keyFields } from '../llm/remote-config.ts';
-import { requestTimeouts } from '../llm/timeouts.ts';
-import type { CompactRequest } from '../worker/protocol.ts';
+import { keyFields } from '../llm/remote/remote-config.ts';
+import { requestTimeouts } from '../llm/remote/timeouts.ts';
+import type { CompactRequest } from '../worker/engine/protocol.ts';
 import { keyring } from './keyring.ts';
 import type { ModelsSlice } from './models-slice.ts';
 import { useAppStore } from './store.ts';
@@ -27,7 +27,7 @@ export async function summarizerFields(): Promise<SummarizerFields> {
   }
   if (summarizerKind === 'local' && localModelId) {
     const base = localModelBaseUrl.trim();
-    return { summarizer: 'webllm', timeoutMs, localModelId, ...(base ? { localAppConfig: (await import('../llm/webllm-models.ts')).selfHostedConfig(base, localModelId) } : {}) };
+    return { summarizer: 'webllm', timeoutMs, localModelId, ...(base ? { localAppConfig: (await import('../llm/webllm/webllm-models.ts')).selfHostedConfig(base, localModelId) } : {}) };
   }
   return { summarizer: 'offline' };
 }

@@ -6,7 +6,7 @@ import { importListeners, runListeners } from '../store/actions.ts';
 import type { CompactionRow } from '../db/schema.ts';
 import { useAppStore } from '../store/store.ts';
 import { crashEngineForTest, engine, engineClient } from '../worker/client.ts';
-import type { FoldView, ImportOutcome } from '../worker/protocol.ts';
+import type { FoldView, ImportOutcome } from '../worker/engine/protocol.ts';
 
 export interface FoldlabTestApi {
   imports: ImportOutcome[];
@@ -37,7 +37,7 @@ export function installTestApi(): void {
 
 async function fakeWebLLMWorker(source: string): Promise<void> {
   const url = URL.createObjectURL(new Blob([source], { type: 'text/javascript' }));
-  (await import('../llm/webllm-client.ts')).setWebLLMWorkerForTest(url);
+  (await import('../llm/webllm/webllm-client.ts')).setWebLLMWorkerForTest(url);
   engine();
   engineClient.post({ foldlabTest: 'webllm-worker', url });
 }

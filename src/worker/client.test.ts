@@ -1,7 +1,7 @@
 import * as Comlink from 'comlink';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createEngineClient, WorkerCrashedError } from './client.ts';
-import type { EngineApi } from './protocol.ts';
+import type { EngineApi } from './engine/protocol.ts';
 import { FakeWorker } from './test-fake-worker.ts';
 
 const workers: FakeWorker[] = [];

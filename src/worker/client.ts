@@ -6,7 +6,7 @@
  * WorkerCrashedError, the dead worker is terminated, and the next call starts a fresh one.
  */
 import * as Comlink from 'comlink';
-import type { EngineApi } from './protocol.ts';
+import type { EngineApi } from './engine/protocol.ts';
 import { restartingWorker, workerLossReason, type WorkerLike } from './worker-loss.ts';
 
 export type { WorkerLike } from './worker-loss.ts';
@@ -44,7 +44,7 @@ function crashMessage(event: Event): string {
   return `The Foldlab engine (the background worker that imports, counts and compacts) stopped unexpectedly: ${reason}. The jobs it was running were stopped and nothing half-done was stored. It has been restarted: run the job again.`;
 }
 
-const client = createEngineClient(() => new Worker(new URL('./engine.worker.ts', import.meta.url), { type: 'module', name: 'foldlab-engine' }));
+const client = createEngineClient(() => new Worker(new URL('./engine/engine.worker.ts', import.meta.url), { type: 'module', name: 'foldlab-engine' }));
 let toldOnline = 0;
 
 /** Tells the worker whether the page is online (its events are the reliable ones); again after a restart. */

@@ -1,7 +1,7 @@
 /**
  * The custom strategy (seed 003, "Plugin-based Extension"): the user's own JavaScript decides which
  * entries stay, which ranges are summarized and (by omission) which leave the context. The code runs
- * in a sandbox worker (src/worker/plugin-runner.ts); this module is the pure half: the plain data
+ * in a sandbox worker (src/worker/sandbox/plugin-runner.ts); this module is the pure half: the plain data
  * the plugin is given, the validation of what it returns, and the strategy that applies a plan.
  *
  * The plugin interface (what the user pastes):

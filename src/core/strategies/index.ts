@@ -14,7 +14,7 @@ import { maskingThenSummaryStrategy } from './masking-then-summary.ts';
 import { observationMaskingStrategy } from './observation-masking.ts';
 import { toolResultClearingStrategy } from './tool-result-clearing.ts';
 
-/** Every built-in strategy; `custom` runs the user's plugin first (src/worker/plugin-runner.ts). */
+/** Every built-in strategy; `custom` runs the user's plugin first (src/worker/sandbox/plugin-runner.ts). */
 export const STRATEGIES: Partial<Record<StrategyId, Strategy>> = {
   augment: augmentStrategy as unknown as Strategy,
   pi: piStrategy as unknown as Strategy,

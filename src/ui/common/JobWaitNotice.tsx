@@ -4,7 +4,7 @@
  * waits to be sent again (the bar's Cancel stops it), and "offline" while the browser has no network.
  */
 import { useEffect, useState, useSyncExternalStore } from 'react';
-import type { JobWait } from '../../worker/protocol.ts';
+import type { JobWait } from '../../worker/engine/protocol.ts';
 
 function subscribe(onChange: () => void): () => void {
   window.addEventListener('online', onChange);

@@ -5,7 +5,7 @@
  */
 import type { Entry } from '../../core/journal/entry.ts';
 import { engine } from '../../worker/client.ts';
-import { callAt, type ReplayResultView } from '../../worker/compare-view.ts';
+import { callAt, type ReplayResultView } from '../../worker/compare/compare-view.ts';
 import { VirtualList } from '../common/VirtualList.tsx';
 import { colorOf, compactionBefore, CONTEXT_LIST_HEIGHT, entryOfRef, preview } from './model.ts';
 import { useWorkerValue } from './use-comparison.ts';

@@ -7,7 +7,7 @@ import { memo, useState } from 'react';
 import { compactionMoment } from '../../core/replay/compaction-moment.ts';
 import type { Entry } from '../../core/journal/entry.ts';
 import { engine } from '../../worker/client.ts';
-import type { ReplayResultView } from '../../worker/compare-view.ts';
+import type { ReplayResultView } from '../../worker/compare/compare-view.ts';
 import { colorOf, preview } from './model.ts';
 import { ProbeOutcomeList } from './ProbeOutcomeList.tsx';
 import { NoteText } from '../common/NoteText.tsx';

@@ -8,7 +8,7 @@
 import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
-import type { ReplayResultView } from '../../worker/compare-view.ts';
+import type { ReplayResultView } from '../../worker/compare/compare-view.ts';
 import { drawOverlay, drawSelection, nearestCompaction, type ChartSelection } from './chart-overlay.ts';
 import { colorOf, SERIES_DASH } from './model.ts';
 import { afterNextFrame } from '../common/after-next-frame.ts';

@@ -6,7 +6,7 @@
 import { useState } from 'react';
 import { configOptionSpecs, configTitle } from '../../core/replay/config-options.ts';
 import { useAppStore } from '../../store/store.ts';
-import { MAX_COMPARE_CONFIGS } from '../../worker/compare-protocol.ts';
+import { MAX_COMPARE_CONFIGS } from '../../worker/compare/compare-protocol.ts';
 import { OptionsForm } from '../strategies/OptionsForm.tsx';
 import { checkConfig, COMPARABLE_STRATEGIES, uniqueLabels } from './configs.ts';
 import { colorOf } from './model.ts';

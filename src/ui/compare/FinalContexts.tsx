@@ -7,7 +7,7 @@
  */
 import { memo } from 'react';
 import type { Entry } from '../../core/journal/entry.ts';
-import type { ReplayResultView } from '../../worker/compare-view.ts';
+import type { ReplayResultView } from '../../worker/compare/compare-view.ts';
 import { VirtualList } from '../common/VirtualList.tsx';
 import { colorOf, CONTEXT_LIST_HEIGHT, entryOfRef, preview } from './model.ts';
 import { ProbeOutcomeList } from './ProbeOutcomeList.tsx';

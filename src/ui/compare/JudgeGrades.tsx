@@ -7,7 +7,7 @@ import { memo } from 'react';
 import { formatUsd } from '../../core/pricing.ts';
 import { PROBE_CATEGORIES } from '../../core/probes/types.ts';
 import type { CategoryGrade } from '../../core/replay/judge.ts';
-import type { JudgeResult } from '../../worker/judge-protocol.ts';
+import type { JudgeResult } from '../../worker/judge/judge-protocol.ts';
 import { colorOf } from './model.ts';
 
 const grade = (mean: number | null | undefined) => (mean === null || mean === undefined ? '—' : mean.toFixed(1));

@@ -8,7 +8,7 @@ import { cancelJudge, dismissJudgeQuote, estimateJudge, runJudge } from '../../s
 import type { JudgeRunState } from '../../store/judge-slice.ts';
 import { useAppStore } from '../../store/store.ts';
 import { modelLabel } from '../../store/summarizer-request.ts';
-import type { JudgeQuote } from '../../worker/judge-protocol.ts';
+import type { JudgeQuote } from '../../worker/judge/judge-protocol.ts';
 import { ProgressBar } from '../common/ProgressBar.tsx';
 import { JudgeGrades } from './JudgeGrades.tsx';
 

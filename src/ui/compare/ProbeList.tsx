@@ -9,7 +9,7 @@ import type { Probe, ProbeCategory } from '../../core/probes/types.ts';
 import { retention } from '../../core/replay/retention.ts';
 import { PROBE_CATEGORIES } from '../../core/probes/types.ts';
 import type { ProbeOutcome } from '../../core/replay/types.ts';
-import type { ReplayResultView } from '../../worker/compare-view.ts';
+import type { ReplayResultView } from '../../worker/compare/compare-view.ts';
 import { colorOf, preview } from './model.ts';
 import { formatNumber } from '../common/format.ts';
 

@@ -6,7 +6,7 @@
 import { memo } from 'react';
 import { PROBE_CATEGORIES } from '../../core/probes/types.ts';
 import { retention } from '../../core/replay/retention.ts';
-import type { ReplayResultView } from '../../worker/compare-view.ts';
+import type { ReplayResultView } from '../../worker/compare/compare-view.ts';
 import { colorOf, percent } from './model.ts';
 
 export const ProbeScoresTable = memo(function ProbeScoresTable({ results }: { results: readonly ReplayResultView[] }) {

@@ -7,7 +7,7 @@ import { lazy, Suspense, useCallback, useMemo, useState } from 'react';
 import type { Entry } from '../../core/journal/entry.ts';
 import type { Probe } from '../../core/probes/types.ts';
 import type { ConversationRow } from '../../db/schema.ts';
-import type { ComparisonView } from '../../worker/compare-view.ts';
+import type { ComparisonView } from '../../worker/compare/compare-view.ts';
 import { countsKey } from '../../store/counts-slice.ts';
 import { useAppStore } from '../../store/store.ts';
 import { CallContext } from './CallContext.tsx';

@@ -5,7 +5,7 @@
 import { useState } from 'react';
 import { deleteComparison, getComparison } from '../../db/comparisons.ts';
 import { db } from '../../db/db.ts';
-import type { ComparisonSummary } from '../../worker/compare-view.ts';
+import type { ComparisonSummary } from '../../worker/compare/compare-view.ts';
 import { ConfirmDialog } from '../common/ConfirmDialog.tsx';
 import { download, slug } from '../common/download.ts';
 import { comparisonCsv, comparisonJson } from './model.ts';

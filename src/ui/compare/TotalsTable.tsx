@@ -10,7 +10,7 @@ import { memo } from 'react';
 import type { RecordedRun } from '../../core/replay/recorded-run.ts';
 import { triggerText } from '../../core/replay/trigger-point.ts';
 import { RecordedRow } from './RecordedRow.tsx';
-import type { ReplayResultView } from '../../worker/compare-view.ts';
+import type { ReplayResultView } from '../../worker/compare/compare-view.ts';
 import { colorOf } from './model.ts';
 import { formatNumber } from '../common/format.ts';
 

@@ -8,7 +8,7 @@ import { startTransition, useEffect, useState } from 'react';
 import { db } from '../../db/db.ts';
 import { engine } from '../../worker/client.ts';
 import { afterNextFrame } from '../common/after-next-frame.ts';
-import type { ComparisonSummary, ComparisonView } from '../../worker/compare-view.ts';
+import type { ComparisonSummary, ComparisonView } from '../../worker/compare/compare-view.ts';
 
 /** Saved comparisons of a conversation, newest first, without results; undefined while loading. */
 export function useSavedComparisons(conversationId: string): ComparisonSummary[] | undefined {

@@ -3,7 +3,7 @@
  * original entries from the journal; a folded one can be expanded into the retrieved zone (F7).
  */
 import type { Entry } from '../../core/journal/entry.ts';
-import type { FoldBlockView } from '../../worker/fold-protocol.ts';
+import type { FoldBlockView } from '../../worker/fold/fold-protocol.ts';
 import { EntryCard } from '../transcript/EntryCard.tsx';
 import { MarkdownText } from '../common/MarkdownText.tsx';
 

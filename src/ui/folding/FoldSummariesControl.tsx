@@ -3,8 +3,8 @@
  * in Settings, with the optional self-check (F10); the model's progress, and the notes saying
  * which blocks kept the offline summary and why.
  */
-import type { FoldSummaryView } from '../../worker/fold-protocol.ts';
-import type { JobProgress } from '../../worker/protocol.ts';
+import type { FoldSummaryView } from '../../worker/fold/fold-protocol.ts';
+import type { JobProgress } from '../../worker/engine/protocol.ts';
 
 /** Notes listed at most; the rest are counted. */
 const MAX_NOTES = 20;

@@ -2,7 +2,7 @@
  * The retrieved zone at the replay's position (F7): each recalled block with how it came (your
  * expand, a mention, an error), since when and when it fades, and expands that found no block.
  */
-import type { FoldView, RecallRequest } from '../../worker/fold-protocol.ts';
+import type { FoldView, RecallRequest } from '../../worker/fold/fold-protocol.ts';
 
 const HOW: Record<string, string> = {
   'recall-explicit': 'expanded (query_history)',

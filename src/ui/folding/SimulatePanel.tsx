@@ -7,8 +7,8 @@ import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 
 import { errorMessage } from '../../store/actions.ts';
 import { summarizerFields } from '../../store/summarizer-request.ts';
 import { engine, newJobId, proxy } from '../../worker/client.ts';
-import type { FoldRequest, FoldSimulateView } from '../../worker/fold-protocol.ts';
-import type { JobProgress } from '../../worker/protocol.ts';
+import type { FoldRequest, FoldSimulateView } from '../../worker/fold/fold-protocol.ts';
+import type { JobProgress } from '../../worker/engine/protocol.ts';
 
 /** Iterations in the range offered first (the last ones before the replay position). */
 const DEFAULT_SPAN = 20;

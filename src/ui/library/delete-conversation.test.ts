@@ -2,7 +2,7 @@ import 'fake-indexeddb/auto';
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FoldlabDatabase } from '../../db/schema.ts';
-import { Engine } from '../../worker/engine.ts';
+import { Engine } from '../../worker/engine/engine.ts';
 import { deleteFromLibrary } from './delete-conversation.ts';
 
 let db: FoldlabDatabase | undefined;

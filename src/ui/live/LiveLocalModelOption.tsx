@@ -4,7 +4,7 @@
  * on the GPU (the engine worker's copy, shared with the summaries) or loads when the session starts.
  */
 import { useEffect, useState } from 'react';
-import { detectWebGPU } from '../../llm/webgpu.ts';
+import { detectWebGPU } from '../../llm/webllm/webgpu.ts';
 import { useAppStore } from '../../store/store.ts';
 import { localModelState } from './live-local-model.ts';
 
@@ -19,7 +19,7 @@ export interface LocalModelStatus {
 async function localModelStatus(modelId: string, baseUrl: string): Promise<LocalModelStatus> {
   const gpu = await detectWebGPU();
   if (!gpu.available) return { modelId, usable: false, note: `WebGPU is missing, so the local model cannot run in this browser: ${gpu.reason ?? 'no adapter'}.` };
-  const models = await import('../../llm/webllm-models.ts');
+  const models = await import('../../llm/webllm/webllm-models.ts');
   const info = models.listLocalModels(Number.POSITIVE_INFINITY).find((model) => model.id === modelId);
   if (info?.f16 && !gpu.shaderF16) return { modelId, usable: false, note: `${modelId} needs shader-f16, which this GPU lacks: choose an f32 (q4f32) model in Settings > Models.` };
   const held = await localModelState();

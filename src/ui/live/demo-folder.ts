@@ -4,7 +4,7 @@
  * on without a folder of their own. One JSON file, since a static site cannot list a directory.
  */
 import type { PickedFolder } from './folder-pick.ts';
-import { createFileListFolder, type FileLike } from './folder-access.ts';
+import { createFileListFolder, type FileLike } from '../../worker/live/folder-access.ts';
 
 /** The demo folder's snapshot, relative to the site's base URL. */
 export const DEMO_FOLDER_PATH = 'samples/live/demo-folder.json';

@@ -3,7 +3,7 @@
  * (the live folder, whose handle can be kept), else the files of a directory `<input>` (a snapshot).
  */
 import type { Folder } from '../../core/agent/types.ts';
-import { createFileListFolder, createHandleFolder, type DirectoryHandleLike } from './folder-access.ts';
+import { createFileListFolder, createHandleFolder, type DirectoryHandleLike } from '../../worker/live/folder-access.ts';
 
 export interface PickedFolder {
   folder: Folder;

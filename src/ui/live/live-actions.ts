@@ -20,7 +20,7 @@ import { resolveLiveModel, type LiveModelSpec } from '../../store/live-model.ts'
 import { IDLE_RUNTIME, useLiveStore } from '../../store/live-store.ts';
 import { useAppStore } from '../../store/store.ts';
 import type { PickedFolder } from './folder-pick.ts';
-import type { LiveFolderSource, LiveHostApi, LiveStart } from './live-host.ts';
+import type { LiveFolderSource, LiveHostApi, LiveStart } from '../../worker/live/live-host.ts';
 import { connectLiveModel, onEngineLost, releaseEnginePorts, releaseLiveModel, transferables, type ConnectedModel, type LocalModelProgress } from './live-local-model.ts';
 import { createLiveStream, nextFrame, type LiveStream } from './live-stream.ts';
 import { createLiveWorkerClient, type LiveWorkerLostError } from './live-worker-client.ts';
@@ -47,7 +47,7 @@ const live = () => useLiveStore.getState();
 const app = () => useAppStore.getState();
 
 /** The worker is made at the first live session of the tab and kept for the next ones; made again after it died. */
-const liveWorkers = createLiveWorkerClient(() => new Worker(new URL('./live.worker.ts', import.meta.url), { type: 'module', name: 'foldlab-live' }), releaseEnginePorts);
+const liveWorkers = createLiveWorkerClient(() => new Worker(new URL('../../worker/live/live.worker.ts', import.meta.url), { type: 'module', name: 'foldlab-live' }), releaseEnginePorts);
 const liveHost = (): Comlink.Remote<LiveHostApi> => liveWorkers.host();
 liveWorkers.onLost(workerLost);
 

@@ -11,7 +11,7 @@ import type { AgentEvent } from '../../core/agent/types.ts';
 import { STRATEGY_IDS } from '../../core/strategies/index.ts';
 import type { LiveSessionConfig } from '../../db/live-session-row.ts';
 import { demoFolderFrom } from './demo-folder.ts';
-import { LiveHost } from './live-host.ts';
+import { LiveHost } from '../../worker/live/live-host.ts';
 
 const SCRIPT = JSON.parse(readFileSync('public/samples/live/demo-script.json', 'utf8')) as unknown;
 const SNAPSHOT = JSON.parse(readFileSync('public/samples/live/demo-folder.json', 'utf8')) as { name: string; files: Record<string, string> };

@@ -11,8 +11,8 @@ import type { AgentEvent } from '../../core/agent/types.ts';
 import { importText } from '../../core/import/run.ts';
 import type { Block, Entry } from '../../core/journal/entry.ts';
 import type { LiveSessionConfig } from '../../db/live-session-row.ts';
-import { liveFolderSnapshot } from './test-fixtures.ts';
-import { LiveHost } from './live-host.ts';
+import { liveFolderSnapshot } from '../../worker/live/test-fixtures.ts';
+import { LiveHost } from '../../worker/live/live-host.ts';
 
 const SCRIPT = JSON.parse(readFileSync('public/samples/live/demo-script.json', 'utf8')) as unknown;
 const config: LiveSessionConfig = { model: { kind: 'scripted', name: 'demo-script.json', script: SCRIPT }, strategy: 'pi', options: { keepRecentTokens: '400' }, contextWindow: 200_000, counter: 'chars4', gitignore: true };

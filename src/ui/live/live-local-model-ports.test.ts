@@ -10,10 +10,10 @@ import type { ChatCompletionChunk } from '@mlc-ai/web-llm';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { LiveSessionConfig } from '../../db/live-session-row.ts';
 import { FoldlabDatabase } from '../../db/schema.ts';
-import type { SharedLocalModel, SharedModelSource } from '../../llm/webllm-shared.ts';
-import type { WebLLMEngine } from '../../llm/webllm.ts';
-import { Engine } from '../../worker/engine.ts';
-import { LiveHost, type LiveFolderSource } from './live-host.ts';
+import type { SharedLocalModel, SharedModelSource } from '../../llm/webllm/webllm-shared.ts';
+import type { WebLLMEngine } from '../../llm/webllm/webllm.ts';
+import { Engine } from '../../worker/engine/engine.ts';
+import { LiveHost, type LiveFolderSource } from '../../worker/live/live-host.ts';
 import { connectLiveModel, type ConnectedModel } from './live-local-model.ts';
 
 const MODEL = 'Qwen2.5-1.5B-Instruct-q4f16_1-MLC';

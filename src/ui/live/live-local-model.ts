@@ -5,8 +5,8 @@
  * relays nothing afterwards: chunks go from the engine worker to the session's worker directly.
  */
 import type { InitProgressReport } from '@mlc-ai/web-llm';
-import { loadSharedModel, releaseSharedModel } from '../../llm/webllm-shared.ts';
-import { mapWebLLMError } from '../../llm/webllm.ts';
+import { loadSharedModel, releaseSharedModel } from '../../llm/webllm/webllm-shared.ts';
+import { mapWebLLMError } from '../../llm/webllm/webllm.ts';
 import type { LiveModelSpec } from '../../store/live-model.ts';
 import { engine, engineClient } from '../../worker/client.ts';
 import * as Comlink from 'comlink';

@@ -6,11 +6,11 @@
 import { describe, expect, it } from 'vitest';
 import type { AgentEvent, ModelWait } from '../../core/agent/types.ts';
 import type { LiveSessionConfig } from '../../db/live-session-row.ts';
-import { openAIStream } from '../../llm/test-server.ts';
-import { useFakeServer as fakeServerForTests } from '../../llm/test-fixtures.ts';
+import { openAIStream } from '../../llm/remote/test-server.ts';
+import { useFakeServer as fakeServerForTests } from '../../llm/remote/test-fixtures.ts';
 import { applyLiveEvent } from '../../store/live-events.ts';
 import { IDLE_RUNTIME, type LiveRuntime } from '../../store/live-store.ts';
-import { LiveHost } from './live-host.ts';
+import { LiveHost } from '../../worker/live/live-host.ts';
 
 const server = fakeServerForTests();
 const config: LiveSessionConfig = { model: { kind: 'settings', label: 'custom · qwen3:8b' }, strategy: 'pi', options: {}, contextWindow: 200_000, counter: 'chars4', gitignore: true };

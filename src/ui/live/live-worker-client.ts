@@ -10,7 +10,7 @@
  */
 import type * as Comlink from 'comlink';
 import { restartingWorker, workerLossReason, type WorkerLike } from '../../worker/worker-loss.ts';
-import type { LiveHostApi } from './live-host.ts';
+import type { LiveHostApi } from '../../worker/live/live-host.ts';
 
 /** The live sessions' worker stopped: the sessions it ran are stopped; their stored journals are kept. */
 export class LiveWorkerLostError extends Error {

@@ -9,19 +9,19 @@ import 'fake-indexeddb/auto';
 import type { ChatCompletionChunk } from '@mlc-ai/web-llm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { LiveSessionConfig } from '../../db/live-session-row.ts';
-import type { SharedModelSource } from '../../llm/webllm-shared.ts';
-import type { WebLLMEngine } from '../../llm/webllm.ts';
+import type { SharedModelSource } from '../../llm/webllm/webllm-shared.ts';
+import type { WebLLMEngine } from '../../llm/webllm/webllm.ts';
 import { useLiveStore } from '../../store/live-store.ts';
-import { Engine } from '../../worker/engine.ts';
+import { Engine } from '../../worker/engine/engine.ts';
 import { FakeWorker } from '../../worker/test-fake-worker.ts';
-import { createFileListFolder } from './folder-access.ts';
+import { createFileListFolder } from '../../worker/live/folder-access.ts';
 import type { PickedFolder } from './folder-pick.ts';
-import { LiveHost } from './live-host.ts';
+import { LiveHost } from '../../worker/live/live-host.ts';
 
 const MODEL = 'Qwen2.5-1.5B-Instruct-q4f16_1-MLC';
 
 const fake = vi.hoisted(() => ({
-  engine: undefined as unknown as import('../../worker/engine.ts').Engine,
+  engine: undefined as unknown as import('../../worker/engine/engine.ts').Engine,
   /** Generations the engine worker's model was asked to stop. */
   interrupts: 0,
 }));

@@ -4,9 +4,9 @@
  * option is disabled with the reason.
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { detectWebGPU, type WebGPUStatus } from '../../llm/webgpu.ts';
-import { createWebLLMSummarizer, type WebLLMSummarizer } from '../../llm/webllm.ts';
-import { deleteCached, isCached, listLocalModels, mayHaveCachedModels, selfHostedConfig, storageEstimate, type StorageInfo } from '../../llm/webllm-models.ts';
+import { detectWebGPU, type WebGPUStatus } from '../../llm/webllm/webgpu.ts';
+import { createWebLLMSummarizer, type WebLLMSummarizer } from '../../llm/webllm/webllm.ts';
+import { deleteCached, isCached, listLocalModels, mayHaveCachedModels, selfHostedConfig, storageEstimate, type StorageInfo } from '../../llm/webllm/webllm-models.ts';
 import { errorMessage } from '../../store/actions.ts';
 import { useAppStore } from '../../store/store.ts';
 import { useOnline } from '../common/OfflineNotice.tsx';

@@ -7,9 +7,9 @@
  * base URL it was entered for: pointing the base URL elsewhere asks for the key again.
  */
 import { useEffect, useState } from 'react';
-import { originOf } from '../../llm/http.ts';
-import { PROVIDER_PRESETS } from '../../llm/presets.ts';
-import { createRemoteSummarizer } from '../../llm/remote.ts';
+import { originOf } from '../../llm/remote/http.ts';
+import { PROVIDER_PRESETS } from '../../llm/remote/presets.ts';
+import { createRemoteSummarizer } from '../../llm/remote/remote.ts';
 import { errorMessage } from '../../store/actions.ts';
 import { keyring } from '../../store/keyring.ts';
 import type { RemoteSettings as Remote } from '../../store/models-slice.ts';

@@ -12,7 +12,7 @@ import type { Entry } from '../../core/journal/entry.ts';
 import { errorMessage, planCompaction, runCompactionJob } from '../../store/actions.ts';
 import { summarizerFields, summarizerKindOf } from '../../store/summarizer-request.ts';
 import { useAppStore } from '../../store/store.ts';
-import type { CompactRequest, PlanPreview } from '../../worker/protocol.ts';
+import type { CompactRequest, PlanPreview } from '../../worker/engine/protocol.ts';
 import { DEFAULT_REPLAY_FROM } from '../../core/compaction/input-scope.ts';
 import { StartChoice } from '../common/StartChoice.tsx';
 import { OptionsForm } from './OptionsForm.tsx';

@@ -1,5 +1,5 @@
 /** The plan before anything is summarized: the trigger's decision with its numbers, the cut and its rule, what each entry becomes. */
-import type { PlanPreview } from '../../worker/protocol.ts';
+import type { PlanPreview } from '../../worker/engine/protocol.ts';
 import { FateStrip } from './FateStrip.tsx';
 import { MemoriesView } from './MemoriesView.tsx';
 import { NoteText } from '../common/NoteText.tsx';

@@ -1,5 +1,5 @@
 /** Token totals of a conversation per role and per content kind, labelled with their counter. */
-import type { TokenCounts } from '../../worker/protocol.ts';
+import type { TokenCounts } from '../../worker/engine/protocol.ts';
 import { formatNumber } from '../common/format.ts';
 
 const ROLES = ['system', 'user', 'assistant', 'tool', 'summary'] as const;

@@ -1,0 +1,20 @@
+/** The app's one engine worker: serves the Engine over Comlink. */
+import * as Comlink from 'comlink';
+import { db } from '../../db/db.ts';
+import { browserCountPool } from '../count-pool/count-pool-browser.ts';
+import { Engine } from './engine.ts';
+import { setWebLLMWorkerForTest } from '../../llm/webllm/webllm-client.ts';
+
+Comlink.expose(new Engine(db, { countPool: browserCountPool() }));
+
+// Test-only hook (src/ui/test-api.ts crashEngine): an uncaught error, exactly what a real crash raises on the page.
+self.addEventListener('message', (event: MessageEvent<unknown>) => {
+  const data = event.data as { foldlabTest?: unknown; url?: unknown } | null;
+  // Test-only (test-api.ts fakeWebLLMWorker): a nested worker's script cannot be routed by Playwright, so the test hands a blob: URL.
+  if (data?.foldlabTest === 'webllm-worker' && typeof data.url === 'string') setWebLLMWorkerForTest(data.url);
+  if (data?.foldlabTest === 'crash') {
+    setTimeout(() => {
+      throw new Error('crash requested by the test API');
+    });
+  }
+});
