@@ -38,9 +38,14 @@ export function numbersPhrase(basis: AgentConfigBasis): string {
   return `tokens per task ${percent(basis.ratioToUncompacted)} of the uncompacted sessions', retention ${basis.retention.toFixed(2)}, ${overflow}`;
 }
 
+/** The basis's window when it names one (a window of 0 or less is each session's own). */
+export function knownWindow(basis: AgentConfigBasis): number | undefined {
+  return basis.window !== undefined && basis.window > 0 ? basis.window : undefined;
+}
+
 /** "Chosen on 3 sessions (a, b, c): tokens per task 42% of the uncompacted sessions', retention 0.91, no call over the window." */
 export function basisSentence(basis: AgentConfigBasis): string {
-  const window = basis.window ? ` at a ${formatNumber(basis.window)}-token window` : '';
+  const window = knownWindow(basis) !== undefined ? ` at a ${formatNumber(basis.window!)}-token window` : '';
   return `Chosen by a Foldlab sweep on ${sessionsPhrase(basis.sessions)}${window}: ${numbersPhrase(basis)}.`;
 }
 

@@ -10,7 +10,7 @@ import type { Options } from '../../compaction/strategy.ts';
 import type { OptionSpec } from '../../compaction/options.ts';
 import { formatNumber } from '../../strategies/format-number.ts';
 import type { AgentConfig, AgentConfigBasis } from '../types.ts';
-import { basisComments, basisSentence } from '../basis.ts';
+import { basisComments, basisSentence, knownWindow } from '../basis.ts';
 import { notSettable } from './facts.ts';
 
 export const PCT_VAR = 'CLAUDE_AUTOCOMPACT_PCT_OVERRIDE';
@@ -28,7 +28,7 @@ interface Threshold {
 }
 
 export function claudeCodeConfig(options: Options, specs: readonly OptionSpec[], basis: AgentConfigBasis): AgentConfig {
-  const model = Number(options.contextWindow ?? 0) > 0 ? Number(options.contextWindow) : basis.window;
+  const model = Number(options.contextWindow ?? 0) > 0 ? Number(options.contextWindow) : knownWindow(basis);
   const pct = Number(options.autoCompactPctOverride ?? 0);
   const autoWindow = Number(options.autoCompactWindow ?? 0);
   const defaultReserve = Number(specs.find((spec) => spec.name === 'reserveTokens')?.default ?? 0);

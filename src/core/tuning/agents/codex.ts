@@ -10,7 +10,7 @@ import type { Options } from '../../compaction/strategy.ts';
 import type { OptionSpec } from '../../compaction/options.ts';
 import { formatNumber } from '../../strategies/format-number.ts';
 import type { AgentConfig, AgentConfigBasis } from '../types.ts';
-import { basisComments, basisSentence } from '../basis.ts';
+import { basisComments, basisSentence, knownWindow } from '../basis.ts';
 import { notSettable } from './facts.ts';
 
 export const CODEX_CONFIG_FILE = '~/.codex/config.toml';
@@ -29,7 +29,7 @@ export function codexConfig(options: Options, specs: readonly OptionSpec[], basi
   if (window <= 0 && limit <= 0) lines.push(`# Codex's own window and limit (90% of the window) were best: leave both keys unset.`);
 
   const notes: string[] = [];
-  const effectiveWindow = window > 0 ? window : basis.window;
+  const effectiveWindow = window > 0 ? window : knownWindow(basis);
   if (limit > 0 && effectiveWindow !== undefined) {
     const cap = Math.floor(effectiveWindow * CODEX_LIMIT_SHARE);
     if (limit > cap) {
