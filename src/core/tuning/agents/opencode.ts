@@ -15,9 +15,13 @@ export const OPENCODE_CONFIG_FILE = '~/.config/opencode/opencode.json';
 
 const SETTINGS = ['auto', 'prune', 'reserved'];
 
+/** opencode's session/overflow.ts: the reserve is taken off the model's input limit; without one, the output limit is. */
+export const RESERVED_SCOPE = 'opencode applies compaction.reserved to models whose entry gives an input limit (limit.input); for a model with only a context limit it keeps the model\'s output limit free instead, whatever reserved says.';
+
 export function opencodeConfig(options: Options, specs: readonly OptionSpec[], basis: AgentConfigBasis): AgentConfig {
   const compaction = { auto: Boolean(options.auto), prune: Boolean(options.prune), reserved: Number(options.reserved) };
   const notes = notSettable('opencode', options, specs, SETTINGS);
+  if (compaction.auto) notes.unshift(RESERVED_SCOPE);
   const window = Number(options.contextWindow ?? 0);
   const windowNote = window > 0
     ? ` The point assumes a ${formatNumber(window)}-token window: opencode takes it from the model (for a custom provider, limit.context of its model entry).`
