@@ -6,6 +6,7 @@
  *   npm run cli -- eval <file|folder>... --strategies <id[:k=v,...]>,... [--window N] [--counter C] [--model M] [--from start|last-compaction] [--branches all|last] [--jobs N] [--hook M.mjs [--hook-timeout MS]] [--json|--csv|--md]
  *     (eval, compact and fold --simulate take --summarizer model --base-url <url> --model <name> [--api openai|anthropic]
  *      [--max-cost USD] [--dry-run] [--cache DIR]; eval also --judge [--judge-model M] [--judge-at compaction|final] [--concurrency N])
+ *   npm run cli -- sweep <file|folder>... --strategy <id> --vary <option>=<from>..<to>[:<steps>] ... [--random N] [--window N] [--counter C] [--weights ...] [--jobs N] [--json|--csv|--md]
  *   npm run cli -- probes <file> [--format F] [--json]
  *   npm run cli -- session --dir <folder> (--base-url <url> --model <name> [--api openai|anthropic] | --script <replies.json>) --prompt "<message>"... --out <file.jsonl> [--idle-timeout S] [--connect-timeout S] [--reply-timeout S] [--json]
  */
@@ -26,6 +27,7 @@ import { backupCheckMain } from './backup-check.ts';
 import { probesMain } from './probes.ts';
 import { measureRetention, retentionTable } from './retention-table.ts';
 import { sessionMain } from './session.ts';
+import { sweepMain } from './sweep-main.ts';
 import { modelEvalMain } from './model-eval-main.ts';
 import { checkModelFlags, defaultModelFlags, takeModelFlag, usesModel, type ModelFlags } from './model-flags.ts';
 import { summaryCommandMain } from './model-summary-main.ts';
@@ -48,6 +50,15 @@ const USAGE = `usage:
    --unseen-prefix: tokens every call sends outside the transcript, system prompt and tool definitions;
    default what the recorded usage gives, else 0. --hook: beforeCompact / afterCompact run at each compaction
    of every configuration ("hooks": false in --configs-json leaves one out); a failing hook is noted on its row)
+  npm run cli -- sweep <file|folder>... --strategy <id> --vary <option>=<from>..<to>[:<steps>] [--vary ...] [--random N [--seed S]]
+                      [--option key=value ...] [--window TOKENS] [--counter C] [--weights artifact=2,constraint=3,task=3,error=2,identifier=1,decision=1]
+                      [--tolerance 0.02] [--from start|last-compaction] [--unseen-prefix TOKENS|claude-code|pi] [--jobs N] [--json|--csv|--md]
+  (sweep: every point of the strategy's settings replayed on every conversation found, offline summarizer;
+   --vary takes a range from..to[:steps] (default 5 steps; whole numbers for an integer option), a list a,b,c,
+   or a boolean or choice option's bare name for all its values; --random N draws N points from the same ranges
+   (--seed, default 1). Retention is the weighted mean of each probe category's kept share (--weights sets some,
+   the rest keep the defaults shown); the recommended point is the cheapest on the Pareto front within --tolerance
+   of its best retention, with no overflowing call unless every point overflows)
   npm run cli -- probes <file> [--format ${FORMAT_IDS.join('|')}] [--json]
   npm run cli -- backup-check <file> [--json]
   npm run cli -- retention-table   (the README's retention table, measured again on the samples)
@@ -189,6 +200,7 @@ async function evalMain(argv: string[]): Promise<void> {
 async function main(): Promise<void> {
   if (process.argv[2] === 'eval') return evalMain(process.argv.slice(3));
   if (process.argv[2] === 'backup-check') return backupCheckMain(process.argv.slice(3), USAGE);
+  if (process.argv[2] === 'sweep') return sweepMain(process.argv.slice(3), USAGE);
   if (process.argv[2] === 'probes') return probesMain(process.argv.slice(3), USAGE);
   if (process.argv[2] === 'session') return sessionMain(process.argv.slice(3), USAGE);
   if (process.argv[2] === 'retention-table') return void process.stdout.write(`${retentionTable(await measureRetention())}\n`);

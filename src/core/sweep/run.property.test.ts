@@ -67,10 +67,14 @@ describe('runSweep', () => {
       // Each session on its own, the points in two halves, as threads or a page pool would run them.
       const half = Math.ceil(points.length / 2);
       const bySession = await Promise.all(sessions.map(async (s) => [...await sweepSession(s, points.slice(0, half), base), ...await sweepSession(s, points.slice(half), base)]));
-      const split = assembleSweep({ strategy: 'pi', points, sessions: sessions.map((s) => s.name), figures: points.map((_, p) => bySession.map((row) => row[p]!)), weights: DEFAULT_RETENTION_WEIGHTS });
+      const split = assembleSweep({ strategy: 'pi', points, sessions: sessions.map((s) => s.name), figures: points.map((_, p) => bySession.map((row) => row[p]!)), weights: DEFAULT_RETENTION_WEIGHTS, contextWindow: WINDOW });
       expect(split).toEqual(whole);
       expect(whole.pareto).toEqual(paretoFront(whole.points));
       expect(whole.pareto).toContain(whole.recommended);
+      // pi's own settings.json block carries the recommended values.
+      const chosen = whole.points[whole.recommended]!.options;
+      expect(whole.agentConfig?.agent).toBe('pi');
+      expect(JSON.parse(whole.agentConfig!.text)).toEqual({ compaction: { enabled: true, reserveTokens: chosen.reserveTokens, keepRecentTokens: chosen.keepRecentTokens } });
     }), { numRuns: 6 });
   }, 120_000);
 
@@ -82,6 +86,7 @@ describe('runSweep', () => {
     expect(result.pareto).toEqual([]);
     expect(result.recommended).toBe(-1);
     expect(result.reason).toBe('No point ran on every one of the 1 session, so none is recommended: see each point\'s errors.');
+    expect(result.agentConfig).toBeUndefined();
   });
 
   it('estimates the time left from the pace so far', () => {

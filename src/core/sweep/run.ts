@@ -13,6 +13,7 @@ import type { Entry } from '../journal/entry.ts';
 import { compareConfigs } from '../replay/compare.ts';
 import type { UnseenPrefix } from '../replay/recorded-usage.ts';
 import type { TokenCounter } from '../tokens/counters.ts';
+import { agentConfigFor, basisOf } from '../tuning/agent-config.ts';
 import { recommend } from './recommend.ts';
 import { checkWeights, scorePoint, sessionFigures, type SessionFigures } from './score.ts';
 import type { RetentionWeights, SweepOptions, SweepResult } from './types.ts';
@@ -73,6 +74,8 @@ export interface AssembleArgs {
   weights: Readonly<RetentionWeights>;
   /** Retention tolerance of the recommendation (recommend.ts's default when absent). */
   tolerance?: number;
+  /** The window the sessions were replayed at, named beside the agent's block. */
+  contextWindow?: number;
 }
 
 /** Scores every point and draws the front and the recommendation. */
@@ -85,7 +88,9 @@ export function assembleSweep(args: AssembleArgs): SweepResult {
     return scorePoint(options, row.map((f, s) => ({ ...f, session: args.sessions[s]! })), args.weights);
   });
   const { index, pareto, reason } = recommend(points, { sessions: args.sessions.length, ...(args.tolerance !== undefined ? { tolerance: args.tolerance } : {}) });
-  return { strategy: args.strategy, points, pareto, recommended: index, reason };
+  const chosen = points[index];
+  const agentConfig = chosen ? agentConfigFor(args.strategy, chosen.options, basisOf(chosen, args.sessions, args.contextWindow)) : undefined;
+  return { strategy: args.strategy, points, pareto, recommended: index, reason, ...(agentConfig ? { agentConfig } : {}) };
 }
 
 export interface RunSweepArgs extends SweepReplayArgs {
@@ -110,6 +115,7 @@ export async function runSweep(sessions: readonly SweepSession[], args: RunSweep
     sessions: sessions.map((s) => s.name),
     figures: args.points.map((_, p) => bySession.map((row) => row[p]!)),
     weights: args.weights,
+    contextWindow: args.contextWindow,
     ...(args.tolerance !== undefined ? { tolerance: args.tolerance } : {}),
   });
 }

@@ -6,6 +6,7 @@
  * computed once (score.ts) and read everywhere.
  */
 import type { ProbeCategory } from '../probes/types.ts';
+import type { AgentConfig } from '../tuning/types.ts';
 
 /** A strategy's option values at one point (typed: integers stay integers, booleans booleans). */
 export type SweepOptions = Record<string, number | boolean | string>;
@@ -54,4 +55,6 @@ export interface SweepResult {
   recommended: number;
   /** One sentence with the recommended point's numbers (or why there is none). */
   reason: string;
+  /** The recommended point as the lines to paste into the agent's configuration, for an agent's own strategy (tuning/agent-config.ts). */
+  agentConfig?: AgentConfig;
 }
