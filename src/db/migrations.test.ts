@@ -1,7 +1,7 @@
 /**
  * Schema upgrades against databases built with raw IndexedDB exactly as each earlier Dexie version
  * declared them (Dexie's version n is IndexedDB's 10n), holding rows the app's own code made:
- * after the upgrade to v5 every row reads back unchanged and the new tables exist. Also: a newer
+ * after the upgrade to the current version every row reads back unchanged and the new tables exist. Also: a newer
  * schema opened elsewhere closes this connection, a newer library is refused untouched, and an
  * upgrade that throws leaves the old data as it was.
  */
@@ -49,6 +49,8 @@ const VERSIONS: Record<number, Record<string, StoreSpec>> = {
     bookmarks: { keyPath: ['conversationId', 'iteration'], indexes: [['conversationId', 'conversationId']] },
     jobs: { keyPath: 'id', indexes: [['conversationId', 'conversationId'], ['kind', 'kind'], ['state', 'state'], ['updatedAt', 'updatedAt']] },
   },
+  // liveSessions: 'conversationId'
+  6: { liveSessions: { keyPath: 'conversationId', indexes: [] } },
 };
 
 type Rows = Record<string, unknown[]>;
@@ -97,13 +99,15 @@ async function dump(db: Dexie, tables: readonly string[]): Promise<Rows> {
 }
 
 let library: Promise<Rows> | undefined;
-/** Rows of every v1-v5 table, made once by the app's own code on a fresh database. */
+/** Rows of every v1-v6 table, made once by the app's own code on a fresh database. */
 function realRows(): Promise<Rows> {
   library ??= (async () => {
     const db = new FoldlabDatabase(`source-${Math.random()}`);
     await buildLibrary(db, { main: readFileSync('public/samples/claude-code/37f83ec9-f2ea-42a9-925e-0d5c105cb6e8.jsonl'), pi: readFileSync('public/samples/pi/v3-small.jsonl'), prompts: loadPrompts() });
     // A finished job record, as a compaction with a model summarizer leaves (v5).
     await db.jobs.put({ id: 'j0', conversationId: 'c0', kind: 'compaction', state: 'done', updatedAt: 1 });
+    // A live session's row (v6).
+    await db.liveSessions.put({ conversationId: 'c0', createdAt: 1, folder: { name: 'repo', snapshot: true }, config: { model: { kind: 'settings', label: 'x' }, strategy: 'pi', options: {}, contextWindow: 1000, counter: 'chars4', gitignore: true } });
     const rows = await dump(db, Object.values(VERSIONS).flatMap((tables) => Object.keys(tables)));
     await db.delete();
     return rows;
@@ -112,7 +116,7 @@ function realRows(): Promise<Rows> {
 }
 
 describe(`upgrading every earlier schema to v${SCHEMA_VERSION}`, () => {
-  for (const version of [1, 2, 3, 4, 5]) {
+  for (const version of [1, 2, 3, 4, 5, 6]) {
     it(`opens a v${version} library: every row is kept, the newer tables exist and the upgrade is noted`, async () => {
       const all = await realRows();
       const tables = Object.entries(VERSIONS).filter(([v]) => Number(v) <= version).flatMap(([, t]) => Object.keys(t));
@@ -128,7 +132,7 @@ describe(`upgrading every earlier schema to v${SCHEMA_VERSION}`, () => {
       expect(db.verno).toBe(SCHEMA_VERSION);
       expect(db.backendDB().version).toBe(SCHEMA_VERSION * 10);
       // The new tables work, with the indexes the code queries.
-      for (const table of ['liveSessions', 'folds', 'foldSummaries', 'bookmarks', 'jobs', ...Object.keys(VERSIONS[2]!), ...Object.keys(VERSIONS[3]!), 'judgements']) {
+      for (const table of ['sweeps', 'liveSessions', 'folds', 'foldSummaries', 'bookmarks', 'jobs', ...Object.keys(VERSIONS[2]!), ...Object.keys(VERSIONS[3]!), 'judgements']) {
         expect(db.backendDB().objectStoreNames.contains(table), table).toBe(true);
       }
       await db.jobs.put({ id: 'j1', conversationId: 'c', kind: 'compaction', state: 'running', updatedAt: 5 });
@@ -138,6 +142,9 @@ describe(`upgrading every earlier schema to v${SCHEMA_VERSION}`, () => {
       // v6: a live session's row, looked up by its conversation.
       await db.liveSessions.put({ conversationId: 'c', createdAt: 1, folder: { name: 'repo', snapshot: true }, config: { model: { kind: 'settings', label: 'x' }, strategy: 'pi', options: {}, contextWindow: 1000, counter: 'chars4', gitignore: true } });
       expect((await db.liveSessions.get('c'))?.folder.name).toBe('repo');
+      // v7: saved sweeps, listed by when they were made.
+      await db.sweeps.put({ id: 's1', createdAt: 7, name: 'pi sweep', strategy: 'pi', plan: { vary: ['keepRecentTokens=1000..2000:2'] }, sessions: [], counter: 'chars4', contextWindow: 1000, summarizer: 'offline', points: [], figures: [], planned: 2, cancelled: false, weights: { task: 1, constraint: 1, error: 1, artifact: 1, identifier: 1, decision: 1 }, durationMs: 1 });
+      expect((await db.sweeps.orderBy('createdAt').first())?.name).toBe('pi sweep');
       // Old tables still answer through their indexes.
       const conversation = (rows.conversations as Array<{ id: string }>)[0]!;
       expect(await db.entries.where('conversationId').equals(conversation.id).count()).toBe((rows.entries as Array<{ conversationId: string }>).filter((e) => e.conversationId === conversation.id).length);

@@ -4,7 +4,7 @@
  * which point at entries by id and never copy them; saved strategy comparisons and the probes a
  * user dismissed as wrong (v3); the judged mode's cached answers and grades (v4); stored fold views,
  * the model's fold summaries (they cost money), bookmarks per conversation and job records (v5);
- * live sessions' settings and folder handles (v6).
+ * live sessions' settings and folder handles (v6); saved sweeps of a strategy's settings (v7).
  */
 import Dexie, { type EntityTable, type Table } from 'dexie';
 import type { Entry } from '../core/journal/entry.ts';
@@ -21,6 +21,7 @@ import type { ModelDigestEntry } from '../core/folding/model-enrich.ts';
 import type { FoldView } from '../worker/fold/fold-protocol.ts';
 import type { FoldProvenance } from '../core/compaction/provenance.ts';
 import type { LiveSessionRow } from './live-session-row.ts';
+import type { SweepRow } from './sweep-row.ts';
 
 export interface ConversationRow {
   id: string;
@@ -141,7 +142,7 @@ export interface DismissedProbeRow {
 export type JudgementRow = JudgeCacheRow & { createdAt: number };
 
 /** The schema version this code declares (Dexie's number; IndexedDB's is ten times it). */
-export const SCHEMA_VERSION = 6;
+export const SCHEMA_VERSION = 7;
 /** The settings key of the note the v5 and later upgrades write: `{ to, at }`. */
 export const UPGRADE_NOTE = 'schema.upgraded';
 
@@ -202,6 +203,7 @@ export class FoldlabDatabase extends Dexie {
   bookmarks!: Table<BookmarkRow, [string, number]>;
   jobs!: EntityTable<JobRow, 'id'>;
   liveSessions!: EntityTable<LiveSessionRow, 'conversationId'>;
+  sweeps!: EntityTable<SweepRow, 'id'>;
 
   constructor(name = 'foldlab') {
     super(name);
@@ -236,8 +238,14 @@ export class FoldlabDatabase extends Dexie {
       await tx.table('settings').put({ key: UPGRADE_NOTE, value: { to: 5, at: Date.now() } });
     });
     // v6: one row per live session (src/db/live-sessions.ts): its model, strategy and folder handle.
-    this.version(SCHEMA_VERSION).stores({
+    this.version(6).stores({
       liveSessions: 'conversationId',
+    }).upgrade(async (tx) => {
+      await tx.table('settings').put({ key: UPGRADE_NOTE, value: { to: 6, at: Date.now() } });
+    });
+    // v7: saved sweeps (src/db/sweeps.ts), across sessions, listed newest first.
+    this.version(SCHEMA_VERSION).stores({
+      sweeps: 'id, createdAt',
     }).upgrade(async (tx) => {
       await tx.table('settings').put({ key: UPGRADE_NOTE, value: { to: SCHEMA_VERSION, at: Date.now() } });
     });
