@@ -89,6 +89,12 @@ describe('Gemini CLI chats', () => {
     expect(legacy.issues).toEqual([{ line: 1, kind: 'malformed', message: 'messages[1] is a string "junk"; skipped' }]);
   });
 
+  it('keeps a message when a later copy of it has a type Gemini CLI does not write', () => {
+    const result = importText(jsonl(HEADER, { id: 'u1', timestamp: 't', type: 'user', content: 'hi' }, { id: 'u1', timestamp: 't', type: ' user', content: 'hi' }, { id: 'g1', timestamp: 't', type: 'gemini', content: 'Hi!' }));
+    expect(result.entries.map((entry) => `${entry.id}:${entry.line}`)).toEqual(['u1:2', 'g1:4']);
+    expect(result.issues).toEqual([{ line: 3, kind: 'unsupported', message: 'message "u1" is written again with type " user" (expected user, gemini, info, warning or error); the copy on line 2 is kept' }]);
+  });
+
   it('reads a pretty-printed chat when the format is forced', () => {
     const result = importText(DOCUMENT, { format: 'gemini-cli' });
     expect(result.entries).toHaveLength(7);

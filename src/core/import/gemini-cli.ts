@@ -24,6 +24,7 @@ import { childKey, childSpans, pathKey } from './json-document.ts';
 import { ImportFormatError, type DocumentImporter, type ImportResult, type LineImporter } from './types.ts';
 
 const TYPES = 'user, gemini, info, warning or error';
+const MESSAGE_TYPES = new Set(['user', 'gemini', 'info', 'warning', 'error']);
 
 interface Stored {
   id: string;
@@ -110,6 +111,11 @@ class GeminiCliImporter implements LineImporter {
     const at = this.live.get(id);
     const existing = at === undefined ? undefined : this.stored[at];
     if (existing) {
+      // A copy of another type than the one it rewrites is damaged: reported, the earlier copy kept.
+      if (value.type !== existing.record.type && !MESSAGE_TYPES.has(String(value.type))) {
+        this.builder.issue(lineNo, `message ${JSON.stringify(id)} is written again with type ${JSON.stringify(value.type)} (expected ${TYPES}); the copy on line ${existing.lineEnd} is kept`, 'unsupported');
+        return;
+      }
       existing.record = value;
       existing.lineEnd = lineNo;
       return;
