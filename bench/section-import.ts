@@ -1,6 +1,7 @@
 /**
  * Section 2, import throughput: a generated ~100 MB Claude Code JSONL written to a temp file, then
- * streamed through ImportSession in read-stream chunks, with memory sampled while it runs.
+ * streamed through ImportSession in read-stream chunks, with memory sampled while it runs; then each
+ * agent format's sample repeated to ~200 MB and imported (import-agents.ts).
  */
 import { once } from 'node:events';
 import { createReadStream, createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs';
@@ -9,6 +10,7 @@ import { join } from 'node:path';
 import { generateSessionLines } from '../src/core/demo/generate-session.ts';
 import { ImportSession } from '../src/core/import/run.ts';
 import { duration, fmt, mb, printPairs, printTable } from './report.ts';
+import { agentImportTable } from './import-agents.ts';
 
 /** Size of the generated file. Default 100,000,000. Unit: bytes (approximate). */
 export const IMPORT_BYTES = 100_000_000;
@@ -119,4 +121,5 @@ export async function importSection(): Promise<void> {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+  await agentImportTable();
 }

@@ -22,6 +22,7 @@ const FILES: Source[] = [
   { name: 'Gemini CLI chat (JSONL)', path: sample('gemini-cli/jsonl_v040.jsonl'), format: 'gemini-cli' },
   { name: 'Gemini CLI chat (JSON)', path: sample('gemini-cli/large.json'), format: 'gemini-cli' },
   { name: 'opencode storage folder', path: sample('opencode/storage'), format: 'opencode', folderAs: 's_stage0_large.json' },
+  { name: 'GitHub Copilot CLI session', path: sample('copilot-cli/049410b4-c1df-44ee-87a5-caa1c349091e/events.jsonl'), format: 'copilot-cli' },
   { name: 'Cline task folder', path: sample('cline/1764201600000'), format: 'cline', folderAs: '1764201600000.json' },
 ];
 

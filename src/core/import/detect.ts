@@ -12,6 +12,8 @@ const CLAUDE_TYPES = new Set([
 ]);
 const GEMINI_TYPES = new Set(['user', 'gemini', 'info', 'warning', 'error']);
 const CODEX_TYPES = new Set(['session_meta', 'response_item', 'event_msg', 'turn_context', 'compacted', 'world_state']);
+/** A GitHub Copilot CLI event type: dotted, lower case (`session.start`, `user.message`, `tool.execution_complete`). */
+const COPILOT_TYPE = /^[a-z_]+(\.[a-z_]+)+$/;
 
 /** The JSONL format a first line belongs to, or undefined if it matches none. */
 export function detectJsonlFormat(first: Record<string, unknown>): FormatId | undefined {
@@ -20,6 +22,7 @@ export function detectJsonlFormat(first: Record<string, unknown>): FormatId | un
   if (typeof type === 'string' && CODEX_TYPES.has(type) && 'payload' in first) return 'codex';
   if (typeof first.id === 'string' && 'instructions' in first && typeof first.timestamp === 'string') return 'codex';
   if (typeof first.sessionId === 'string' && typeof first.projectHash === 'string') return 'gemini-cli';
+  if (typeof type === 'string' && COPILOT_TYPE.test(type) && isRecord(first.data) && ('parentId' in first || typeof first.id === 'string' || type === 'session.start')) return 'copilot-cli';
   // A Gemini CLI file whose metadata line was lost: a message record (no Claude Code uuid or message).
   if (typeof first.id === 'string' && GEMINI_TYPES.has(String(type)) && typeof first.timestamp === 'string' && 'content' in first && !('uuid' in first) && !('message' in first)) return 'gemini-cli';
   // A Cursor agent transcript line: the role beside the message, no type, uuid or session id.

@@ -19,6 +19,7 @@ const SAMPLES = [
   'public/samples/pi/large-session.jsonl',
   'public/samples/gemini-cli/jsonl_v040.jsonl',
   'public/samples/cursor/large.jsonl',
+  'public/samples/copilot-cli/049410b4-c1df-44ee-87a5-caa1c349091e/events.jsonl',
 ].map((path) => ({ path, lines: readFileSync(path, 'utf8').trimEnd().split('\n').slice(0, 40) }));
 
 const enc = new TextEncoder();

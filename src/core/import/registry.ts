@@ -9,6 +9,7 @@ import { createGeminiCliImporter, geminiCliDocumentImporter } from './gemini-cli
 import { opencodeImporter } from './opencode.ts';
 import { clineImporter } from './cline.ts';
 import { createCursorImporter } from './cursor.ts';
+import { createCopilotCliImporter } from './copilot-cli.ts';
 import type { DocumentImporter, FormatId, LineImporter } from './types.ts';
 
 /**
@@ -28,4 +29,5 @@ export const IMPORTERS: Record<FormatId, ImporterKind> = {
   opencode: { kind: 'json', importer: opencodeImporter },
   cline: { kind: 'json', importer: clineImporter },
   cursor: { kind: 'jsonl', create: createCursorImporter },
+  'copilot-cli': { kind: 'jsonl', create: createCopilotCliImporter },
 };
