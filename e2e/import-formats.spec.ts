@@ -15,7 +15,11 @@ interface Source {
   format: string;
   /** A folder picked whole, imported as this conversation file name. */
   folderAs?: string;
+  /** A Cursor chat store (the path's part before '#') picked as a file, this conversation checked. */
+  storeAs?: string;
 }
+
+const CURSOR_MAIN = 'a1b2c3d4-0000-4000-8000-000000000001';
 
 const FILES: Source[] = [
   { name: 'OpenHands trajectory', path: sample('openhands/basic_gui_mode.json'), format: 'openhands' },
@@ -24,12 +28,14 @@ const FILES: Source[] = [
   { name: 'opencode storage folder', path: sample('opencode/storage'), format: 'opencode', folderAs: 's_stage0_large.json' },
   { name: 'GitHub Copilot CLI session', path: sample('copilot-cli/049410b4-c1df-44ee-87a5-caa1c349091e/events.jsonl'), format: 'copilot-cli' },
   { name: 'Cline task folder', path: sample('cline/1764201600000'), format: 'cline', folderAs: '1764201600000.json' },
+  { name: 'Cursor agent transcript', path: sample('cursor/test-session.jsonl'), format: 'cursor' },
+  { name: 'Cursor chat store (state.vscdb)', path: `${sample('cursor/state.vscdb')}#${CURSOR_MAIN}`, format: 'cursor', storeAs: `${CURSOR_MAIN}.json` },
 ];
 
-/** Picks the folder whole and waits for the conversation it becomes. */
-async function importFolder(app: AppPage, page: Page, path: string, name: string): Promise<void> {
+/** Picks the folder whole (or a file holding several sessions) and waits for the conversation it becomes. */
+async function importFolder(app: AppPage, page: Page, path: string, name: string, input = 'import.folder-input'): Promise<void> {
   const before = await app.importCount();
-  await page.getByTestId('import.folder-input').setInputFiles(path);
+  await page.getByTestId(input).setInputFiles(path);
   await expect
     .poll(() => page.evaluate(({ from, file }) => (window.__foldlab?.imports ?? []).slice(from).some((o) => o.conversation.fileName === file), { from: before, file: name }), { timeout: 45_000 })
     .toBe(true);
@@ -49,11 +55,12 @@ for (const file of FILES) {
     const expected = cliInspect(file.path);
     expect(expected.format).toBe(file.format);
     if (file.folderAs) await importFolder(app, page, file.path, file.folderAs);
+    else if (file.storeAs) await importFolder(app, page, file.path.split('#')[0]!, file.storeAs, 'import.input');
     else await app.importFile(file.path);
     await expect(page.getByTestId('conversation.meta')).toBeVisible();
     expect(await app.entryCount()).toBe(expected.entries);
     expect(await app.totalTokens()).toBe(expected.tokens.total);
-    const outcome = await app.reportFor(file.folderAs ?? file.path);
+    const outcome = await app.reportFor(file.folderAs ?? file.storeAs ?? file.path);
     expect(outcome?.format).toBe(file.format);
     expect(outcome?.toolCalls).toBe(expected.toolCalls);
     expect(outcome?.toolResults).toBe(expected.toolResults);

@@ -5,10 +5,16 @@ import type { PromptLibrary } from '../core/compaction/prompts.ts';
 import { isClineTaskFolder, readClineTasks } from '../core/import/cline-folder.ts';
 import { isOpencodeStorage, readOpencodeFolder, type FolderFile } from '../core/import/opencode-folder.ts';
 import { importText, ImportSession } from '../core/import/run.ts';
+import { cursorStorePath, importCursorStore } from './load-cursor.ts';
 import { ImportFormatError, type FormatId, type ImportResult } from '../core/import/types.ts';
 
-/** A transcript file, or a folder Foldlab reads as one session (an opencode storage folder). */
+/**
+ * A transcript file, a folder Foldlab reads as one session (an opencode storage folder), or one
+ * conversation of a Cursor chat store (`state.vscdb`, or `state.vscdb#<composerId>`).
+ */
 export async function importFile(path: string, format?: FormatId): Promise<ImportResult> {
+  const store = cursorStorePath(path);
+  if (store) return importCursorStore(store.file, store.composerId);
   const stat = statSync(path);
   if (stat.isDirectory()) return importFolder(path);
   const size = stat.size;

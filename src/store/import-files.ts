@@ -5,9 +5,11 @@
  * that are not transcripts are left out. The library links the subagents to their session by id.
  */
 import { isClineTaskFolder, readClineTasks } from '../core/import/cline-folder.ts';
+import { isSqliteHeader } from '../core/import/cursor-store.ts';
 import { isOpencodeStorage, readOpencodeFolder, type FolderFile } from '../core/import/opencode-folder.ts';
 import { isSubagentMetaName, parseSubagentMeta, subagentMetaNameOf } from '../core/import/subagent-meta.ts';
 import type { FormatId } from '../core/import/types.ts';
+import { readCursorStoreFile } from '../worker/import/cursor-db-client.ts';
 import { errorMessage, importFile } from './actions.ts';
 import { useAppStore } from './store.ts';
 
@@ -76,6 +78,28 @@ async function importClineFolder(files: readonly PickedFile[]): Promise<void> {
   noticeProblems(problems, 'task folder');
 }
 
+/**
+ * A Cursor chat store (`state.vscdb`, recognized by its SQLite header): read in a worker of its
+ * own, each conversation with messages imported as a session (oldest first, so the newest is open
+ * at the end), sub-composers linked to the conversation that started them. A file that cannot be
+ * read changes nothing; bubbles a conversation lists but the store lacks are named in a notice.
+ */
+async function importCursorStore(file: File): Promise<void> {
+  let store;
+  try {
+    store = await readCursorStoreFile(file);
+  } catch (error) {
+    useAppStore.getState().setNotice({ fileName: file.name, error: errorMessage(error), nothingChanged: true });
+    return;
+  }
+  for (const composer of [...store.composers].reverse()) await importFile(documentFile(composer.document, composer.composerId), { format: 'cursor' });
+  noticeProblems(store.problems.map(({ key, message }) => ({ path: key, message })), 'chat store');
+}
+
+async function isSqliteFile(file: File): Promise<boolean> {
+  return isSqliteHeader(new Uint8Array(await file.slice(0, 16).arrayBuffer()));
+}
+
 async function jsonTexts(files: readonly PickedFile[]): Promise<FolderFile[]> {
   return Promise.all(files.filter((picked) => picked.file.name.endsWith('.json')).map(async (picked) => ({ path: picked.path || picked.file.name, text: await picked.file.text() })));
 }
@@ -87,7 +111,7 @@ function documentFile(document: unknown, id: string): File {
 function noticeProblems(problems: ReadonlyArray<{ path: string; message: string }>, what: string): void {
   const first = problems[0];
   if (first === undefined) return;
-  useAppStore.getState().setNotice({ fileName: first.path, error: `${problems.length} file${problems.length === 1 ? '' : 's'} of the ${what} could not be read and ${problems.length === 1 ? 'was' : 'were'} left out; the first: ${first.path}: ${first.message}.` });
+  useAppStore.getState().setNotice({ fileName: first.path, error: `${problems.length} ${what === 'chat store' ? 'record' : 'file'}${problems.length === 1 ? '' : 's'} of the ${what} could not be read and ${problems.length === 1 ? 'was' : 'were'} left out; the first: ${first.path}: ${first.message}.` });
 }
 
 /** Imports the files one after the other, each subagent with its metadata. */
@@ -109,6 +133,10 @@ export async function importFiles(files: readonly PickedFile[], options: { forma
     return;
   }
   for (const { file, meta } of transcripts) {
+    if (await isSqliteFile(file)) {
+      await importCursorStore(file);
+      continue;
+    }
     let subagentMeta;
     let metaError: string | undefined;
     try {

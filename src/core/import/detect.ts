@@ -119,6 +119,7 @@ export function detectDocumentFormat(doc: unknown): FormatId | undefined {
   if (openHandsEvents(doc)) return 'openhands';
   if (isGeminiChat(doc)) return 'gemini-cli';
   if (isOpencodeExport(doc)) return 'opencode';
+  if (isRecord(doc) && typeof doc.composerId === 'string' && Array.isArray(doc.conversation)) return 'cursor';
   if (isClineTask(doc) || isClineHistory(doc)) return 'cline';
   const lists = findMessageLists(doc);
   if (lists.length === 0) return undefined;

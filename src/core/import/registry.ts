@@ -10,10 +10,12 @@ import { opencodeImporter } from './opencode.ts';
 import { clineImporter } from './cline.ts';
 import { createCursorImporter } from './cursor.ts';
 import { createCopilotCliImporter } from './copilot-cli.ts';
+import { cursorComposerImporter } from './cursor-composer.ts';
 import type { DocumentImporter, FormatId, LineImporter } from './types.ts';
 
 /**
- * A JSONL format may also be written as one JSON document (Gemini CLI's older `session-*.json`):
+ * A JSONL format may also be written as one JSON document (Gemini CLI's older `session-*.json`, a
+ * Cursor composer read from its chat store):
  * `document` reads that form when the file is one document.
  */
 export type ImporterKind = { kind: 'jsonl'; create: () => LineImporter; document?: DocumentImporter } | { kind: 'json'; importer: DocumentImporter };
@@ -28,6 +30,6 @@ export const IMPORTERS: Record<FormatId, ImporterKind> = {
   'gemini-cli': { kind: 'jsonl', create: createGeminiCliImporter, document: geminiCliDocumentImporter },
   opencode: { kind: 'json', importer: opencodeImporter },
   cline: { kind: 'json', importer: clineImporter },
-  cursor: { kind: 'jsonl', create: createCursorImporter },
+  cursor: { kind: 'jsonl', create: createCursorImporter, document: cursorComposerImporter },
   'copilot-cli': { kind: 'jsonl', create: createCopilotCliImporter },
 };

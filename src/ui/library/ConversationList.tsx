@@ -148,7 +148,7 @@ const ConversationItem = memo(function ConversationItem({ conversation, selected
           ref={reimportInput}
           type="file"
           hidden
-          accept=".jsonl,.json,.ndjson,.txt,application/json"
+          accept=".jsonl,.json,.ndjson,.txt,.vscdb,application/json"
           data-testid="library.item.reimport-input"
           onChange={(event) => {
             const file = event.target.files?.[0];

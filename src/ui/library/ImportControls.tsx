@@ -48,7 +48,7 @@ export function ImportControls() {
         <input
           ref={input}
           type="file"
-          accept=".jsonl,.json,.ndjson,.txt,application/json"
+          accept=".jsonl,.json,.ndjson,.txt,.vscdb,application/json"
           multiple
           hidden
           onChange={(event) => {
