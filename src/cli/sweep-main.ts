@@ -9,6 +9,7 @@ import { SweepInputError } from '../core/sweep/points.ts';
 import { formatWeights } from '../core/sweep/score.ts';
 import { sweepCsv, sweepTable } from '../core/sweep/table.ts';
 import type { SweepResult } from '../core/sweep/types.ts';
+import { agentConfigLines } from '../core/tuning/agent-config-text.ts';
 import { parseSweepArgs, type SweepOutput } from './sweep-args.ts';
 import { runSweepCommand, type SweepReport } from './sweep.ts';
 
@@ -81,11 +82,10 @@ function recommendedText(result: SweepResult): string {
   return result.recommended < 0 ? result.reason : `point ${result.recommended}. ${result.reason}`;
 }
 
-/** "Use in my agent": where the block goes, the block, and what the agent cannot be set to do. */
+/** "Use in my agent": where the block goes, the block, what it was chosen on and what the agent cannot be set to do. */
 function agentLines(result: SweepResult, markdown: boolean): string[] {
   const config = result.agentConfig;
   if (!config) return [];
-  const fence = markdown ? ['```' + config.format] : [];
-  return ['', `Use in ${config.agent}: ${config.file}`, ...fence, config.text, ...(markdown ? ['```'] : []), config.placement, ...(config.limitation ? [`Limitation: ${config.limitation}`] : [])];
+  return ['', ...agentConfigLines(config, markdown)];
 }
 

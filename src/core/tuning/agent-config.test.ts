@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { agentConfigFor, basisOf, isAgentStrategy } from './agent-config.ts';
 import { basisSentence, oneLine, sessionsPhrase } from './basis.ts';
+import { agentConfigLines } from './agent-config-text.ts';
 import { STRATEGY_IDS } from '../strategies/index.ts';
 import type { AgentConfigBasis } from './types.ts';
 
@@ -61,5 +62,24 @@ describe('the basis sentence', () => {
     const point = { options: {}, tokensPerTask: 9000, ratioToUncompacted: 0.5, retention: 0.8, probes: {} as never, overflowCalls: 1, compactions: 4 };
     expect(basisOf(point, ['a'], 128_000)).toEqual({ sessions: ['a'], ratioToUncompacted: 0.5, retention: 0.8, overflowCalls: 1, window: 128_000 });
     expect(basisOf(point, ['a'])).not.toHaveProperty('window');
+  });
+});
+
+describe('the CLI lines of a block', () => {
+  it('fence the block in its language, with its file, placement, basis and limitation', () => {
+    const config = agentConfigFor('pi', { keepRecentTokens: 8000, customInstructions: 'paths' }, BASIS)!;
+    const md = agentConfigLines(config, true);
+    expect(md.slice(0, 3)).toEqual(['Use in pi: ~/.pi/agent/settings.json', '```json', config.text]);
+    expect(md).toContain(config.placement);
+    expect(md).toContain(config.basis);
+    expect(md).toContain(`Limitation: ${config.limitation}`);
+    expect(agentConfigLines(config, false)[1]).toBe(config.text);
+  });
+
+  it('write shell lines as sh and add the alternative form after the block', () => {
+    const config = { ...agentConfigFor('pi', {}, BASIS)!, format: 'env' as const, alternative: { file: '~/.claude/settings.json', format: 'json' as const, text: '{}', placement: 'Or merge.' } };
+    const md = agentConfigLines(config, true);
+    expect(md[1]).toBe('```sh');
+    expect(md.slice(-5)).toEqual(['Or in ~/.claude/settings.json:', '```json', '{}', '```', 'Or merge.']);
   });
 });

@@ -3,7 +3,7 @@
  * configuration (core/tuning/agent-config.ts makes them), with the file they go into, a copy
  * button, the sessions and numbers the point was chosen on, and what the agent cannot be set to.
  */
-import { useRef, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import type { AgentConfig, AgentConfigBlock, AgentId } from '../../core/tuning/agent-config.ts';
 import { copyText, selectContents, type CopyOutcome } from './copy-text.ts';
 import './agent-config.css';
@@ -12,9 +12,10 @@ const AGENT_NAMES: Record<AgentId, string> = { pi: 'pi', codex: 'Codex CLI', 'cl
 const FORMAT_NAMES: Record<AgentConfigBlock['format'], string> = { json: 'JSON', toml: 'TOML', env: 'shell' };
 
 export function AgentConfigPanel({ config }: { config: AgentConfig }) {
+  const titleId = useId();
   return (
-    <section className="agent-config" aria-labelledby="agent-config-title" data-testid="agent-config.panel" data-agent={config.agent}>
-      <h4 id="agent-config-title">Use in my agent: {AGENT_NAMES[config.agent]}</h4>
+    <section className="agent-config" aria-labelledby={titleId} data-testid="agent-config.panel" data-agent={config.agent}>
+      <h4 id={titleId}>Use in my agent: {AGENT_NAMES[config.agent]}</h4>
       <ConfigBlock block={config} testId="agent-config" />
       <p className="small" data-testid="agent-config.basis">{config.basis}</p>
       {config.limitation && (
