@@ -30,6 +30,12 @@ const SAMPLES: DocumentSample[] = [
     entryId: (event) => (typeof event.id === 'number' ? `e${event.id}` : undefined),
   },
   {
+    path: 'public/samples/gemini-cli/pomodoro-timer.json',
+    format: 'gemini-cli',
+    events: (doc) => (doc as { messages: unknown[] }).messages,
+    entryId: (message) => (typeof message.id === 'string' ? message.id : undefined),
+  },
+  {
     path: 'public/samples/gemini-cli/large.json',
     format: 'gemini-cli',
     events: (doc) => (doc as { messages: unknown[] }).messages,

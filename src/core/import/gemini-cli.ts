@@ -14,7 +14,7 @@
  *   call with a recorded `result` adds a tool-result entry right after it (status `error` marks it
  *   an error). `info`, `warning` and `error` messages are harness events.
  * - `tokens` is the response's usage: `input` (the prompt, cached tokens included, plus `tool`),
- *   `output` plus `thoughts` (reasoning is output), `cached` as cache reads.
+ *   `output` plus `thoughts` (reasoning is output), `cached` as cache reads; all zeros is no usage.
  * - A record that is none of these, or a message of another type, is reported by line and skipped.
  */
 import type { Block, Entry, EntryFlags, ImageBlock, TextBlock, ToolResultBlock, Usage } from '../journal/entry.ts';
@@ -209,6 +209,8 @@ function geminiUsage(tokens: unknown): Usage | undefined {
   if (input === undefined && output === undefined) return undefined;
   const thoughts = num(tokens.thoughts) ?? 0;
   const usage: Usage = { input: (input ?? 0) + (num(tokens.tool) ?? 0), output: (output ?? 0) + thoughts };
+  // All zeros is no record (the CLI writes them when a response's usage did not reach it), not a free call.
+  if (usage.input === 0 && usage.output === 0) return undefined;
   const cached = num(tokens.cached);
   if (cached) usage.cacheRead = cached;
   if (thoughts > 0) usage.reasoning = thoughts;
