@@ -4,9 +4,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { importText } from '../core/import/run.ts';
 import type { Entry } from '../core/journal/entry.ts';
 import type { ImportResult } from '../core/import/types.ts';
-import { commitImport, ImportAbortedError, loadEntries } from './conversations.ts';
+import { commitImport, loadEntries } from './conversations.ts';
 import { SAVE_BATCH_SIZE } from './save-batches.ts';
 import { FoldlabDatabase } from './schema.ts';
+import { CancelledError } from '../core/cancel.ts';
 
 const PI = importText(readFileSync('public/samples/pi/v3-small.jsonl', 'utf8'));
 
@@ -60,7 +61,7 @@ describe('commitImport batches', () => {
         controller.abort();
       };
       const attempt = commitImport(db, result, { fileName: 'again.jsonl', size: 1, origin: 'file', signal: controller.signal, onSaved, ...(replaceId ? { replaceId } : {}) });
-      await expect(attempt).rejects.toBeInstanceOf(ImportAbortedError);
+      await expect(attempt).rejects.toBeInstanceOf(CancelledError);
       // Stopped between two batches, well before the end.
       expect(saved).toHaveLength(1);
       expect(saved[0]!).toBeLessThan(result.entries.length);

@@ -7,6 +7,7 @@ import type { ImportResult } from '../core/import/types.ts';
 import type { FoldlabDatabase, CompactionRow, ConversationRow, EntryRow } from './schema.ts';
 import { saveBatchEnds, type SaveBatchLimits } from './save-batches.ts';
 import { asStorageError, isQuotaError } from './storage-errors.ts';
+import { CancelledError } from '../core/cancel.ts';
 
 export interface CommitImport {
   /** Replace this conversation's entries (re-import) instead of creating a new one. */
@@ -21,11 +22,6 @@ export interface CommitImport {
   onSaved?: (saved: number) => void;
   /** How the entries are cut into batches (rows and estimated size). Defaults in save-batches.ts. */
   batches?: SaveBatchLimits;
-}
-
-/** A Cancel reached the import's transaction before it committed: it was rolled back. */
-export class ImportAbortedError extends Error {
-  override name = 'ImportAbortedError';
 }
 
 /**
@@ -70,13 +66,13 @@ export async function commitImport(db: FoldlabDatabase, result: ImportResult, op
     await db.conversations.put(row);
     let start = 0;
     for (const end of ends) {
-      if (options.signal?.aborted) throw new ImportAbortedError('The import was cancelled before it was saved: nothing was written.');
+      if (options.signal?.aborted) throw new CancelledError('The import was cancelled before it was saved: nothing was written.');
       const rows: EntryRow[] = result.entries.slice(start, end).map((entry) => ({ ...entry, conversationId: id }));
       await db.entries.bulkPut(rows);
       start = end;
       options.onSaved?.(end);
     }
-    if (options.signal?.aborted) throw new ImportAbortedError('The import was cancelled before it was saved: nothing was written.');
+    if (options.signal?.aborted) throw new CancelledError('The import was cancelled before it was saved: nothing was written.');
   }).catch((error: unknown) => {
     throw asStorageError(error, `importing ${options.fileName}`);
   });

@@ -8,13 +8,12 @@ import { engine, newJobId, proxy } from '../worker/client.ts';
 import { errorMessage } from './actions.ts';
 import { useAppStore } from './store.ts';
 import { summarizerFields } from './summarizer-request.ts';
+import { isCancelled } from '../core/cancel.ts';
 
 const store = () => useAppStore.getState();
 
 /** What the Compare tab sends: everything but the job id and the summarizer (read from Settings at run time). */
 export type CompareDraft = Omit<CompareRequest, 'jobId' | 'summarizer' | 'remote' | 'localModelId' | 'localAppConfig'>;
-
-const CANCELLED = new Set(['CompactionCancelledError', 'JobCancelledError', 'AbortError']);
 
 /** Runs the compare; resolves to the saved comparison's id, or undefined when it failed or was cancelled. */
 export async function runCompare(draft: CompareDraft, meta: { importId: string; name: string; labels: string[] }): Promise<string | undefined> {
@@ -33,7 +32,7 @@ export async function runCompare(draft: CompareDraft, meta: { importId: string; 
     store().openComparison(draft.conversationId, id);
     return id;
   } catch (error) {
-    const cancelled = error instanceof Error && CANCELLED.has(error.name);
+    const cancelled = isCancelled(error);
     store().setCompareError({
       conversationId: draft.conversationId,
       message: cancelled ? 'Cancelled: nothing was saved; the previous results are unchanged.' : `The compare failed: ${errorMessage(error)}`,

@@ -8,10 +8,9 @@ import type { JudgeRequest, JudgeResult } from '../worker/judge/judge-protocol.t
 import { errorMessage } from './actions.ts';
 import { useAppStore } from './store.ts';
 import { summarizerFields } from './summarizer-request.ts';
+import { isCancelled } from '../core/cancel.ts';
 
 const store = () => useAppStore.getState();
-
-const CANCELLED = new Set(['JudgeCancelledError', 'JobCancelledError', 'CompactionCancelledError', 'AbortError']);
 
 async function request(comparisonId: string, dismissed: readonly string[], prefix: string): Promise<JudgeRequest> {
   return {
@@ -55,7 +54,7 @@ export async function runJudge(comparisonId: string, dismissed: readonly string[
     store().setJudgeResult(result);
     return result;
   } catch (error) {
-    const cancelled = error instanceof Error && CANCELLED.has(error.name);
+    const cancelled = isCancelled(error);
     store().setJudgeError({
       comparisonId,
       message: cancelled ? 'Judging cancelled: nothing was stored; earlier grades are unchanged.' : `Judging failed, nothing was stored: ${errorMessage(error)}`,

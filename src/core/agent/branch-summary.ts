@@ -7,7 +7,7 @@
 import { getPrompt, renderTemplate, type PromptLibrary } from '../compaction/prompts.ts';
 import { DEFAULT_SUMMARY_TIMEOUT_MS } from '../compaction/run.ts';
 import { serializeEntries, wrapTranscript } from '../compaction/serialize.ts';
-import { CompactionCancelledError, SummaryTimeoutError, type Summarizer } from '../compaction/summarizer.ts';
+import { compactionCancelled, SummaryTimeoutError, type Summarizer } from '../compaction/summarizer.ts';
 import type { Entry } from '../journal/entry.ts';
 import { cumulativeFileLists, formatFileSections } from '../strategies/pi/file-lists.ts';
 import { pathOf } from './branch-context.ts';
@@ -58,7 +58,7 @@ export interface BranchSummaryText {
   modifiedFiles: string[];
 }
 
-/** The summary of the abandoned entries; rejects with SummaryTimeoutError, CompactionCancelledError or the summarizer's error. */
+/** The summary of the abandoned entries; rejects with SummaryTimeoutError, CancelledError or the summarizer's error. */
 export async function summarizeBranch(args: BranchSummaryArgs): Promise<BranchSummaryText> {
   const serialized = serializeEntries(args.entries);
   const prompt = renderTemplate(getPrompt(args.prompts, BRANCH_SUMMARY_PROMPT_ID), { conversation: wrapTranscript(serialized) });
@@ -72,7 +72,7 @@ export async function summarizeBranch(args: BranchSummaryArgs): Promise<BranchSu
       vars: {}, maxTokens: BRANCH_SUMMARY_MAX_TOKENS, signal,
     });
     const stopped = new Promise<never>((_, reject) => {
-      const fail = () => reject(args.signal.aborted ? new CompactionCancelledError() : new SummaryTimeoutError(timeoutMs));
+      const fail = () => reject(args.signal.aborted ? compactionCancelled() : new SummaryTimeoutError(timeoutMs));
       if (signal.aborted) fail();
       else signal.addEventListener('abort', fail, { once: true });
     });

@@ -8,7 +8,8 @@ import type { Role } from '../journal/entry.ts';
 import { createScriptedModel, parseScript, ScriptedModelError, ScriptFormatError } from './scripted-model.ts';
 import { createFolderTools } from './tools/index.ts';
 import { createMemoryFolder, type MemoryNode } from './tools/memory-folder.ts';
-import { ContextOverflowError, ModelAbortedError, type ModelDelta, type ModelRequest } from './types.ts';
+import { ContextOverflowError, type ModelDelta, type ModelRequest } from './types.ts';
+import { CancelledError } from '../cancel.ts';
 
 const DEMO = JSON.parse(readFileSync(new URL('../../../public/samples/live/demo-script.json', import.meta.url), 'utf8')) as unknown;
 
@@ -57,7 +58,7 @@ describe('createScriptedModel', () => {
     expect((error as Error).message).toBe('The server fell over.');
   });
 
-  it('aborting mid-stream rejects with ModelAbortedError and stops streaming', async () => {
+  it('aborting mid-stream rejects with CancelledError and stops streaming', async () => {
     const controller = new AbortController();
     const deltas: string[] = [];
     const model = createScriptedModel([{ text: 'a long reply that streams slowly', delayMs: 5 }], {
@@ -67,7 +68,7 @@ describe('createScriptedModel', () => {
       },
     });
     const error = await model.complete(request('go', controller.signal), (d) => deltas.push(d.type)).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(ModelAbortedError);
+    expect(error).toBeInstanceOf(CancelledError);
     expect(deltas).toHaveLength(3);
   });
 
@@ -75,7 +76,7 @@ describe('createScriptedModel', () => {
     const controller = new AbortController();
     controller.abort();
     const model = createScriptedModel([{ text: 'x' }]);
-    await expect(model.complete(request('go', controller.signal))).rejects.toBeInstanceOf(ModelAbortedError);
+    await expect(model.complete(request('go', controller.signal))).rejects.toBeInstanceOf(CancelledError);
     expect(model.remaining()).toBe(1);
   });
 

@@ -9,7 +9,7 @@
 import type { Entry, Usage } from '../journal/entry.ts';
 import type { ContextEntry } from '../compaction/types.ts';
 import { scriptPosition, stepFits } from './script-position.ts';
-import { ContextOverflowError, ModelAbortedError, type AgentModel, type ModelDelta, type ModelReply, type ModelRequest, type ModelToolCall } from './types.ts';
+import { ContextOverflowError, modelStopped, type AgentModel, type ModelDelta, type ModelReply, type ModelRequest, type ModelToolCall } from './types.ts';
 
 /** One scripted reply. A step may also carry a `comment` (ignored), since JSON has no comments. */
 export interface ScriptStep {
@@ -85,7 +85,7 @@ export function createScriptedModel(script: unknown, options: ScriptedModelOptio
 
   async function complete(request: ModelRequest, onDelta?: (delta: ModelDelta) => void): Promise<ModelReply> {
     const { signal } = request;
-    if (signal.aborted) throw new ModelAbortedError();
+    if (signal.aborted) throw modelStopped();
     calls++;
     const userText = lastUserText(request.context);
     const index = steps.findIndex((step, i) => !used[i] && stepFits(step, userText));
@@ -97,7 +97,7 @@ export function createScriptedModel(script: unknown, options: ScriptedModelOptio
     const delayMs = step.delayMs ?? options.delayMs ?? 0;
     const pause = async (): Promise<void> => {
       if (delayMs > 0) await sleep(delayMs, signal);
-      if (signal.aborted) throw new ModelAbortedError();
+      if (signal.aborted) throw modelStopped();
     };
 
     if (step.error !== undefined) {
@@ -120,7 +120,7 @@ export function createScriptedModel(script: unknown, options: ScriptedModelOptio
       onDelta?.({ type: 'tool_call', id, name: call.name });
       toolCalls.push({ id, name: call.name, input: call.input ?? {} });
     }
-    if (signal.aborted) throw new ModelAbortedError();
+    if (signal.aborted) throw modelStopped();
     const text = step.text ?? '';
     const reply: ModelReply = {
       text,

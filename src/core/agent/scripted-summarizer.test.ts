@@ -1,9 +1,10 @@
 // A script's summaryDelayMs paces its session's offline summaries (so a demo shows the compaction
 // blocking the input, L11); Stop ends the wait; a bad value is refused with the field named.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { CompactionCancelledError, type SummaryRequest } from '../compaction/summarizer.ts';
+import { type SummaryRequest } from '../compaction/summarizer.ts';
 import { ScriptFormatError } from './scripted-model.ts';
 import { scriptedSummarizer } from './scripted-summarizer.ts';
+import { CancelledError } from '../cancel.ts';
 
 const request = (signal: AbortSignal): SummaryRequest => ({
   taskId: 't', promptId: 'pi-summary', prompt: 'Summarize.', entries: [], serialized: '', vars: {}, maxTokens: 100, signal,
@@ -34,7 +35,7 @@ describe('scriptedSummarizer', () => {
     const controller = new AbortController();
     const reply = scriptedSummarizer({ summaryDelayMs: 60_000, steps: [{ text: 'hi' }] }).summarize(request(controller.signal));
     controller.abort();
-    await expect(reply).rejects.toBeInstanceOf(CompactionCancelledError);
+    await expect(reply).rejects.toBeInstanceOf(CancelledError);
   });
 
   it('is the plain offline summarizer without a delay, and refuses a bad one', () => {

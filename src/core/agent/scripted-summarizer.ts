@@ -3,7 +3,7 @@
  * the script's `summaryDelayMs`, so a scripted demo shows what a real model's summary looks like
  * while it is made: the input blocked, the compaction's progress (L11). Stop ends the wait at once.
  */
-import { CompactionCancelledError, type Summarizer } from '../compaction/summarizer.ts';
+import { compactionCancelled, type Summarizer } from '../compaction/summarizer.ts';
 import { createOfflineSummarizer } from '../summarize/offline.ts';
 import { parseScript } from './scripted-model.ts';
 
@@ -11,7 +11,7 @@ function wait(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     const stop = () => {
       clearTimeout(timer);
-      reject(new CompactionCancelledError());
+      reject(compactionCancelled());
     };
     const timer = setTimeout(() => {
       signal.removeEventListener('abort', stop);

@@ -9,7 +9,6 @@
  */
 import type { Strategy } from '../compaction/strategy.ts';
 import type { ContextEntry } from '../compaction/types.ts';
-import { CompactionCancelledError } from '../compaction/summarizer.ts';
 import { withUserWindow } from '../compaction/window-option.ts';
 import type { Entry } from '../journal/entry.ts';
 import { formatTime } from '../journal/clock.ts';
@@ -36,9 +35,10 @@ import { renderSystemPrompt } from './system-prompt.ts';
 import { WakeTimer } from './wake-timer.ts';
 import { abortable, runToolCall, toolsByName, type ToolRunHost } from './tool-run.ts';
 import {
-  ContextOverflowError, ModelAbortedError, type AgentEvent, type AgentSessionApi, type AgentSessionOptions, type AgentTool,
+  ContextOverflowError, type AgentEvent, type AgentSessionApi, type AgentSessionOptions, type AgentTool,
   type ModelReply, type ModelRequest, type TurnResult,
 } from './types.ts';
+import { isCancelled } from '../cancel.ts';
 
 /** Model calls one turn may make by default before it is ended as failed. */
 export const DEFAULT_MAX_CALLS_PER_TURN = 100;
@@ -189,7 +189,7 @@ class AgentSession implements AgentSessionApi, ToolRunHost {
         ...(this.o.summaryTimeoutMs !== undefined ? { timeoutMs: this.o.summaryTimeoutMs } : {}),
       });
     } catch (error) {
-      if (signal.aborted || error instanceof CompactionCancelledError) return false;
+      if (signal.aborted || isCancelled(error)) return false;
       this.note(`The abandoned branch could not be summarized (${(error as Error).message}); moved without a branch summary.`);
       this.leaf = targetId;
       return true;
@@ -230,7 +230,7 @@ class AgentSession implements AgentSessionApi, ToolRunHost {
         },
       });
     } catch (error) {
-      if (signal.aborted || error instanceof CompactionCancelledError) return 'stopped';
+      if (signal.aborted || isCancelled(error)) return 'stopped';
       this.note(`Compaction failed: ${(error as Error).message}`);
       return 'failed';
     }
@@ -341,7 +341,7 @@ class AgentSession implements AgentSessionApi, ToolRunHost {
         reply = await abortable(this.o.model.complete(request, (delta) => this.emit({ type: 'delta', delta })), signal);
       } catch (error) {
         this.emit({ type: 'call', call, contextTokens: tokens, model: this.o.model.model });
-        if (signal.aborted || error instanceof ModelAbortedError) return stopped();
+        if (signal.aborted || isCancelled(error)) return stopped();
         if (!(error instanceof ContextOverflowError) && (error as Error).name !== 'ContextOverflowError') return failed((error as Error).message);
         // P1: drop the error, compact whatever the trigger says, retry once; an overflow on that retry is final.
         if (retried) {

@@ -9,7 +9,7 @@ import type { Usage } from '../journal/entry.ts';
 import { getEstimator } from '../tokens/counters.ts';
 import { createAgentSession } from './session.ts';
 import {
-  ContextOverflowError, ModelAbortedError, type AgentEvent, type AgentModel, type AgentSessionOptions, type AgentTool, type Folder,
+  ContextOverflowError, modelStopped, type AgentEvent, type AgentModel, type AgentSessionOptions, type AgentTool, type Folder,
   type FolderEntry, type ModelDelta, type ModelReply, type ModelRequest, type ToolOutcome,
 } from './types.ts';
 
@@ -43,14 +43,14 @@ export function fakeModel(steps: ReadonlyArray<FakeStep | ((request: ModelReques
       if (raw === undefined) throw new Error(`The fake model has no step ${next} (it was given ${steps.length}).`);
       const step = typeof raw === 'function' ? raw(request) : raw;
       await Promise.resolve();
-      if (request.signal.aborted) throw new ModelAbortedError();
+      if (request.signal.aborted) throw modelStopped();
       if (step.error === 'overflow') throw new ContextOverflowError('prompt is too long: the request exceeds the context window');
       if (step.error !== undefined) throw new Error(step.error);
       const text = step.text ?? '';
       if (step.hang) {
         onDelta?.({ type: 'text', text: text.slice(0, Math.ceil(text.length / 2)) });
         return new Promise<never>((_, reject) => {
-          request.signal.addEventListener('abort', () => reject(new ModelAbortedError()), { once: true });
+          request.signal.addEventListener('abort', () => reject(modelStopped()), { once: true });
         });
       }
       if (text) onDelta?.({ type: 'text', text });

@@ -10,7 +10,7 @@ import type { ContextEntry } from '../compaction/types.ts';
 import type { BranchView } from './branch-context.ts';
 import { QUERY_HISTORY, queryHistory, SUMMARIZE_CONTEXT, summarizeInstruction } from './loop-tools.ts';
 import { TODO_READ, TODO_WRITE, todoRead, todoWrite } from './todos.ts';
-import { ModelAbortedError, type AgentTool, type ModelToolCall, type ToolOutcome } from './types.ts';
+import { modelStopped, type AgentTool, type ModelToolCall, type ToolOutcome } from './types.ts';
 
 /** What a tool run needs from its session. */
 export interface ToolRunHost {
@@ -73,12 +73,12 @@ export function toolsByName(tools: readonly AgentTool[]): Map<string, AgentTool>
   return byName;
 }
 
-/** Rejects with ModelAbortedError as soon as `signal` aborts, whatever `work` does with it. */
+/** Rejects with CancelledError as soon as `signal` aborts, whatever `work` does with it. */
 export function abortable<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
   work.catch(() => undefined);
-  if (signal.aborted) return Promise.reject(new ModelAbortedError());
+  if (signal.aborted) return Promise.reject(modelStopped());
   return new Promise<T>((resolve, reject) => {
-    const stop = () => reject(new ModelAbortedError());
+    const stop = () => reject(modelStopped());
     signal.addEventListener('abort', stop, { once: true });
     work.then(resolve, reject).finally(() => signal.removeEventListener('abort', stop));
   });

@@ -4,6 +4,7 @@
  * interfaces, so the browser (File System Access, a directory snapshot), Node (fs) and the tests
  * (fakes, the scripted model) each supply their own.
  */
+import { CancelledError } from '../cancel.ts';
 import type { PromptLibrary } from '../compaction/prompts.ts';
 import type { CompactionProgress, CompactionRecord } from '../compaction/run.ts';
 import type { Summarizer } from '../compaction/summarizer.ts';
@@ -64,7 +65,7 @@ export interface AgentModel {
   model: string;
   /**
    * One request. Rejects with `ContextOverflowError` when the provider says the prompt is longer
-   * than its window, with `ModelAbortedError` when `request.signal` aborts (nothing partial is
+   * than its window, with `CancelledError` when `request.signal` aborts (nothing partial is
    * returned as complete), and with another Error (message for the user) on any other failure.
    */
   complete(request: ModelRequest, onDelta?: (delta: ModelDelta) => void): Promise<ModelReply>;
@@ -76,11 +77,8 @@ export class ContextOverflowError extends Error {
 }
 
 /** The request was stopped by the user (Stop, or the signal) before the reply was complete. */
-export class ModelAbortedError extends Error {
-  override name = 'ModelAbortedError';
-  constructor(message = 'Stopped: the reply was not finished and is not kept.') {
-    super(message);
-  }
+export function modelStopped(message = 'Stopped: the reply was not finished and is not kept.'): CancelledError {
+  return new CancelledError(message);
 }
 
 /** What a tool run gives back to the model and to the session's record. */

@@ -2,9 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { parseOptions, type OptionSpec } from './options.ts';
 import { promptVersion, runCompaction } from './run.ts';
 import type { Strategy } from './strategy.ts';
-import { CompactionCancelledError, SummaryTimeoutError } from './summarizer.ts';
+import { SummaryTimeoutError } from './summarizer.ts';
 import { echoSummarizer, failingSummarizer, hangingSummarizer, linkEntries, makeEntries, makeInput } from './testing.ts';
 import type { CompactedContext, ContextEntry, Plan } from './types.ts';
+import { CancelledError } from '../cancel.ts';
 
 const SPECS: OptionSpec[] = [{ name: 'keep', alias: 'keep_last', type: 'integer', default: 2, min: 1, max: 100, unit: 'entries', description: 'Entries kept.' }];
 
@@ -78,12 +79,12 @@ describe('runCompaction', () => {
     const controller = new AbortController();
     const pending = runCompaction({ strategy: fake(true), input: makeInput(entries), summarizer: hangingSummarizer(), prompts: PROMPTS, signal: controller.signal });
     controller.abort();
-    await expect(pending).rejects.toBeInstanceOf(CompactionCancelledError);
+    await expect(pending).rejects.toBeInstanceOf(CancelledError);
   });
 
   it('before-compact hooks can cancel or supply the summary; after-compact sees the outcome', async () => {
     const summarizer = echoSummarizer();
-    await expect(runCompaction({ strategy: fake(), input: makeInput(entries), summarizer, prompts: PROMPTS, hooks: { beforeCompact: () => ({ cancel: true }) } })).rejects.toBeInstanceOf(CompactionCancelledError);
+    await expect(runCompaction({ strategy: fake(), input: makeInput(entries), summarizer, prompts: PROMPTS, hooks: { beforeCompact: () => ({ cancel: true }) } })).rejects.toBeInstanceOf(CancelledError);
     let seen = '';
     const outcome = await runCompaction({ strategy: fake(), input: makeInput(entries), summarizer, prompts: PROMPTS, hooks: { beforeCompact: () => ({ summary: 'mine' }), afterCompact: (o) => (seen = o.summaries.history ?? '') } });
     expect(outcome.summaries.history).toBe('mine');

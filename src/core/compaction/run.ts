@@ -9,11 +9,12 @@ import { getPrompt, renderTemplate, type PromptLibrary } from './prompts.ts';
 import { serializeEntries, wrapTranscript } from './serialize.ts';
 import type { Options, Strategy } from './strategy.ts';
 import {
-  CompactionCancelledError, SummaryTimeoutError, type Summarizer, type SummaryResponse,
+  compactionCancelled, SummaryTimeoutError, type Summarizer, type SummaryResponse,
 } from './summarizer.ts';
 import { countFates, countKeptItems } from './plan-counts.ts';
 import { taskRequest } from './task-request.ts';
 import type { CompactedContext, CompactionInput, Plan, SummaryTask } from './types.ts';
+import { isCancelled } from '../cancel.ts';
 
 /** The seeds' summary timeout (seed 002 §E2: 120 s). */
 export const DEFAULT_SUMMARY_TIMEOUT_MS = 120_000;
@@ -90,10 +91,10 @@ export async function runCompaction(args: RunCompactionArgs): Promise<Compaction
   const options = strategy.parse(args.rawOptions ?? {});
   args.onProgress?.({ phase: 'planning', done: 0, total: 1 });
   const plan = strategy.plan(input, options);
-  if (args.signal?.aborted) throw new CompactionCancelledError();
+  if (args.signal?.aborted) throw compactionCancelled();
 
   const hook = await args.hooks?.beforeCompact?.(plan);
-  if (hook?.cancel) throw new CompactionCancelledError();
+  if (hook?.cancel) throw compactionCancelled();
 
   const summaries = new Map<string, string>();
   const responses: SummaryResponse[] = [];
@@ -120,7 +121,7 @@ export async function runCompaction(args: RunCompactionArgs): Promise<Compaction
     args.onProgress?.({ phase: 'assembling', done: 0, total: 1 });
     context = strategy.assemble(input, plan, summaries, options);
   } catch (error) {
-    if (error instanceof CompactionCancelledError || args.signal?.aborted) throw new CompactionCancelledError();
+    if (isCancelled(error) || args.signal?.aborted) throw compactionCancelled();
     const fallback = strategy.fallback?.(input, plan, options, error as Error);
     if (!fallback) throw error;
     context = fallback;
@@ -194,7 +195,7 @@ async function summarizeTask(args: RunCompactionArgs, task: SummaryTask): Promis
     const pending = args.summarizer.summarize({ ...request, prompt, serialized, signal });
     // Whatever the summarizer does with the signal, a timeout or cancel ends the wait.
     const aborted = new Promise<never>((_, reject) => {
-      const fail = () => reject(args.signal?.aborted ? new CompactionCancelledError() : new SummaryTimeoutError(timeoutMs));
+      const fail = () => reject(args.signal?.aborted ? compactionCancelled() : new SummaryTimeoutError(timeoutMs));
       if (signal.aborted) fail();
       else signal.addEventListener('abort', fail, { once: true });
     });

@@ -2,6 +2,7 @@
  * The one interface every summary source implements (offline, WebLLM, remote APIs). A strategy
  * never imports a provider: the orchestrator hands each SummaryTask to the injected Summarizer.
  */
+import { CancelledError } from '../cancel.ts';
 import type { Entry } from '../journal/entry.ts';
 
 export interface SummaryRequest {
@@ -51,10 +52,7 @@ export class SummaryTimeoutError extends Error {
   }
 }
 
-/** The user cancelled: nothing was changed. */
-export class CompactionCancelledError extends Error {
-  override name = 'CompactionCancelledError';
-  constructor() {
-    super('Compaction cancelled: nothing was changed.');
-  }
+/** The user cancelled a compaction: nothing was changed. */
+export function compactionCancelled(): CancelledError {
+  return new CancelledError('Compaction cancelled: nothing was changed.');
 }

@@ -15,7 +15,7 @@ export {
   type BlockSource, type ModelFields, type ModelLevel, type SelfCheck,
 } from './model-digest.ts';
 export {
-  DEFAULT_MODEL_TIMEOUT_MS, enrichRun, FoldSummariesCancelledError, modelCacheKey, modelLevelText,
+  DEFAULT_MODEL_TIMEOUT_MS, enrichRun, foldSummariesCancelled, modelCacheKey, modelLevelText,
   type EnrichOptions, type EnrichResult, type ModelDigestCache, type ModelDigestEntry,
 } from './model-enrich.ts';
 export { FoldSimulateError, parseRange, simulateFold, type FoldSimulation, type SimulateOptions } from './simulate.ts';

@@ -8,9 +8,10 @@ import { MAX_ENTITIES, MAX_KEYWORDS, TITLE_MAX_CHARS } from './digest.ts';
 import {
   blockRequest, MAX_KEY_ACTIONS, ModelReplyError, parseJsonReply, parseModelReply, parseSelfCheck, SUMMARY_MAX_CHARS, withMissing,
 } from './model-digest.ts';
-import { enrichRun, FoldSummariesCancelledError, type ModelDigestCache } from './model-enrich.ts';
+import { enrichRun, type ModelDigestCache } from './model-enrich.ts';
 import { foldRun } from './run.ts';
 import type { FoldedBlock, FoldRun } from './types.ts';
+import { CancelledError } from '../cancel.ts';
 
 const prompts = loadPrompts();
 const counter = getEstimator('chars4');
@@ -251,7 +252,7 @@ describe('enrichRun', () => {
       if (n === 3) controller.abort();
       return GOOD[r.promptId]!(r);
     });
-    await expect(enrichRun(run, entries, summarizer, { prompts, counter, options: OPTIONS, cache, signal: controller.signal })).rejects.toThrow(FoldSummariesCancelledError);
+    await expect(enrichRun(run, entries, summarizer, { prompts, counter, options: OPTIONS, cache, signal: controller.signal })).rejects.toThrow(CancelledError);
     expect(cache.size).toBeGreaterThanOrEqual(2);
     const hanging: Summarizer = { id: 'hang', label: 'Hang', summarize: () => new Promise(() => undefined) };
     const late = new AbortController();

@@ -16,6 +16,7 @@ import {
 } from './model-digest.ts';
 import { parseFoldOptions, type FoldOptions } from './options.ts';
 import type { BlockDigest, FoldedBlock, FoldRun, Level } from './types.ts';
+import { CancelledError, isCancelled } from '../cancel.ts';
 
 /** Longest wait for one model reply, ms (as compaction's summaries). */
 export const DEFAULT_MODEL_TIMEOUT_MS = 120_000;
@@ -69,11 +70,8 @@ export interface EnrichResult {
 }
 
 /** The user cancelled while the model was summarizing. */
-export class FoldSummariesCancelledError extends Error {
-  override name = 'FoldSummariesCancelledError';
-  constructor() {
-    super('Model summaries cancelled; the ones already made are kept for the next fold.');
-  }
+export function foldSummariesCancelled(): CancelledError {
+  return new CancelledError('Model summaries cancelled; the ones already made are kept for the next fold.');
 }
 
 export function modelCacheKey(sourceHash: string, level: Level, summarizerId: string, model: string, selfCheck = false): string {
@@ -115,7 +113,7 @@ export async function enrichRun(run: FoldRun, entries: readonly Entry[], summari
   /** Set when the summarizer itself failed: later blocks keep their extraction digest. */
   let unavailable: string | undefined;
 
-  const cancelled = () => new FoldSummariesCancelledError();
+  const cancelled = () => foldSummariesCancelled();
   const call = async (request: SummaryRequest): Promise<SummaryResponse> => {
     stats.calls++;
     const timeout = new AbortController();
@@ -147,7 +145,7 @@ export async function enrichRun(run: FoldRun, entries: readonly Entry[], summari
       try {
         reply = await call(blockRequest(source, o.prompts, outer, { ...(o.sourceChars ? { sourceChars: o.sourceChars } : {}), ...(problem ? { retryNote: problem } : {}) }));
       } catch (error) {
-        if (error instanceof FoldSummariesCancelledError) throw error;
+        if (isCancelled(error)) throw error;
         unavailable = detail(error);
         notes.push(`${block.id}: the model failed (${unavailable}); this block and the ones not yet summarized keep the offline summary.`);
         return undefined;
@@ -167,7 +165,7 @@ export async function enrichRun(run: FoldRun, entries: readonly Entry[], summari
       const checked = withMissing(digest, check.missing);
       return { digest: checked.digest, source: 'model', checkAdded: checked.added };
     } catch (error) {
-      if (error instanceof FoldSummariesCancelledError) throw error;
+      if (isCancelled(error)) throw error;
       return { digest, source: 'model', checkAdded: 0, note: `${block.id}: the self-check failed (${detail(error)}); kept the summary as written.` };
     }
   };

@@ -5,7 +5,7 @@
  * checked here; a wrong one is an error naming the hook.
  */
 import { entryText, type Entry } from '../journal/entry.ts';
-import { HookCancelledError, HookResultError, type BeforeForkEvent, type HookRunner } from './user-hooks.ts';
+import { HookRefusedError, HookResultError, type BeforeForkEvent, type HookRunner } from './user-hooks.ts';
 
 /** What `before-fork` is given on a branch move: where the session continues, and what it leaves behind. */
 export interface BranchMoveEvent extends BeforeForkEvent {
@@ -48,7 +48,7 @@ export async function askBranchMove(hooks: HookRunner | undefined, event: () => 
   if (!hooks?.hooks.has('before-fork')) return {};
   try {
     const answer = checkBranchMove(await hooks.call('before-fork', event()));
-    if (answer && 'cancel' in answer) return { refused: new HookCancelledError('before-fork', answer.reason).message };
+    if (answer && 'cancel' in answer) return { refused: new HookRefusedError('before-fork', answer.reason).message };
     return answer ? { summary: answer.summary } : {};
   } catch (error) {
     return { refused: (error as Error).message };

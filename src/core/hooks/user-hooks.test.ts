@@ -6,7 +6,7 @@ import { echoSummarizer, linkEntries, makeEntries, makeInput } from '../compacti
 import { piStrategy } from '../strategies/pi.ts';
 import { executeHook, loadHookRunner, type HookReply, type HookRequest, type HookWorker } from './runner.ts';
 import {
-  askBeforeFork, HookCancelledError, HookLoadError, HookResultError, HookRuntimeError, HookTimeoutError,
+  askBeforeFork, HookRefusedError, HookLoadError, HookResultError, HookRuntimeError, HookTimeoutError,
   notifyAfterCompact, userCompactionHooks, type AfterCompactEvent, type BeforeCompactEvent, type BeforeForkEvent,
 } from './user-hooks.ts';
 
@@ -61,7 +61,7 @@ describe('before-compact', () => {
   });
 
   it('cancels with its reason; nothing is made', async () => {
-    await expect(compactWith({ beforeCompact: () => ({ cancel: true, reason: 'not on Fridays' }) })).rejects.toThrow(new HookCancelledError('before-compact', 'not on Fridays'));
+    await expect(compactWith({ beforeCompact: () => ({ cancel: true, reason: 'not on Fridays' }) })).rejects.toThrow(new HookRefusedError('before-compact', 'not on Fridays'));
   });
 
   it('returning nothing lets the summarizer run', async () => {

@@ -92,9 +92,9 @@ export class HookResultError extends Error {
   }
 }
 
-/** A hook said cancel: nothing was changed. */
-export class HookCancelledError extends Error {
-  override name = 'HookCancelledError';
+/** A hook said cancel: nothing was changed. A hook's refusal, not the user's cancel (isCancelled is false). */
+export class HookRefusedError extends Error {
+  override name = 'HookRefusedError';
   constructor(readonly hook: HookName, reason: string | undefined) {
     super(`The ${hook} hook cancelled ${hook === 'before-fork' ? 'the fork' : 'the compaction'}${reason ? `: ${reason}` : ''}. Nothing was changed.`);
   }
@@ -178,7 +178,7 @@ export function userCompactionHooks(runner: HookRunner, input: CompactionInput):
     async beforeCompact(plan) {
       if (plan.nothingToDo !== undefined && plan.summaries.length === 0) return undefined;
       const answer = checkBeforeCompact(await runner.call('before-compact', beforeCompactEvent(input, plan)));
-      if (answer && 'cancel' in answer) throw new HookCancelledError('before-compact', answer.reason);
+      if (answer && 'cancel' in answer) throw new HookRefusedError('before-compact', answer.reason);
       return answer;
     },
   };
@@ -200,11 +200,11 @@ export async function notifyAfterCompact(runner: HookRunner, outcome: Compaction
 
 /**
  * Asks `before-fork` when a compaction takes the branch up at an earlier point (`upTo` before its
- * last entry). Throws HookCancelledError when the hook cancels.
+ * last entry). Throws HookRefusedError when the hook cancels.
  */
 export async function askBeforeFork(runner: HookRunner, branch: readonly { id: string }[], keptCount: number): Promise<void> {
   if (!runner.hooks.has('before-fork') || keptCount >= branch.length || keptCount === 0) return;
   const event: BeforeForkEvent = { entryId: branch[keptCount - 1]!.id, entryIndex: keptCount - 1, entriesLeftOut: branch.length - keptCount };
   const answer = checkBeforeFork(await runner.call('before-fork', event));
-  if (answer) throw new HookCancelledError('before-fork', answer.reason);
+  if (answer) throw new HookRefusedError('before-fork', answer.reason);
 }

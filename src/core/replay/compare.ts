@@ -7,7 +7,7 @@
 import { buildInput } from '../compaction/input.ts';
 import type { InputScope, ReplayFrom } from '../compaction/input-scope.ts';
 import type { PromptLibrary } from '../compaction/prompts.ts';
-import { CompactionCancelledError, type Summarizer } from '../compaction/summarizer.ts';
+import { compactionCancelled, type Summarizer } from '../compaction/summarizer.ts';
 import type { Entry } from '../journal/entry.ts';
 import { branchLeaves, rootFinder } from '../journal/tree.ts';
 import { priceFor } from '../pricing.ts';
@@ -25,6 +25,7 @@ import { withWindowCheck } from './window-warnings.ts';
 import { recordedRun, uncompactedRun, type RecordedRun, type UncompactedRun } from './recorded-run.ts';
 import { recordedCalls, unseenPrefixOf, type UnseenPrefix } from './recorded-usage.ts';
 import { chooseUnseenPrefix } from './unseen-estimate.ts';
+import { isCancelled } from '../cancel.ts';
 
 export interface CompareArgs {
   journal: readonly Entry[];
@@ -85,7 +86,7 @@ export async function compareConfigs(args: CompareArgs): Promise<CompareOutput> 
   let ratio: number | undefined;
   for (let i = 0; i < args.configs.length; i++) {
     const config = args.configs[i]!;
-    if (args.signal?.aborted) throw new CompactionCancelledError();
+    if (args.signal?.aborted) throw compactionCancelled();
     try {
       if (config.hooks && !args.hooks) throw new Error('This configuration runs your hook module, and none is loaded: load one (the Compact tab\'s hook module, or --hook in the CLI), or turn its hooks off.');
       if (config.hooks && isFoldingConfig(config)) throw new Error('Memory folding makes no compactions for hooks to see: turn this configuration\'s hooks off.');
@@ -101,7 +102,7 @@ export async function compareConfigs(args: CompareArgs): Promise<CompareOutput> 
       ratio ??= charsPerToken(input.entries, input.tokens.total);
       results.push(withWindowCheck(result, ratio));
     } catch (error) {
-      if (error instanceof CompactionCancelledError || args.signal?.aborted) throw new CompactionCancelledError();
+      if (isCancelled(error) || args.signal?.aborted) throw compactionCancelled();
       results.push(failed(config, args, (error as Error).message));
     }
   }

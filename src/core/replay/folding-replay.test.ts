@@ -4,7 +4,6 @@ import { importFile, loadPrompts } from '../../cli/load.ts';
 import { OptionError } from '../compaction/options.ts';
 import { buildInput } from '../compaction/input.ts';
 import { makeInput } from '../compaction/testing.ts';
-import { CompactionCancelledError } from '../compaction/summarizer.ts';
 import type { CompactionInput } from '../compaction/types.ts';
 import { toIterations } from '../folding/iterations.ts';
 import { FoldSession } from '../folding/session.ts';
@@ -19,6 +18,7 @@ import { replayFolding } from './folding-replay.ts';
 import { scoreOf } from './scoring.ts';
 import { agentSession } from './testing.ts';
 import type { ReplayResult } from './types.ts';
+import { CancelledError } from '../cancel.ts';
 
 const CLAUDE = 'public/samples/claude-code/37f83ec9-f2ea-42a9-925e-0d5c105cb6e8.jsonl';
 const WINDOW = 32_000;
@@ -179,7 +179,7 @@ describe('folding configurations', () => {
   it('a cancel stops the folding replay', async () => {
     const controller = new AbortController();
     controller.abort();
-    await expect(replayFolding({ input, config: folding, signal: controller.signal })).rejects.toBeInstanceOf(CompactionCancelledError);
+    await expect(replayFolding({ input, config: folding, signal: controller.signal })).rejects.toBeInstanceOf(CancelledError);
   });
 
   it('compares folding with pi on the same session: same calls, each with its own compactions and scores', async () => {

@@ -8,7 +8,7 @@
  * compaction of the replay. Digests are the offline extraction (no model): summarizer tokens are 0.
  * Pure: the same input gives the same series.
  */
-import { CompactionCancelledError } from '../compaction/summarizer.ts';
+import { compactionCancelled } from '../compaction/summarizer.ts';
 import { iterationOfEntry, toIterations } from '../folding/iterations.ts';
 import type { FoldOptions } from '../folding/options.ts';
 import { FoldSession } from '../folding/session.ts';
@@ -82,7 +82,7 @@ export async function replayFolding(args: FoldingReplayArgs): Promise<ReplayResu
   const withAppended = (refs: readonly ContextRef[], from: number, to: number): ContextRef[] => [...refs, ...builder.journal(from, to - 1)];
 
   for (let k = 0; k < callIndices.length; k++) {
-    if (args.signal?.aborted) throw new CompactionCancelledError();
+    if (args.signal?.aborted) throw compactionCancelled();
     const c = callIndices[k]!;
     const started = Date.now();
     const target = iterationOf[c]!;
@@ -117,7 +117,7 @@ export async function replayFolding(args: FoldingReplayArgs): Promise<ReplayResu
       args.onProgress?.({ call: k + 1, calls: callIndices.length, compactions: compactions.length, phase: 'replaying' });
       await new Promise((resolve) => setTimeout(resolve, 0));
       lastYield = Date.now();
-      if (args.signal?.aborted) throw new CompactionCancelledError();
+      if (args.signal?.aborted) throw compactionCancelled();
     }
   }
 

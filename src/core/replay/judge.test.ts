@@ -12,11 +12,12 @@ import { getEstimator } from '../tokens/counters.ts';
 import { countEntries } from '../tokens/entry-tokens.ts';
 import { compareConfigs, type CompareOutput } from './compare.ts';
 import {
-  aggregateGrades, estimateJudge, JudgeCancelledError, planJudge, runJudge, type JudgeCache, type JudgeCacheRow, type JudgedItem,
+  aggregateGrades, estimateJudge, planJudge, runJudge, type JudgeCache, type JudgeCacheRow, type JudgedItem,
 } from './judge.ts';
 import {
   ANSWER_PROMPT, buildQuestions, excerpt, GRADE_PROMPT, JUDGE_QUESTIONS, MAX_REFERENCE_FACTS, parseGrade, referenceText, type CachedAnswer, type CachedGrade,
 } from './judge-questions.ts';
+import { CancelledError } from '../cancel.ts';
 
 const prompts = loadPrompts();
 const counter = getEstimator('chars4');
@@ -218,7 +219,7 @@ describe('planJudge, estimateJudge, runJudge', () => {
     const controller = new AbortController();
     const pending = runJudge({ plan: p, summarizer: hangingSummarizer(), prompts, signal: controller.signal });
     controller.abort();
-    await expect(pending).rejects.toBeInstanceOf(JudgeCancelledError);
+    await expect(pending).rejects.toBeInstanceOf(CancelledError);
     await expect(runJudge({ plan: p, summarizer: hangingSummarizer(), prompts, timeoutMs: 20 })).rejects.toThrow(/did not answer within/);
   });
 });

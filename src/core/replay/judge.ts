@@ -5,6 +5,7 @@
  * reference built from the probes and their source text in the full transcript. Pure: the model
  * comes in as a Summarizer, the cache as two lookups; the worker stores what this returns.
  */
+import { CancelledError } from '../cancel.ts';
 import { getPrompt, type PromptLibrary } from '../compaction/prompts.ts';
 import { SummarizerError, type Summarizer, type SummaryRequest, type SummaryResponse } from '../compaction/summarizer.ts';
 import { ModelReplyError } from '../folding/model-digest.ts';
@@ -199,11 +200,8 @@ export interface JudgeRun {
 }
 
 /** The user cancelled a judge run: nothing was stored. */
-export class JudgeCancelledError extends Error {
-  override name = 'JudgeCancelledError';
-  constructor() {
-    super('Judging cancelled: nothing was stored.');
-  }
+export function judgeCancelled(): CancelledError {
+  return new CancelledError('Judging cancelled: nothing was stored.');
 }
 
 /** A request took longer than the timeout. */
@@ -236,7 +234,7 @@ export async function runJudge(args: RunJudgeArgs): Promise<JudgeRun> {
     return response;
   };
   for (const [n, item] of plan.items.entries()) {
-    if (args.signal?.aborted) throw new JudgeCancelledError();
+    if (args.signal?.aborted) throw judgeCancelled();
     const at = { done: n, total, config: item.config, label: item.label, category: item.question.category };
     let answer = item.cachedAnswer?.text;
     if (answer === undefined) {
@@ -274,7 +272,7 @@ export async function runJudge(args: RunJudgeArgs): Promise<JudgeRun> {
       cached: { answer: item.cachedAnswer !== undefined, grade: item.cachedGrade !== undefined },
     });
   }
-  if (args.signal?.aborted) throw new JudgeCancelledError();
+  if (args.signal?.aborted) throw judgeCancelled();
   args.onProgress?.({ done: total, total, config: plan.items.at(-1)?.config ?? 0, label: plan.items.at(-1)?.label ?? '', category: plan.items.at(-1)?.question.category ?? 'task', phase: 'grading' });
   return { items, rows, requests, usage, models: [...models] };
 }
@@ -287,7 +285,7 @@ async function callModel(args: RunJudgeArgs, request: Omit<SummaryRequest, 'sign
   const signal = args.signal ? AbortSignal.any([args.signal, timeout.signal]) : timeout.signal;
   try {
     const aborted = new Promise<never>((_, reject) => {
-      const fail = () => reject(args.signal?.aborted ? new JudgeCancelledError() : new JudgeTimeoutError(timeoutMs));
+      const fail = () => reject(args.signal?.aborted ? judgeCancelled() : new JudgeTimeoutError(timeoutMs));
       if (signal.aborted) fail();
       else signal.addEventListener('abort', fail, { once: true });
     });
@@ -295,7 +293,7 @@ async function callModel(args: RunJudgeArgs, request: Omit<SummaryRequest, 'sign
     if (typeof response.text !== 'string') throw new SummarizerError(`${args.summarizer.label} returned no text.`);
     return response;
   } catch (error) {
-    if (args.signal?.aborted) throw new JudgeCancelledError();
+    if (args.signal?.aborted) throw judgeCancelled();
     throw error;
   } finally {
     clearTimeout(timer);

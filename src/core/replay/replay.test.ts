@@ -1,7 +1,7 @@
 import { compactionMoment } from './compaction-moment.ts';
 import { describe, expect, it } from 'vitest';
 import { echoSummarizer, failingSummarizer, makeInput } from '../compaction/testing.ts';
-import { CompactionCancelledError, SummarizerError } from '../compaction/summarizer.ts';
+import { SummarizerError } from '../compaction/summarizer.ts';
 import { loadPrompts } from '../../cli/load.ts';
 import { createOfflineSummarizer } from '../summarize/offline.ts';
 import { findCalls } from './calls.ts';
@@ -10,6 +10,7 @@ import { replaySession } from './replay.ts';
 import { agentSession } from './testing.ts';
 import { getEstimator } from '../tokens/counters.ts';
 import { countEntries } from '../tokens/entry-tokens.ts';
+import { CancelledError } from '../cancel.ts';
 
 const prompts = loadPrompts();
 const session = agentSession(Array.from({ length: 12 }, (_, t) => ({ tools: 3, resultChars: 4000 + t * 100 })));
@@ -65,11 +66,11 @@ describe('replaySession', () => {
     expect(input.entries).toBe(session);
   });
 
-  it('a cancel stops the replay with CompactionCancelledError', async () => {
+  it('a cancel stops the replay with CancelledError', async () => {
     const input = makeInput(session, { contextWindow: 12_000 });
     const controller = new AbortController();
     controller.abort();
-    await expect(replaySession({ input, config: { strategy: 'pi', options: {} }, summarizer: echoSummarizer(), prompts, signal: controller.signal })).rejects.toBeInstanceOf(CompactionCancelledError);
+    await expect(replaySession({ input, config: { strategy: 'pi', options: {} }, summarizer: echoSummarizer(), prompts, signal: controller.signal })).rejects.toBeInstanceOf(CancelledError);
   });
 
   it('augment’s cache-expiry trigger fires at an idle gap in the transcript’s own time', async () => {

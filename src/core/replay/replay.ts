@@ -10,7 +10,7 @@ import type { PromptLibrary } from '../compaction/prompts.ts';
 import { runCompaction, type CompactionOutcome } from '../compaction/run.ts';
 import type { Options, Strategy } from '../compaction/strategy.ts';
 import { withUserWindow } from '../compaction/window-option.ts';
-import { CompactionCancelledError, type Summarizer } from '../compaction/summarizer.ts';
+import { compactionCancelled, type Summarizer } from '../compaction/summarizer.ts';
 import { compressionSavings, countFates } from '../compaction/plan-counts.ts';
 import type { CompactionInput, Plan, TriggerDecision } from '../compaction/types.ts';
 import type { Entry } from '../journal/entry.ts';
@@ -27,6 +27,7 @@ import { emptyScores, ProbeChecker, probesByEntry, probesOf, scoreOf } from './s
 import { recordedCalls, unseenPrefixOf, type UnseenPrefix } from './recorded-usage.ts';
 import { replayAfterCompact, replayCompactionHooks, ReplayHookCancel } from './replay-hooks.ts';
 import type { ProbeOutcome, ReplayCall, ReplayCompaction, ReplayConfig, ReplayPlan, ReplayProgress, ReplayResult } from './types.ts';
+import { isCancelled } from '../cancel.ts';
 
 export interface ReplayArgs {
   /** The whole branch, counted (`buildInput`); `previous` is ignored: a replay starts with no compaction. */
@@ -175,7 +176,7 @@ export async function replaySession(args: ReplayArgs): Promise<ReplayResult> {
 
   for (let k = 0; k < callIndices.length; k++) {
     const c = callIndices[k]!;
-    if (args.signal?.aborted) throw new CompactionCancelledError();
+    if (args.signal?.aborted) throw compactionCancelled();
     let compacted = false;
     try {
       if (k > 0) {
@@ -184,7 +185,7 @@ export async function replaySession(args: ReplayArgs): Promise<ReplayResult> {
       }
       compacted = (await consider(c, clock[c - 1] ?? clock[c], k)) || compacted;
     } catch (caught) {
-      if (caught instanceof CompactionCancelledError || args.signal?.aborted) throw new CompactionCancelledError();
+      if (isCancelled(caught) || args.signal?.aborted) throw compactionCancelled();
       error = `Call ${k + 1}: ${(caught as Error).message}`;
       break;
     }

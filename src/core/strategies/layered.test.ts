@@ -3,7 +3,7 @@ import type { Entry } from '../journal/entry.ts';
 import { OptionError } from '../compaction/options.ts';
 import { placeholders, TemplateError } from '../compaction/prompts.ts';
 import { runCompaction } from '../compaction/run.ts';
-import { CompactionCancelledError, type Summarizer } from '../compaction/summarizer.ts';
+import { type Summarizer } from '../compaction/summarizer.ts';
 import {
   echoSummarizer, failingSummarizer, hangingSummarizer, linkEntries, makeEntries, makeInput, type Spec,
 } from '../compaction/testing.ts';
@@ -12,6 +12,7 @@ import { countEntry } from '../tokens/entry-tokens.ts';
 import { layeredStrategy, serializeReact } from './layered.ts';
 import { ARCHIVE_HEADING, ARCHIVED_SUMMARY_TEMPLATE, frameArchivedSummary, TIMEOUT_MESSAGE } from './layered/archived-summary.ts';
 import { loadPrompts } from '../../cli/load.ts';
+import { CancelledError } from '../cancel.ts';
 
 const PROMPTS = loadPrompts();
 const S = layeredStrategy;
@@ -212,7 +213,7 @@ describe('fallback (L10)', () => {
     const controller = new AbortController();
     const pending = run(transcript(12), hangingSummarizer(), { signal: controller.signal });
     controller.abort();
-    await expect(pending).rejects.toBeInstanceOf(CompactionCancelledError);
+    await expect(pending).rejects.toBeInstanceOf(CancelledError);
     await expect(run(transcript(12), echoSummarizer(), { prompts: {} })).rejects.toBeInstanceOf(TemplateError);
   });
 });

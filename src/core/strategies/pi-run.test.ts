@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { OptionError } from '../compaction/options.ts';
 import { placeholders } from '../compaction/prompts.ts';
 import { runCompaction } from '../compaction/run.ts';
-import { CompactionCancelledError, SummarizerError, SummaryTimeoutError, type Summarizer, type SummaryRequest } from '../compaction/summarizer.ts';
+import { SummarizerError, SummaryTimeoutError, type Summarizer, type SummaryRequest } from '../compaction/summarizer.ts';
 import { codingTurn as turn, echoSummarizer, failingSummarizer, hangingSummarizer, linkEntries, makeEntries, makeInput } from '../compaction/testing.ts';
 import type { Strategy } from '../compaction/strategy.ts';
 import type { CompactionInput } from '../compaction/types.ts';
@@ -10,6 +10,7 @@ import { compactionEntry, piHooks, piStrategy, type PiCompactionEntry } from './
 import type { PiPreparation } from './pi/hooks.ts';
 import { SPLIT_TURN_SEPARATOR } from './pi/plan.ts';
 import { loadPrompts } from '../../cli/load.ts';
+import { CancelledError } from '../cancel.ts';
 
 const prompts = loadPrompts();
 const strategy = piStrategy as unknown as Strategy;
@@ -141,7 +142,7 @@ describe('hooks (P8)', () => {
     const summarizer = echoSummarizer();
     let afterCalled = false;
     const hooks = piHooks(input, { beforeCompact: () => ({ cancel: true }), afterCompact: () => (afterCalled = true) });
-    await expect(runCompaction({ strategy, input, rawOptions: raw, summarizer, prompts, hooks })).rejects.toBeInstanceOf(CompactionCancelledError);
+    await expect(runCompaction({ strategy, input, rawOptions: raw, summarizer, prompts, hooks })).rejects.toBeInstanceOf(CancelledError);
     expect(summarizer.requests).toHaveLength(0);
     expect(afterCalled).toBe(false);
     check();
@@ -184,13 +185,13 @@ describe('failures leave everything as it was (pi has no fallback)', () => {
     check();
   });
 
-  it('rejects with CompactionCancelledError when the user cancels', async () => {
+  it('rejects with CancelledError when the user cancels', async () => {
     const input = plain();
     const check = frozen(input);
     const controller = new AbortController();
     const running = runCompaction({ strategy, input, rawOptions: raw, summarizer: hangingSummarizer(), prompts, signal: controller.signal });
     setTimeout(() => controller.abort(), 10);
-    await expect(running).rejects.toBeInstanceOf(CompactionCancelledError);
+    await expect(running).rejects.toBeInstanceOf(CancelledError);
     check();
   });
 

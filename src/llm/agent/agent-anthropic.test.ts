@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { ContextEntry } from '../../core/compaction/types.ts';
-import { ContextOverflowError, ModelAbortedError, type ModelDelta, type ModelRequest } from '../../core/agent/types.ts';
+import { ContextOverflowError, type ModelDelta, type ModelRequest } from '../../core/agent/types.ts';
 import { createAnthropicAgentModel, DEFAULT_AGENT_MAX_TOKENS } from './agent-anthropic.ts';
 import { AuthError, OverloadedError } from '../remote/errors.ts';
 import { anthropicErrorBody, anthropicErrorEvent, anthropicStream, sse } from '../remote/test-server.ts';
 import { contextItem, READ_TOOLS, rejectionWithout, useFakeServer } from '../remote/test-fixtures.ts';
+import { CancelledError } from '../../core/cancel.ts';
 
 const CANARY = 'sk-ant-api03-CANARY-agent-never-show-me-9e0f';
 const server = useFakeServer();
@@ -95,11 +96,11 @@ describe('createAnthropicAgentModel', () => {
     expect(server.requests).toHaveLength(1);
   });
 
-  it('aborting mid-stream rejects with ModelAbortedError', async () => {
+  it('aborting mid-stream rejects with CancelledError', async () => {
     server.reply({ events: anthropicStream('first').slice(0, 4), hang: true });
     const controller = new AbortController();
     const error = await failure(model().complete(request(controller.signal), () => controller.abort()));
-    expect(error).toBeInstanceOf(ModelAbortedError);
+    expect(error).toBeInstanceOf(CancelledError);
   });
 
   it('a 401 is an AuthError without the key; an overloaded event after text is final', async () => {

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { ContextOverflowError, ModelAbortedError } from '../../core/agent/types.ts';
+import { ContextOverflowError } from '../../core/agent/types.ts';
 import { parseToolInput, toAgentError } from './agent-common.ts';
 import { AuthError, RateLimitError, StreamError, type ProviderRef } from '../remote/errors.ts';
 import { errorFromResponse } from '../remote/http.ts';
+import { CancelledError } from '../../core/cancel.ts';
 
 const PROVIDER: ProviderRef = { id: 'openai', label: 'Test server', model: 'm-1', baseUrl: 'http://127.0.0.1:1/v1' };
 const live = new AbortController().signal;
@@ -40,7 +41,7 @@ describe('toAgentError', () => {
   it('an aborted signal wins over whatever the request failed with', () => {
     const controller = new AbortController();
     controller.abort();
-    expect(toAgentError(new StreamError(PROVIDER, 'cut', 3), PROVIDER, controller.signal)).toBeInstanceOf(ModelAbortedError);
+    expect(toAgentError(new StreamError(PROVIDER, 'cut', 3), PROVIDER, controller.signal)).toBeInstanceOf(CancelledError);
   });
 
   it('words the provider errors for a reply, and never shows the key', () => {

@@ -2,14 +2,15 @@
  * What the live agent's remote models share: their configuration, one request run with the
  * summarizers' retries (only before anything has streamed, so a retry never repeats text the user
  * already saw), and the mapping of provider failures to the agent's errors: an overflow becomes
- * the agent's ContextOverflowError (the loop compacts and retries), an abort ModelAbortedError,
+ * the agent's ContextOverflowError (the loop compacts and retries), an abort CancelledError,
  * anything else stays the named provider error, worded for a reply instead of a summary.
  */
-import { ContextOverflowError, ModelAbortedError, type ModelDelta } from '../../core/agent/types.ts';
+import { ContextOverflowError, modelStopped, type ModelDelta } from '../../core/agent/types.ts';
 import { ContextOverflowError as ProviderOverflowError, ProviderError, ReplyTimeoutError, redact, type ProviderRef } from '../remote/errors.ts';
 import { randomNonce } from '../fence.ts';
 import { withRetry, type RetryOptions } from '../remote/retry.ts';
 import { DEFAULT_REPLY_TIMEOUT_MS, type RequestTimeouts } from '../remote/timeouts.ts';
+import { CancelledError } from '../../core/cancel.ts';
 
 /** How an agent model reaches its server. */
 export interface AgentModelConfig extends RequestTimeouts {
@@ -47,7 +48,7 @@ export async function runAgentRequest<T>(
   onDelta: ((delta: ModelDelta) => void) | undefined,
   attempt: (emit: (delta: ModelDelta) => void, signal: AbortSignal) => Promise<T>,
 ): Promise<T> {
-  if (signal.aborted) throw new ModelAbortedError();
+  if (signal.aborted) throw modelStopped();
   const limitMs = config.replyTimeoutMs ?? DEFAULT_REPLY_TIMEOUT_MS;
   const reply = new AbortController();
   const forward = () => reply.abort(signal.reason);
@@ -78,8 +79,8 @@ export async function runAgentRequest<T>(
 
 /** A provider failure as the agent loop reads it. */
 export function toAgentError(error: unknown, provider: ProviderRef, signal: AbortSignal, secret?: string): Error {
-  if (signal.aborted) return new ModelAbortedError();
-  if (error instanceof ContextOverflowError || error instanceof ModelAbortedError) return error;
+  if (signal.aborted) return modelStopped();
+  if (error instanceof ContextOverflowError || error instanceof CancelledError) return error;
   if (error instanceof ProviderOverflowError || (error instanceof Error && error.name === 'ContextOverflowError')) {
     const detail = error instanceof ProviderError ? error.detail : '';
     const said = detail ? ` Server said: "${redact(detail, secret).slice(0, 300)}"` : '';

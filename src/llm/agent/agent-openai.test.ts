@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { ContextEntry } from '../../core/compaction/types.ts';
-import { ContextOverflowError, ModelAbortedError, type ModelDelta, type ModelRequest } from '../../core/agent/types.ts';
+import { ContextOverflowError, type ModelDelta, type ModelRequest } from '../../core/agent/types.ts';
 import { createOpenAIAgentModel, type OpenAIAgentConfig } from './agent-openai.ts';
 import { createAgentModel } from './agent-model.ts';
 import { AuthError, OverloadedError } from '../remote/errors.ts';
 import { RemoteConfigError } from '../remote/remote-config.ts';
 import { openAIErrorBody, openAIStream, sse } from '../remote/test-server.ts';
 import { contextItem, READ_TOOLS, rejectionWithout, useFakeServer } from '../remote/test-fixtures.ts';
+import { CancelledError } from '../../core/cancel.ts';
 
 const CANARY = 'sk-proj-CANARY-agent-never-show-me-51c2';
 const server = useFakeServer();
@@ -127,7 +128,7 @@ describe('createOpenAIAgentModel', () => {
     expect(server.requests).toHaveLength(3);
   });
 
-  it('aborting mid-stream rejects at once with ModelAbortedError', async () => {
+  it('aborting mid-stream rejects at once with CancelledError', async () => {
     // The server sends one piece and then holds the stream open: only the abort can end the call.
     server.reply({ events: [chunk({ content: 'one ' })], hang: true });
     const controller = new AbortController();
@@ -136,7 +137,7 @@ describe('createOpenAIAgentModel', () => {
       if (d.type === 'text') texts.push(d.text);
       controller.abort();
     }));
-    expect(error).toBeInstanceOf(ModelAbortedError);
+    expect(error).toBeInstanceOf(CancelledError);
     expect(texts).toEqual(['one ']);
   });
 

@@ -4,9 +4,10 @@ import type { ChatCompletionChunk, ChatCompletionRequestStreaming } from '@mlc-a
 import { describe, expect, it } from 'vitest';
 import type { ContextEntry } from '../../core/compaction/types.ts';
 import type { Block, Role } from '../../core/journal/entry.ts';
-import { ContextOverflowError, ModelAbortedError, type ModelDelta, type ModelRequest } from '../../core/agent/types.ts';
+import { ContextOverflowError, type ModelDelta, type ModelRequest } from '../../core/agent/types.ts';
 import { createWebLLMAgentModel, splitReply } from './agent-webllm.ts';
 import type { WebLLMEngine } from '../webllm/webllm.ts';
+import { CancelledError } from '../../core/cancel.ts';
 
 const MODEL = 'Qwen2.5-1.5B-Instruct-q4f16_1-MLC';
 
@@ -84,12 +85,12 @@ describe('createWebLLMAgentModel', () => {
     expect(splitReply('<tool_call>{"name":"ls","parameters":"{\\"path\\":\\"src\\"}"}', true).calls).toEqual([{ name: 'ls', input: { path: 'src' } }]);
   });
 
-  it('aborting interrupts the generation and rejects with ModelAbortedError', async () => {
+  it('aborting interrupts the generation and rejects with CancelledError', async () => {
     const controller = new AbortController();
     const engine = new FakeEngine(['one ', 'two ', 'three'], undefined, (i) => {
       if (i === 0) controller.abort();
     });
-    await expect(createWebLLMAgentModel({ modelId: MODEL, engine }).complete(request(controller.signal))).rejects.toBeInstanceOf(ModelAbortedError);
+    await expect(createWebLLMAgentModel({ modelId: MODEL, engine }).complete(request(controller.signal))).rejects.toBeInstanceOf(CancelledError);
     expect(engine.interrupts).toBeGreaterThan(0);
   });
 
@@ -102,7 +103,7 @@ describe('createWebLLMAgentModel', () => {
     });
     // The interrupt reaches the engine after the last piece was sent: every piece still arrives.
     engine.interruptGenerate = () => { engine.interrupts++; };
-    await expect(createWebLLMAgentModel({ modelId: MODEL, engine }).complete(request(controller.signal))).rejects.toBeInstanceOf(ModelAbortedError);
+    await expect(createWebLLMAgentModel({ modelId: MODEL, engine }).complete(request(controller.signal))).rejects.toBeInstanceOf(CancelledError);
     await expect.poll(() => read).toBe(3);
     expect(engine.interrupts).toBe(1);
   });
@@ -117,7 +118,7 @@ describe('createWebLLMAgentModel', () => {
       controller.abort();
       return create(body);
     };
-    await expect(createWebLLMAgentModel({ modelId: MODEL, engine }).complete(request(controller.signal))).rejects.toBeInstanceOf(ModelAbortedError);
+    await expect(createWebLLMAgentModel({ modelId: MODEL, engine }).complete(request(controller.signal))).rejects.toBeInstanceOf(CancelledError);
     await expect.poll(() => read).toBe(3);
     expect(engine.interrupts).toBe(2);
   });

@@ -9,7 +9,7 @@
  */
 import { exportOpenAI, type OpenAIMessage } from '../../core/export/openai.ts';
 import type { ChatCompletionRequestStreaming } from '@mlc-ai/web-llm';
-import { ContextOverflowError, ModelAbortedError, type AgentModel, type AgentToolSpec, type ModelDelta, type ModelReply, type ModelRequest, type ModelToolCall } from '../../core/agent/types.ts';
+import { ContextOverflowError, modelStopped, type AgentModel, type AgentToolSpec, type ModelDelta, type ModelReply, type ModelRequest, type ModelToolCall } from '../../core/agent/types.ts';
 import { newCallId } from './agent-common.ts';
 import { generationInterrupt } from '../webllm/generation-interrupt.ts';
 import { mapWebLLMError, type WebLLMEngine } from '../webllm/webllm.ts';
@@ -128,9 +128,9 @@ function readCall(body: string): { name: string; input: unknown } | undefined {
 
 /** Settles with `promise`, or rejects as soon as `signal` aborts (the promise goes on). */
 function untilAborted(promise: Promise<void>, signal: AbortSignal): Promise<void> {
-  if (signal.aborted) return Promise.reject(new ModelAbortedError());
+  if (signal.aborted) return Promise.reject(modelStopped());
   return new Promise<void>((resolve, reject) => {
-    const onAbort = () => reject(new ModelAbortedError());
+    const onAbort = () => reject(modelStopped());
     signal.addEventListener('abort', onAbort, { once: true });
     promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
   });
@@ -142,9 +142,9 @@ export function createWebLLMAgentModel(options: WebLLMAgentOptions): AgentModel 
 
   async function complete(request: ModelRequest, onDelta?: (delta: ModelDelta) => void): Promise<ModelReply> {
     const { signal } = request;
-    if (signal.aborted) throw new ModelAbortedError();
+    if (signal.aborted) throw modelStopped();
     const current = await engine();
-    if (signal.aborted) throw new ModelAbortedError();
+    if (signal.aborted) throw modelStopped();
     const body: ChatCompletionRequestStreaming = {
       stream: true,
       stream_options: { include_usage: true },
@@ -188,13 +188,13 @@ export function createWebLLMAgentModel(options: WebLLMAgentOptions): AgentModel 
     } catch (error) {
       if (signal.aborted) {
         read.catch(() => undefined);
-        throw new ModelAbortedError();
+        throw modelStopped();
       }
       const mapped = mapWebLLMError(error, modelId);
       if (mapped.name === 'ContextOverflowError') throw new ContextOverflowError(mapped.message);
       throw mapped;
     }
-    if (signal.aborted || finish === 'abort') throw new ModelAbortedError();
+    if (signal.aborted || finish === 'abort') throw modelStopped();
     const { thinking, shown, calls } = splitReply(raw, true);
     const toolCalls: ModelToolCall[] = calls.map((call) => ({ id: newCallId(), name: call.name, input: call.input }));
     for (const call of toolCalls) onDelta?.({ type: 'tool_call', id: call.id, name: call.name });

@@ -4,12 +4,13 @@
  * timeout, after the deltas that arrived were passed on; Stop stays a stop.
  */
 import { describe, expect, it } from 'vitest';
-import { ModelAbortedError, type ModelDelta, type ModelRequest } from '../../core/agent/types.ts';
+import { type ModelDelta, type ModelRequest } from '../../core/agent/types.ts';
 import { createAnthropicAgentModel } from './agent-anthropic.ts';
 import { createOpenAIAgentModel } from './agent-openai.ts';
 import { ReplyTimeoutError } from '../remote/errors.ts';
 import { anthropicStream, openAIStream } from '../remote/test-server.ts';
 import { contextItem, READ_TOOLS, rejectionWithout, useFakeServer } from '../remote/test-fixtures.ts';
+import { CancelledError } from '../../core/cancel.ts';
 
 const KEY = 'sk-canary-reply-timeout-41d2';
 const server = useFakeServer();
@@ -61,6 +62,6 @@ describe('the reply timeout of a live session', () => {
     server.reply({ events: openAIStream(WORDS), delayMs: 40 });
     const stop = new AbortController();
     setTimeout(() => stop.abort(), 100);
-    expect(await failure(model.complete(agentRequest(stop.signal)))).toBeInstanceOf(ModelAbortedError);
+    expect(await failure(model.complete(agentRequest(stop.signal)))).toBeInstanceOf(CancelledError);
   });
 });

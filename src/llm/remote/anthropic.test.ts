@@ -3,12 +3,13 @@ import { wrapTranscript } from '../../core/compaction/serialize.ts';
 import { SummaryTimeoutError, type SummaryRequest } from '../../core/compaction/summarizer.ts';
 import { createAnthropicSummarizer, type AnthropicSummarizerConfig } from './anthropic.ts';
 import {
-  AuthError, ContextOverflowError, ModelNotFoundError, OverloadedError, ProviderCancelledError, ProviderHttpError,
+  AuthError, ContextOverflowError, ModelNotFoundError, OverloadedError, ProviderHttpError,
   ProviderTimeoutError, RateLimitError, SpendLimitError, StreamError,
 } from './errors.ts';
 import { SUMMARIZER_SYSTEM_PROMPT } from './presets.ts';
 import { anthropicErrorBody, anthropicErrorEvent, anthropicStream, renderedError, unfenced } from './test-server.ts';
 import { rejectionLog, useFakeServer } from './test-fixtures.ts';
+import { CancelledError } from '../../core/cancel.ts';
 
 const CANARY = 'sk-ant-api03-CANARY-never-show-me-7d41';
 const server = useFakeServer();
@@ -169,7 +170,7 @@ describe('createAnthropicSummarizer', () => {
     const cancel = new AbortController();
     const started = Date.now();
     setTimeout(() => cancel.abort(), 250);
-    expect(await failure(summarizer().summarize(request(cancel.signal)))).toBeInstanceOf(ProviderCancelledError);
+    expect(await failure(summarizer().summarize(request(cancel.signal)))).toBeInstanceOf(CancelledError);
     expect(Date.now() - started).toBeLessThan(800);
 
     const timeout = new AbortController();

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { SummaryTimeoutError, CompactionCancelledError } from '../../core/compaction/summarizer.ts';
+import { SummaryTimeoutError } from '../../core/compaction/summarizer.ts';
 import {
-  AuthError, ContextOverflowError, ModelNotFoundError, OverloadedError, ProviderCancelledError, ProviderHttpError,
+  AuthError, ContextOverflowError, ModelNotFoundError, OverloadedError, ProviderHttpError,
   ProviderTimeoutError, RateLimitError, SpendLimitError, abortError, displayUrl, isContextOverflow, redact, type ProviderRef,
 } from './errors.ts';
 import { errorFromResponse, parseRetryAfter, statusOfStreamError } from './http.ts';
+import { CancelledError } from '../../core/cancel.ts';
 
 const ref: ProviderRef = { id: 'openai', label: 'OpenAI', model: 'gpt-4o-mini', baseUrl: 'https://api.openai.com/v1' };
 const json = (value: unknown) => JSON.stringify(value);
@@ -142,8 +143,8 @@ describe('abortError', () => {
     expect(timeout.message).toContain('within 120 s');
 
     const cancel = abortError(AbortSignal.abort(), 'OpenAI');
-    expect(cancel).toBeInstanceOf(ProviderCancelledError);
-    expect(cancel).toBeInstanceOf(CompactionCancelledError);
+    expect(cancel).toBeInstanceOf(CancelledError);
+    expect(cancel).toBeInstanceOf(CancelledError);
 
     const domTimeout = new DOMException('The operation timed out.', 'TimeoutError');
     expect(abortError(AbortSignal.abort(domTimeout), 'OpenAI')).toBeInstanceOf(ProviderTimeoutError);

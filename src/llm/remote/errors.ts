@@ -6,7 +6,8 @@
  * Failed to fetch`, no status, no headers readable by script), so there is no separate CorsError:
  * NetworkError names both causes.
  */
-import { CompactionCancelledError, SummarizerError, SummaryTimeoutError } from '../../core/compaction/summarizer.ts';
+import { SummarizerError, SummaryTimeoutError } from '../../core/compaction/summarizer.ts';
+import { CancelledError } from '../../core/cancel.ts';
 
 /** Who answered, as the messages name it. Holds no key. */
 export interface ProviderRef {
@@ -219,21 +220,17 @@ export class ReplyTimeoutError extends ProviderTimeoutError {
 }
 
 /** The user cancelled while the request ran: nothing was changed. */
-export class ProviderCancelledError extends CompactionCancelledError {
-  override name = 'ProviderCancelledError';
-  constructor(label: string) {
-    super();
-    this.message = `Summary request to ${label} cancelled: nothing was changed.`;
-  }
+export function providerCancelled(label: string): CancelledError {
+  return new CancelledError(`Summary request to ${label} cancelled: nothing was changed.`);
 }
 
 /** The error to throw once `signal` has aborted: a timeout when its reason is one, else a cancel. */
-export function abortError(signal: AbortSignal, label: string): ProviderTimeoutError | ProviderCancelledError {
+export function abortError(signal: AbortSignal, label: string): ProviderTimeoutError | CancelledError {
   const reason: unknown = signal.reason;
-  if (reason instanceof ProviderTimeoutError || reason instanceof ProviderCancelledError) return reason;
+  if (reason instanceof ProviderTimeoutError || reason instanceof CancelledError) return reason;
   if (reason instanceof SummaryTimeoutError) return new ProviderTimeoutError(reason.timeoutMs, label);
   if (reason instanceof Error && reason.name === 'TimeoutError') return new ProviderTimeoutError(0, label);
-  return new ProviderCancelledError(label);
+  return providerCancelled(label);
 }
 
 // Wordings of "the prompt does not fit" across providers: OpenAI, Anthropic, OpenRouter, vLLM,

@@ -58,7 +58,7 @@ describe('offline while a remote summarizer runs', () => {
     const controller = new AbortController();
     let calls = 0;
     const pending = withRetry(() => (calls++, Promise.reject(new OverloadedError(ref, 503, ''))), { signal: controller.signal, sleep: () => Promise.resolve(), onRetry: () => controller.abort() });
-    await expect(pending).rejects.toMatchObject({ name: 'ProviderCancelledError' });
+    await expect(pending).rejects.toMatchObject({ name: 'CancelledError' });
     setPageOnline(true);
     expect(calls).toBe(1);
     setPageOnline(false);

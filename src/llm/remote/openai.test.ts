@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { wrapTranscript } from '../../core/compaction/serialize.ts';
-import { CompactionCancelledError, SummaryTimeoutError, type SummaryRequest } from '../../core/compaction/summarizer.ts';
+import { SummaryTimeoutError, type SummaryRequest } from '../../core/compaction/summarizer.ts';
 import {
-  AuthError, ContextOverflowError, EmptyReplyError, ModelNotFoundError, NetworkError, OverloadedError, ProviderCancelledError,
+  AuthError, ContextOverflowError, EmptyReplyError, ModelNotFoundError, NetworkError, OverloadedError,
   ProviderHttpError, ProviderTimeoutError, RateLimitError, SpendLimitError, StreamError,
 } from './errors.ts';
 import type { StreamProgress } from './http.ts';
@@ -11,6 +11,7 @@ import { createOpenAISummarizer, type OpenAISummarizerConfig } from './openai.ts
 import { PROVIDER_PRESETS, SUMMARIZER_SYSTEM_PROMPT } from './presets.ts';
 import { openAIErrorBody, openAIStream, renderedError, startFakeServer, unfenced } from './test-server.ts';
 import { rejectionLog, useFakeServer } from './test-fixtures.ts';
+import { CancelledError } from '../../core/cancel.ts';
 
 const CANARY = 'sk-canary-DO-NOT-LEAK-4f9a1c7e2b';
 const server = useFakeServer();
@@ -294,8 +295,8 @@ describe('createOpenAISummarizer: abort', () => {
     let at = 0;
     const running = summarizer({ onToken: () => void (at ||= Date.now(), controller.abort()) }).summarize(request(controller.signal));
     const error = await failure(running);
-    expect(error).toBeInstanceOf(ProviderCancelledError);
-    expect(error).toBeInstanceOf(CompactionCancelledError);
+    expect(error).toBeInstanceOf(CancelledError);
+    expect(error).toBeInstanceOf(CancelledError);
     expect(Date.now() - at).toBeLessThan(500);
   });
 
@@ -315,7 +316,7 @@ describe('createOpenAISummarizer: abort', () => {
     const controller = new AbortController();
     const running = summarizer().summarize(request(controller.signal));
     setTimeout(() => controller.abort(), 50);
-    expect(await failure(running)).toBeInstanceOf(ProviderCancelledError);
+    expect(await failure(running)).toBeInstanceOf(CancelledError);
   });
 });
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { runCompaction } from '../../core/compaction/run.ts';
 import type { Strategy } from '../../core/compaction/strategy.ts';
-import { CompactionCancelledError, SummaryTimeoutError } from '../../core/compaction/summarizer.ts';
+import { SummaryTimeoutError } from '../../core/compaction/summarizer.ts';
 import { codingTurn as turn, linkEntries, makeEntries, makeInput } from '../../core/compaction/testing.ts';
 import type { CompactionInput } from '../../core/compaction/types.ts';
 import { compactionEntry, piStrategy } from '../../core/strategies/pi.ts';
@@ -11,6 +11,7 @@ import { openAIErrorBody, openAIStream } from './test-server.ts';
 import { useFakeServer } from './test-fixtures.ts';
 import { loadPrompts } from '../../cli/load.ts';
 import { SUMMARIZER_SYSTEM_PROMPT } from './presets.ts';
+import { CancelledError } from '../../core/cancel.ts';
 
 const prompts = loadPrompts();
 const strategy = piStrategy as unknown as Strategy;
@@ -66,11 +67,11 @@ describe('runCompaction + piStrategy + the OpenAI summarizer over HTTP', () => {
     expect(error).toBeInstanceOf(SummaryTimeoutError);
   });
 
-  it('a cancel: CompactionCancelledError, entries unchanged', async () => {
+  it('a cancel: CancelledError, entries unchanged', async () => {
     server.reply({ events: openAIStream(Array.from({ length: 30 }, () => 'slow ')), delayMs: 100 });
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 150);
     const { error } = await run(input(), { signal: controller.signal });
-    expect(error).toBeInstanceOf(CompactionCancelledError);
+    expect(error).toBeInstanceOf(CancelledError);
   });
 });

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { SummaryTimeoutError } from '../../core/compaction/summarizer.ts';
 import {
-  AuthError, ModelNotFoundError, OverloadedError, ProviderCancelledError, ProviderHttpError, ProviderTimeoutError,
+  AuthError, ModelNotFoundError, OverloadedError, ProviderHttpError, ProviderTimeoutError,
   RateLimitError, SpendLimitError, type ProviderError, type ProviderRef,
 } from './errors.ts';
 import { backoffDelay, withRetry } from './retry.ts';
+import { CancelledError } from '../../core/cancel.ts';
 
 const ref: ProviderRef = { id: 'openai', label: 'OpenAI', model: 'm', baseUrl: 'https://api.openai.com/v1' };
 
@@ -96,7 +97,7 @@ describe('withRetry', () => {
     const never = () => new Promise<void>(() => undefined);
     const running = withRetry(fn, { signal: controller.signal, sleep: never });
     setTimeout(() => controller.abort(), 5);
-    await expect(running).rejects.toBeInstanceOf(ProviderCancelledError);
+    await expect(running).rejects.toBeInstanceOf(CancelledError);
     expect(attempts).toEqual([0]);
   });
 

@@ -102,7 +102,7 @@ describe('connect timeout: no response headers', () => {
     const controller = new AbortController();
     const running = post({ provider: { id: 'openai', label: 'Fake', model: 'm', baseUrl: server.url }, url: `${server.url}/v1/chat/completions`, headers: {}, body: {}, signal: controller.signal, fetch, connectTimeoutMs: 5_000 });
     setTimeout(() => controller.abort(), 50);
-    expect((await failure(running)).name).toBe('ProviderCancelledError');
+    expect((await failure(running)).name).toBe('CancelledError');
 
     const total = new AbortController();
     const timed = post({ provider: { id: 'openai', label: 'Fake', model: 'm', baseUrl: server.url }, url: `${server.url}/v1/chat/completions`, headers: {}, body: {}, signal: total.signal, fetch, connectTimeoutMs: 5_000 });

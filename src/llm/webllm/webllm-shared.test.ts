@@ -4,12 +4,13 @@
 import type { ChatCompletionChunk, ChatCompletionRequestStreaming, InitProgressReport } from '@mlc-ai/web-llm';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ContextEntry } from '../../core/compaction/types.ts';
-import { ContextOverflowError, ModelAbortedError, type ModelDelta, type ModelRequest } from '../../core/agent/types.ts';
+import { ContextOverflowError, type ModelDelta, type ModelRequest } from '../../core/agent/types.ts';
 import { createWebLLMAgentModel } from '../agent/agent-webllm.ts';
 import { connectWebLLM } from './webllm-client.ts';
 import { loadSharedModel, serveSharedModel, sharedModelEngine } from './webllm-shared.ts';
 import type { WebLLMPort } from './webllm-protocol.ts';
 import { createWebLLMSummarizer, mapWebLLMError, type WebLLMEngine } from './webllm.ts';
+import { CancelledError } from '../../core/cancel.ts';
 
 const MODEL = 'Qwen2.5-1.5B-Instruct-q4f16_1-MLC';
 
@@ -157,7 +158,7 @@ describe('a WebLLM model shared over a port', () => {
     await first.opened;
     controller.abort();
     // Rejected before the engine's stream has ended (the stream is still drained in the background).
-    await expect(pending).rejects.toBeInstanceOf(ModelAbortedError);
+    await expect(pending).rejects.toBeInstanceOf(CancelledError);
     await expect.poll(() => engine.interrupts).toBeGreaterThan(0);
     release.open();
     const next = await model.complete(request());
@@ -185,7 +186,7 @@ describe('a WebLLM model shared over a port', () => {
     });
     await first.opened;
     controller.abort();
-    await expect(stopped).rejects.toBeInstanceOf(ModelAbortedError);
+    await expect(stopped).rejects.toBeInstanceOf(CancelledError);
     const next = model.complete(request());
     await expect.poll(() => interrupts).toBe(1);
     release.open();
@@ -232,7 +233,7 @@ describe('a WebLLM model shared over a port', () => {
     const controller = new AbortController();
     const live = model.complete(request(controller.signal));
     controller.abort();
-    await expect(live).rejects.toBeInstanceOf(ModelAbortedError);
+    await expect(live).rejects.toBeInstanceOf(CancelledError);
     hold.open();
     expect((await summary).text).toBe('Summary done.');
     expect(engine.interrupts).toBe(0);

@@ -9,9 +9,10 @@ import { heldLocks, interruptedJobs, jobsTable, type JobRecord } from '../../db/
 import { FoldlabDatabase } from '../../db/schema.ts';
 import { CompactionJobs } from './compaction-jobs.ts';
 import { Engine } from '../engine/engine.ts';
-import { JobCancelledError, type CompactRequest } from '../engine/protocol.ts';
+import { type CompactRequest } from '../engine/protocol.ts';
 import { ResumableCompactions, type Locks } from './resumable-compaction.ts';
 import { OriginLocks } from './testing-locks.ts';
+import { CancelledError } from '../../core/cancel.ts';
 
 const CLAUDE = importText(readFileSync('public/samples/claude-code/37f83ec9-f2ea-42a9-925e-0d5c105cb6e8.jsonl', 'utf8'));
 
@@ -79,7 +80,7 @@ describe('compaction under the conversation lock', () => {
     // The waiting compaction has not started: no model call of its own.
     expect(model.state.calls).toBe(calls);
     controller.abort();
-    await expect(second).rejects.toBeInstanceOf(JobCancelledError);
+    await expect(second).rejects.toBeInstanceOf(CancelledError);
     model.state.open?.();
     const row = await first;
     expect(await db.compactions.count()).toBe(1);

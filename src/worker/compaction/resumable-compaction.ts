@@ -10,7 +10,7 @@ import type { Table } from 'dexie';
 import { compactionLockName, jobLabel, jobLockName, jobsTable, putJob, setJobState, storedRequest, type CompactionJobRecord, type JobRecord } from '../../db/jobs.ts';
 import type { CompactionRow, FoldlabDatabase } from '../../db/schema.ts';
 import { asStorageError } from '../../db/storage-errors.ts';
-import { JobCancelledError, type CompactRequest } from '../engine/protocol.ts';
+import { jobCancelled, type CompactRequest } from '../engine/protocol.ts';
 
 /** The part of the Web Locks API used here (`navigator.locks`, in the page and in workers). */
 export type Locks = Pick<LockManager, 'request'>;
@@ -33,12 +33,12 @@ export async function withLock<T>(locks: Locks | undefined, name: string, signal
   if (!locks) return work();
   const first = await locks.request(name, { ifAvailable: true }, async (lock) => (lock ? { value: await work() } : NOT_FREE));
   if (first !== NOT_FREE) return first.value;
-  if (signal.aborted) throw new JobCancelledError();
+  if (signal.aborted) throw jobCancelled();
   onWaiting();
   try {
     return await locks.request(name, { signal }, () => work());
   } catch (error) {
-    if (signal.aborted) throw new JobCancelledError();
+    if (signal.aborted) throw jobCancelled();
     throw error;
   }
 }

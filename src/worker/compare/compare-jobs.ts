@@ -3,7 +3,7 @@
  * summarizer for every configuration, and run the core's compare. Nothing is written to the
  * journal; the page saves the result it is given (src/db/comparisons.ts).
  */
-import { CompactionCancelledError } from '../../core/compaction/summarizer.ts';
+import { compactionCancelled } from '../../core/compaction/summarizer.ts';
 import { compareConfigs } from '../../core/replay/compare.ts';
 import { parseUnseenPrefix } from '../../core/replay/unseen-estimate.ts';
 import { getCounter, type CounterId } from '../../core/tokens/counters.ts';
@@ -35,7 +35,7 @@ export class CompareJobs {
    */
   async compareAndSave(request: CompareRequest, save: CompareSave, signal: AbortSignal, onProgress: (progress: CompareProgress) => void): Promise<{ id: string }> {
     const result = await this.compare(request, signal, onProgress);
-    if (signal.aborted) throw new CompactionCancelledError();
+    if (signal.aborted) throw compactionCancelled();
     const row = await saveComparison(this.db, { conversationId: request.conversationId, importId: save.importId, name: save.name, request, result });
     return { id: row.id };
   }
@@ -74,7 +74,7 @@ export class CompareJobs {
         onProgress({ ...progress, jobId: request.jobId, config, configs: request.configs.length });
       },
     });
-    if (signal.aborted) throw new CompactionCancelledError();
+    if (signal.aborted) throw compactionCancelled();
     return {
       conversationId: request.conversationId,
       ...(request.leafId ? { leafId: request.leafId } : {}),

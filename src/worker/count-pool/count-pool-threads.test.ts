@@ -10,7 +10,7 @@ import { countEntries } from '../../core/tokens/entry-tokens.ts';
 import { CountPool } from './count-pool.ts';
 import { CountWorkerCrashedError, type CountWorkerFactory } from './count-pool-protocol.ts';
 import { countWork } from './count-pool-shards.ts';
-import { JobCancelledError } from '../engine/protocol.ts';
+import { CancelledError } from '../../core/cancel.ts';
 
 const THREAD_TEST_MS = 180_000;
 
@@ -61,7 +61,7 @@ describe('CountPool on worker threads', () => {
       seen.push(done);
       controller.abort();
     });
-    await expect(cancelled).rejects.toBeInstanceOf(JobCancelledError);
+    await expect(cancelled).rejects.toBeInstanceOf(CancelledError);
     expect(seen.length).toBeGreaterThan(0);
 
     expect(await pool.count(countWork(pi), 'o200k', never)).toEqual(countEntries(pi, o200k));

@@ -9,7 +9,7 @@ import { CountPool, type CountPoolOptions } from './count-pool.ts';
 import { CountWorkerCrashedError, MAX_POOL_SIZE, poolSize, type CountWorkerFactory } from './count-pool-protocol.ts';
 import { countWork } from './count-pool-shards.ts';
 import { localWorkers, SAMPLES, type LocalWorkers } from './count-pool-testing.ts';
-import { JobCancelledError } from '../engine/protocol.ts';
+import { CancelledError } from '../../core/cancel.ts';
 
 const AIRLINE = 'openai-chat/gpt-4o-airline.json';
 
@@ -116,7 +116,7 @@ describe('CountPool', () => {
     const pending = counting.count(countWork(entries), 'o200k', controller.signal);
     await until(() => workers.workers.length === 2 && workers.workers.every((w) => w.received.some((r) => r.type === 'count')));
     controller.abort();
-    await expect(pending).rejects.toBeInstanceOf(JobCancelledError);
+    await expect(pending).rejects.toBeInstanceOf(CancelledError);
     await until(() => workers.workers.every((w) => w.received.some((r) => r.type === 'cancel')));
     expect(workers.workers.map((w) => w.received.filter((r) => r.type === 'cancel').length)).toEqual([1, 1]);
 

@@ -17,7 +17,7 @@ import {
 } from './count-pool-protocol.ts';
 import { countWork, mergeShards, planShards, type CountWork, type ShardRange } from './count-pool-shards.ts';
 import { inThreadCountWorker } from './count-pool-serve.ts';
-import { JobCancelledError } from '../engine/protocol.ts';
+import { jobCancelled } from '../engine/protocol.ts';
 
 /**
  * Smallest journal counted by the pool, in characters of text. Default 1,000,000 (about 250k
@@ -142,15 +142,15 @@ export class CountPool {
     this.armIdleTimer();
   }
 
-  /** Counts `work` on the pool. Rejects with JobCancelledError as soon as `signal` aborts. */
+  /** Counts `work` on the pool. Rejects with CancelledError as soon as `signal` aborts. */
   count(work: CountWork, counter: CounterId, signal: AbortSignal, onProgress?: PoolProgress): Promise<EntriesTokens> {
     return new Promise<EntriesTokens>((resolve, reject) => {
       if (signal.aborted) {
-        reject(new JobCancelledError());
+        reject(jobCancelled());
         return;
       }
       const ranges = planShards(work.weights, this.size * this.shardsPerWorker);
-      const onAbort = () => this.fail(job, new JobCancelledError());
+      const onAbort = () => this.fail(job, jobCancelled());
       const settle = () => signal.removeEventListener('abort', onAbort);
       const job: Job = {
         work, counter, ranges, results: [], done: ranges.map(() => 0), left: ranges.length, settled: false, onProgress,

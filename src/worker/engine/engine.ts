@@ -12,7 +12,7 @@ import type { Entry } from '../../core/journal/entry.ts';
 import { COUNTER_LABELS, getCounter, type CounterId } from '../../core/tokens/counters.ts';
 import { countEntriesSliced } from '../../core/tokens/sliced-count.ts';
 import type { EntriesTokens } from '../../core/tokens/entry-tokens.ts';
-import { commitImport, deleteConversation, ImportAbortedError, loadEntries } from '../../db/conversations.ts';
+import { commitImport, deleteConversation, loadEntries } from '../../db/conversations.ts';
 import type { FoldlabDatabase } from '../../db/schema.ts';
 import { cachedCounts, storeCounts } from '../../db/token-counts.ts';
 import type { CompactionRow } from '../../db/schema.ts';
@@ -35,8 +35,9 @@ import { extendCounts, grownJournal } from '../import/grown-counts.ts';
 import { JudgeJobs } from '../judge/judge-jobs.ts';
 import type { JudgeJobProgress, JudgeQuote, JudgeRequest, JudgeResult } from '../judge/judge-protocol.ts';
 import {
-  JobCancelledError, SavedBeforeCancelError, type CompactRequest, type EngineApi, type PlanPreview, type ImportOutcome, type ImportRequest, type ProgressCallback, type TokenCounts,
+  jobCancelled, SavedBeforeCancelError, type CompactRequest, type EngineApi, type PlanPreview, type ImportOutcome, type ImportRequest, type ProgressCallback, type TokenCounts,
 } from './protocol.ts';
+import { isCancelled } from '../../core/cancel.ts';
 
 /** Progress is reported at most this often (ms), so the page is not flooded with messages. */
 const PROGRESS_INTERVAL_MS = 50;
@@ -194,7 +195,7 @@ export class Engine implements EngineApi {
         for (;;) {
           const { done, value } = await reader.read();
           if (done) break;
-          if (signal.aborted) throw new JobCancelledError();
+          if (signal.aborted) throw jobCancelled();
           session.push(value);
           report({ jobId: request.jobId, phase: 'reading', done: session.bytes, total: blob.size, unit: 'bytes' });
           // Chunks already read resolve without leaving the microtask queue: give the event loop a
@@ -278,9 +279,9 @@ export class Engine implements EngineApi {
    * conversation again; a re-import already saved is kept and said so.
    */
   private async commit(result: ImportResult, request: ImportRequest, size: number, signal: AbortSignal, onProgress: ProgressCallback): Promise<ImportOutcome> {
-    if (signal.aborted) throw new JobCancelledError();
+    if (signal.aborted) throw jobCancelled();
     const counted = await this.countInSlices(result.entries, 'o200k', request.jobId, signal, onProgress);
-    if (signal.aborted) throw new JobCancelledError();
+    if (signal.aborted) throw jobCancelled();
     onProgress({ jobId: request.jobId, phase: 'saving', done: 0, total: result.entries.length, unit: 'entries' });
     // A Cancel while the entries are written abandons the transaction: nothing was stored. One
     // report per batch, batches cut by rows and size (save-batches.ts), some 50 ms of writing each.
@@ -293,13 +294,13 @@ export class Engine implements EngineApi {
       signal,
       onSaved: (saved) => onProgress({ jobId: request.jobId, phase: 'saving', done: saved, total: result.entries.length, unit: 'entries' }),
     }).catch((error: unknown) => {
-      throw error instanceof ImportAbortedError || signal.aborted ? new JobCancelledError() : error;
+      throw isCancelled(error) || signal.aborted ? jobCancelled() : error;
     });
     // The Cancel came while the transaction committed: what it wrote is undone where it can be.
     if (signal.aborted) {
       if (request.replaceId) throw new SavedBeforeCancelError(`Cancel arrived after "${request.fileName}" was saved: the conversation now holds the new import (${result.entries.length} entries).`);
       await deleteConversation(this.db, conversation.id);
-      throw new JobCancelledError();
+      throw jobCancelled();
     }
     onProgress({ jobId: request.jobId, phase: 'saving', done: result.entries.length, total: result.entries.length, unit: 'entries' });
     const counts = { conversationId: conversation.id, counter: 'o200k' as const, importId: conversation.importId, ...counted };
@@ -328,7 +329,7 @@ export class Engine implements EngineApi {
     }
     const slices = countEntriesSliced(entries, counter);
     for (;;) {
-      if (signal.aborted) throw new JobCancelledError();
+      if (signal.aborted) throw jobCancelled();
       const step = slices.next();
       if (step.done) return finished(step.value);
       report({ jobId, phase: 'counting', done: step.value.done, total: entries.length, unit: 'entries' });

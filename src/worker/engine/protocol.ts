@@ -2,6 +2,7 @@
  * The typed API the engine worker serves to the page (over Comlink). Progress arrives through a
  * callback; every long job has a job id the page can cancel; errors cross as {name, message}.
  */
+import { CancelledError } from '../../core/cancel.ts';
 import type { SubagentLink } from '../../core/import/types.ts';
 import type { InputScope, ReplayFrom } from '../../core/compaction/input-scope.ts';
 import type { FormatId } from '../../core/import/types.ts';
@@ -172,11 +173,8 @@ export interface EngineApi {
 }
 
 /** Thrown when the user cancels a job. */
-export class JobCancelledError extends Error {
-  override name = 'JobCancelledError';
-  constructor() {
-    super('Cancelled: nothing was changed.');
-  }
+export function jobCancelled(): CancelledError {
+  return new CancelledError('Cancelled: nothing was changed.');
 }
 
 /** A cancel that arrived after an import was already written: the message says what is now stored. */

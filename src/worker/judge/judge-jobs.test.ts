@@ -96,7 +96,7 @@ describe('judging a saved comparison in the worker', () => {
     const controller = new AbortController();
     const pending = jobs.judge(request, controller.signal, () => undefined);
     setTimeout(() => controller.abort(), 20);
-    await expect(pending).rejects.toMatchObject({ name: 'JudgeCancelledError' });
+    await expect(pending).rejects.toMatchObject({ name: 'CancelledError' });
     expect(await db.judgements.count()).toBe(0);
   });
 

@@ -5,7 +5,7 @@
  * one transaction when the whole run succeeded. A failure or a cancel stores nothing.
  */
 import { priceFor, usageCost } from '../../core/pricing.ts';
-import { estimateJudge, planJudge, runJudge, aggregateGrades, JudgeCancelledError, type JudgePlan } from '../../core/replay/judge.ts';
+import { estimateJudge, planJudge, runJudge, aggregateGrades, judgeCancelled, type JudgePlan } from '../../core/replay/judge.ts';
 import { getCounter, type CounterId } from '../../core/tokens/counters.ts';
 import { loadEntries } from '../../db/conversations.ts';
 import { judgementCache, storeJudgements } from '../../db/judgements.ts';
@@ -63,7 +63,7 @@ export class JudgeJobs {
         onProgress({ ...progress, jobId: request.jobId });
       },
     });
-    if (signal.aborted) throw new JudgeCancelledError();
+    if (signal.aborted) throw judgeCancelled();
     await storeJudgements(this.db, run.rows);
     const price = this.price(request);
     return {
