@@ -4,6 +4,7 @@
  * session's figures. A cancel terminates the workers (a replay holds its thread until it ends),
  * so the protocol needs no cancel message; points already answered are kept by the pool.
  */
+import { CancelledError } from '../../core/cancel.ts';
 import type { SessionFigures } from '../../core/sweep/score.ts';
 import type { SweepOptions } from '../../core/sweep/types.ts';
 import type { CounterId } from '../../core/tokens/counters.ts';
@@ -58,9 +59,6 @@ export class SweepWorkerCrashedError extends Error {
 }
 
 /** The sweep was cancelled: the points finished before it are kept. */
-export class SweepCancelledError extends Error {
-  override name = 'SweepCancelledError';
-  constructor() {
-    super('Cancelled: the points finished before the cancel are kept.');
-  }
+export function sweepCancelled(): CancelledError {
+  return new CancelledError('Cancelled: the points finished before the cancel are kept.');
 }
