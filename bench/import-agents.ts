@@ -17,6 +17,8 @@ export const AGENT_IMPORT_BYTES = Number(process.env.BENCH_AGENT_BYTES ?? 200_00
 /** The JSONL samples measured, one per line-based agent importer. */
 export const AGENT_SAMPLES: ReadonlyArray<{ format: string; path: string }> = [
   { format: 'copilot-cli', path: 'public/samples/copilot-cli/049410b4-c1df-44ee-87a5-caa1c349091e/events.jsonl' },
+  { format: 'droid (stream-json)', path: 'public/samples/droid/exec-rc-claude.jsonl' },
+  { format: 'droid (session store)', path: 'public/samples/droid/b6a1f0d2-3c4e-4f8a-9d21-7e5c0a9b3f14.jsonl' },
 ];
 
 /** Keys whose values are ids: suffixed per copy so every copy's entries and calls stay distinct. */

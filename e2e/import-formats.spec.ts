@@ -27,6 +27,7 @@ const FILES: Source[] = [
   { name: 'Gemini CLI chat (JSON)', path: sample('gemini-cli/large.json'), format: 'gemini-cli' },
   { name: 'opencode storage folder', path: sample('opencode/storage'), format: 'opencode', folderAs: 's_stage0_large.json' },
   { name: 'GitHub Copilot CLI session', path: sample('copilot-cli/049410b4-c1df-44ee-87a5-caa1c349091e/events.jsonl'), format: 'copilot-cli' },
+  { name: 'Factory Droid exec stream-json', path: sample('droid/exec-rc-claude.jsonl'), format: 'droid' },
   { name: 'Cline task folder', path: sample('cline/1764201600000'), format: 'cline', folderAs: '1764201600000.json' },
   { name: 'Cursor agent transcript', path: sample('cursor/test-session.jsonl'), format: 'cursor' },
   { name: 'Cursor chat store (state.vscdb)', path: `${sample('cursor/state.vscdb')}#${CURSOR_MAIN}`, format: 'cursor', storeAs: `${CURSOR_MAIN}.json` },

@@ -22,6 +22,7 @@ export function detectJsonlFormat(first: Record<string, unknown>): FormatId | un
   if (typeof type === 'string' && CODEX_TYPES.has(type) && 'payload' in first) return 'codex';
   if (typeof first.id === 'string' && 'instructions' in first && typeof first.timestamp === 'string') return 'codex';
   if (typeof first.sessionId === 'string' && typeof first.projectHash === 'string') return 'gemini-cli';
+  if (isDroidLine(first)) return 'droid';
   if (typeof type === 'string' && COPILOT_TYPE.test(type) && isRecord(first.data) && ('parentId' in first || typeof first.id === 'string' || type === 'session.start')) return 'copilot-cli';
   // A Gemini CLI file whose metadata line was lost: a message record (no Claude Code uuid or message).
   if (typeof first.id === 'string' && GEMINI_TYPES.has(String(type)) && typeof first.timestamp === 'string' && 'content' in first && !('uuid' in first) && !('message' in first)) return 'gemini-cli';
@@ -33,6 +34,17 @@ export function detectJsonlFormat(first: Record<string, unknown>): FormatId | un
     }
   }
   return undefined;
+}
+
+/**
+ * Factory Droid: a session store's `session_start`, or a `droid exec` stream's `system` init (no
+ * Claude Code `uuid`, no Claude stream's `mcp_servers`) or first `message` (`role` and `text`).
+ */
+function isDroidLine(first: Record<string, unknown>): boolean {
+  if (first.type === 'session_start') return typeof first.id === 'string';
+  const session = typeof first.session_id === 'string' || typeof first.sessionId === 'string';
+  if (first.type === 'system') return session && !('uuid' in first) && !('mcp_servers' in first) && !('parentUuid' in first);
+  return first.type === 'message' && typeof first.role === 'string' && typeof first.text === 'string';
 }
 
 /** Anthropic-only content block types; their presence tells Anthropic from OpenAI messages. */

@@ -20,6 +20,8 @@ const SAMPLES = [
   'public/samples/gemini-cli/jsonl_v040.jsonl',
   'public/samples/cursor/large.jsonl',
   'public/samples/copilot-cli/049410b4-c1df-44ee-87a5-caa1c349091e/events.jsonl',
+  'public/samples/droid/exec-rc-claude.jsonl',
+  'public/samples/droid/b6a1f0d2-3c4e-4f8a-9d21-7e5c0a9b3f14.jsonl',
 ].map((path) => ({ path, lines: readFileSync(path, 'utf8').trimEnd().split('\n').slice(0, 40) }));
 
 const enc = new TextEncoder();

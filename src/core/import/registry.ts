@@ -11,6 +11,7 @@ import { clineImporter } from './cline.ts';
 import { createCursorImporter } from './cursor.ts';
 import { createCopilotCliImporter } from './copilot-cli.ts';
 import { cursorComposerImporter } from './cursor-composer.ts';
+import { createDroidImporter } from './droid.ts';
 import type { DocumentImporter, FormatId, LineImporter } from './types.ts';
 
 /**
@@ -32,4 +33,5 @@ export const IMPORTERS: Record<FormatId, ImporterKind> = {
   cline: { kind: 'json', importer: clineImporter },
   cursor: { kind: 'jsonl', create: createCursorImporter, document: cursorComposerImporter },
   'copilot-cli': { kind: 'jsonl', create: createCopilotCliImporter },
+  droid: { kind: 'jsonl', create: createDroidImporter },
 };

@@ -1,0 +1,115 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { entryText, type ToolCallBlock, type ToolResultBlock } from '../journal/entry.ts';
+import { linkReport } from '../journal/link.ts';
+import { importText } from './run.ts';
+
+const read = (name: string) => readFileSync(new URL(`../../../public/samples/droid/${name}`, import.meta.url), 'utf8');
+/** Real `droid exec --output-format stream-json` runs (see public/samples/NOTICE.md). */
+const EXEC = read('exec-rc-claude.jsonl');
+const DENIED = read('exec-permission-denied.jsonl');
+/** A session store file in the shape Droid writes. */
+const STORE = read('b6a1f0d2-3c4e-4f8a-9d21-7e5c0a9b3f14.jsonl');
+
+function jsonl(...lines: unknown[]): string {
+  return `${lines.map((line) => (typeof line === 'string' ? line : JSON.stringify(line))).join('\n')}\n`;
+}
+
+describe('Factory Droid stream-json', () => {
+  it('reads the real Claude run as counted by hand: 9 answers with text, 5 turns of calls only, 20 calls each with its result', () => {
+    const result = importText(EXEC, { fileName: 'exec-rc-claude.jsonl' });
+    expect(result.format).toBe('droid');
+    expect(result.meta).toMatchObject({ sessionId: '0ee69bfb-c030-4de5-bf28-f952e154cd1e', cwd: '/private/tmp/droid-claude', model: 'claude-sonnet-4-5-20250929' });
+    const roles = result.entries.map((entry) => entry.role);
+    expect(roles.filter((role) => role === 'user')).toHaveLength(1);
+    expect(roles.filter((role) => role === 'assistant')).toHaveLength(14);
+    expect(roles.filter((role) => role === 'tool')).toHaveLength(20);
+    expect(result.ignoredLines).toBe(1);
+    expect(result.issues).toEqual([]);
+    expect(linkReport(result.entries)).toEqual({ toolCalls: 20, toolResults: 20, orphanToolCalls: 0, orphanToolResults: 0 });
+    // Line 3 is the first answer; its three calls (lines 4-6) join it.
+    const first = result.entries[1]!;
+    expect([first.id, first.line, first.lineEnd]).toEqual(['49fedd32-b730-4f95-9e29-fcbf2f6b2208', 3, 6]);
+    expect(first.blocks.map((block) => (block.type === 'tool_call' ? block.name : block.type))).toEqual(['text', 'TodoWrite', 'Execute', 'Execute']);
+    expect((first.blocks[2] as ToolCallBlock).input).toMatchObject({ command: 'rustc --version' });
+    // Lines 13-14: two calls of one response that wrote no text.
+    const callsOnly = result.entries.find((entry) => entry.line === 13)!;
+    expect([callsOnly.id, callsOnly.lineEnd, callsOnly.blocks.length]).toEqual(['94e78430-f0c9-4edb-b7d6-7acb92a205c2', 14, 2]);
+    expect(entryText(result.entries.at(-1)!)).toMatch(/^Perfect! All tasks completed successfully/);
+  });
+
+  it('reads the real run refused for permission: the error result and the closing error as an error event', () => {
+    const result = importText(DENIED, { fileName: 'exec-permission-denied.jsonl' });
+    expect(result.format).toBe('droid');
+    expect(result.entries.map((entry) => `${entry.role}:${entry.kind}:${entry.line}`)).toEqual([
+      'user:message:2', 'assistant:message:3', 'tool:message:4', 'assistant:message:5', 'tool:message:6', 'assistant:message:7', 'tool:message:8', 'assistant:message:9', 'tool:message:10', 'assistant:message:11', 'system:event:12',
+    ]);
+    const refused = result.entries[8]!.blocks[0] as ToolResultBlock;
+    expect(refused).toMatchObject({ callId: 'call_4ReFFWqaXZ4EgWF9wRuMtOqS', isError: true, content: [{ type: 'text', text: 'Error: tool execution cancelled' }] });
+    expect(result.entries[10]!.flags).toEqual({ error: true });
+    expect(linkReport(result.entries)).toEqual({ toolCalls: 4, toolResults: 4, orphanToolCalls: 0, orphanToolResults: 0 });
+  });
+
+  it('answers the oldest open call when a result has no id, keeps a differing final text, reads the older field names', () => {
+    const result = importText(jsonl(
+      { type: 'system', subtype: 'init', sessionId: 's-2', timestamp: 1767812640310, model: 'droid-model', cwd: '/tmp' },
+      { type: 'message', sessionId: 's-2', timestamp: 1767812641000, role: 'user', text: 'List files', id: 'm1' },
+      { type: 'tool_call', session_id: 's-2', toolCallId: 'c1', toolName: 'Shell', parameters: { command: 'ls' } },
+      { type: 'tool_call', session_id: 's-2', toolCallId: 'c2', toolName: 'Shell', parameters: { command: 'pwd' } },
+      { type: 'tool_result', session_id: 's-2', value: { stdout: 'a\n', exitCode: 0 } },
+      { type: 'tool_result', session_id: 's-2', isError: true, value: 'no such directory' },
+      { type: 'completion', session_id: 's-2', finalText: 'Done', usage: { input_tokens: 10, output_tokens: 5 } },
+      { type: 'completion', session_id: 's-2', finalText: 'Done' },
+    ));
+    expect(result.format).toBe('droid');
+    expect(result.meta).toMatchObject({ sessionId: 's-2', model: 'droid-model' });
+    const results = result.entries.filter((entry) => entry.role === 'tool').map((entry) => entry.blocks[0] as ToolResultBlock);
+    expect(results.map((block) => [block.callId, block.isError, entryText({ blocks: [block] } as never)])).toEqual([['c1', false, '{"stdout":"a\\n","exitCode":0}'], ['c2', true, 'no such directory']]);
+    expect(linkReport(result.entries)).toMatchObject({ orphanToolCalls: 0, orphanToolResults: 0 });
+    // The first completion is new text; the second repeats it.
+    expect(result.entries.filter((entry) => entryText(entry) === 'Done')).toHaveLength(1);
+    expect(result.ignoredLines).toBe(2);
+    // Run totals are not usage of one call.
+    expect(result.entries.some((entry) => entry.usage)).toBe(false);
+  });
+});
+
+describe('Factory Droid session store', () => {
+  it('reads the sample as counted by hand: thinking kept, results split from the user text, the compaction as a marker, todo state as metadata', () => {
+    const result = importText(STORE, { fileName: 'b6a1f0d2-3c4e-4f8a-9d21-7e5c0a9b3f14.jsonl' });
+    expect(result.format).toBe('droid');
+    expect(result.meta).toMatchObject({ sessionId: 'b6a1f0d2-3c4e-4f8a-9d21-7e5c0a9b3f14', title: 'Fix rounding in invoice totals', cwd: '/home/dev/projects/invoice-api', version: '2' });
+    expect(result.entries.map((entry) => `${entry.role}:${entry.line}`)).toEqual([
+      'user:2', 'assistant:3', 'tool:4', 'assistant:5', 'tool:6', 'assistant:8', 'tool:9', 'summary:10', 'user:11', 'assistant:12', 'tool:13', 'assistant:14',
+    ]);
+    expect(result.ignoredLines).toBe(2);
+    expect(result.issues).toEqual([]);
+    expect(linkReport(result.entries)).toEqual({ toolCalls: 5, toolResults: 5, orphanToolCalls: 0, orphanToolResults: 0 });
+    expect(result.entries[1]!.blocks[0]).toMatchObject({ type: 'thinking', text: expect.stringMatching(/^Totals off by a cent/), signature: 'EqQBCkgIBhABGAIqQJ9sig' });
+    expect((result.entries[4]!.blocks[1] as ToolResultBlock).isError).toBe(true);
+    expect(result.entries[7]).toMatchObject({ kind: 'compaction', marker: { source: 'droid.compaction_state' } });
+    expect(entryText(result.entries[7]!)).toMatch(/^## Summary\nThe user asked to fix invoice totals/);
+  });
+
+  it('splits a user message holding results and text, flags llm_only text, takes a recorded usage, reports what it does not know', () => {
+    const result = importText(jsonl(
+      { type: 'session_start', id: 's-3', title: 'T', cwd: '/w' },
+      { type: 'message', id: 'a1', message: { role: 'assistant', model: 'claude-opus-4-1', usage: { input_tokens: 4, cache_read_input_tokens: 900, output_tokens: 20 }, content: [{ type: 'tool_use', id: 't1', name: 'Read', input: {} }, { type: 'hologram', beam: 1 }] } },
+      { type: 'message', id: 'u1', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'ok' }, { type: 'text', text: 'and also this' }] } },
+      { type: 'message', id: 'u2', visibility: 'llm_only', message: { role: 'user', content: [{ type: 'text', text: '<system-reminder>be brief</system-reminder>' }] } },
+      { type: 'message', id: 'x', message: { role: 'system', content: [] } },
+      { type: 'mystery', id: 'y' },
+      '{"type":"message","id":"cut',
+    ));
+    expect(result.entries.map((entry) => `${entry.id}:${entry.role}`)).toEqual(['a1:assistant', 'u1/results:tool', 'u1:user', 'u2:user']);
+    expect(result.entries[0]!.usage).toEqual({ input: 904, output: 20, cacheRead: 900 });
+    expect(result.entries[0]!.model).toBe('claude-opus-4-1');
+    expect(result.entries[3]!.flags).toEqual({ injected: true });
+    expect(result.issues.map(({ line, kind, message }) => `${line} ${kind} ${message}`)).toEqual([
+      '2 unsupported content block type "hologram" kept as text (Foldlab reads text, thinking, tool_use, tool_result, image and document)',
+      '5 malformed message "x" has role "system" and content (expected a user or assistant message with content); skipped',
+      '6 unsupported line type "mystery" is not a Factory Droid session or stream-json line (keys: type, id); skipped',
+      '7 malformed not valid JSON (Unterminated string in JSON at position 27); expected one JSON object per line',
+    ]);
+  });
+});
