@@ -9,6 +9,7 @@
 import { withUserWindow } from '../compaction/window-option.ts';
 import type { OptionSpec } from '../compaction/options.ts';
 import { getStrategy } from '../strategies/index.ts';
+import { codexLimits, type CodexOptions } from '../strategies/codex.ts';
 import { FOLDING_CONFIG_ID, foldReplayOptions } from './config-options.ts';
 import type { Entry } from '../journal/entry.ts';
 import { getEstimator } from '../tokens/counters.ts';
@@ -75,6 +76,10 @@ export function triggerPoint(config: Pick<ReplayConfig, 'strategy' | 'options'>,
       return { tokens: contextWindow - num('reservedOutputTokens'), rule: `contextWindow ${fmt(contextWindow)} - reservedOutputTokens ${fmt(num('reservedOutputTokens'))}` };
     case 'tool-result-clearing':
       return { tokens: num('triggerTokens'), rule: `triggerTokens ${fmt(num('triggerTokens'))}` };
+    case 'codex': {
+      const { window, limit, derived } = codexLimits(o as unknown as CodexOptions, contextWindow);
+      return { tokens: limit, rule: derived ? `90% of model_context_window ${fmt(window)}` : `model_auto_compact_token_limit ${fmt(limit)}` };
+    }
     case 'masking-then-summary':
       return { tokens: Math.round(num('summaryTriggerRatio') * contextWindow), rule: `summaryTriggerRatio ${num('summaryTriggerRatio')} × contextWindow ${fmt(contextWindow)} after masking (and every summaryEveryTurns ${num('summaryEveryTurns')} turns)` };
     default: {

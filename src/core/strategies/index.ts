@@ -13,6 +13,7 @@ import { customStrategy } from './custom-plugin.ts';
 import { maskingThenSummaryStrategy } from './masking-then-summary.ts';
 import { observationMaskingStrategy } from './observation-masking.ts';
 import { toolResultClearingStrategy } from './tool-result-clearing.ts';
+import { codexStrategy } from './codex.ts';
 
 /** Every built-in strategy; `custom` runs the user's plugin first (src/worker/sandbox/plugin-runner.ts). */
 export const STRATEGIES: Partial<Record<StrategyId, Strategy>> = {
@@ -27,6 +28,7 @@ export const STRATEGIES: Partial<Record<StrategyId, Strategy>> = {
   'observation-masking': observationMaskingStrategy as unknown as Strategy,
   'tool-result-clearing': toolResultClearingStrategy as unknown as Strategy,
   'masking-then-summary': maskingThenSummaryStrategy as unknown as Strategy,
+  codex: codexStrategy as unknown as Strategy,
   custom: customStrategy as unknown as Strategy,
 };
 
