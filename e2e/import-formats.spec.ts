@@ -81,3 +81,14 @@ for (const file of FILES) {
     await expect(page.getByTestId('compare.totals.0.calls')).toHaveAttribute('data-value', String(calls));
   });
 }
+
+test('a Cursor transcripts folder picked whole lists the subagent in <session>/subagents/ under its session', async ({ app, page }) => {
+  const before = await app.importCount();
+  await page.getByTestId('import.folder-input').setInputFiles(sample('cursor/agent-transcripts'));
+  // Both transcripts imported (the first-visit demo may finish in between).
+  await expect
+    .poll(() => page.evaluate((from) => (window.__foldlab?.imports ?? []).slice(from).map((o) => o.conversation.fileName).sort().join(' '), before), { timeout: 45_000 })
+    .toMatch(/child\.jsonl.*parent\.jsonl/);
+  const session = app.libraryItems().filter({ hasText: 'parent.jsonl' }).first();
+  await expect(session.getByTestId('library.item.subagents-toggle')).toHaveText('Show 1 subagent');
+});

@@ -18,4 +18,13 @@ describe('a Cursor chat store on the command line', () => {
     await expect(importFile(STORE)).rejects.toThrow(`"state.vscdb" holds 2 Cursor conversations; the command line reads one: pass "${STORE}#${MAIN}" (Fix the date parser), "${STORE}#a1b2c3d4-0000-4000-8000-000000000003" (Explain the build script).`);
     await expect(importFile(`${STORE}#nope`)).rejects.toThrow(/^"state\.vscdb" has no conversation with composer id "nope"; it has 3: /);
   });
+
+  it('links a Cursor subagent transcript to its session by its folder', async () => {
+    const dir = resolve(import.meta.dirname, '../../public/samples/cursor/agent-transcripts');
+    const parent = await importFile(`${dir}/parent.jsonl`);
+    const child = await importFile(`${dir}/parent/subagents/child.jsonl`);
+    expect(parent.meta.sessionId).toBe('parent');
+    expect(parent.meta.subagent).toBeUndefined();
+    expect(child.meta).toMatchObject({ sessionId: 'child', subagent: { parentSessionId: 'parent', agentId: 'child' } });
+  });
 });

@@ -3,6 +3,7 @@ import { createReadStream, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join, relative, resolve } from 'node:path';
 import type { PromptLibrary } from '../core/compaction/prompts.ts';
 import { isClineTaskFolder, readClineTasks } from '../core/import/cline-folder.ts';
+import { cursorTranscriptPath } from '../core/import/cursor.ts';
 import { isOpencodeStorage, readOpencodeFolder, type FolderFile } from '../core/import/opencode-folder.ts';
 import { importText, ImportSession } from '../core/import/run.ts';
 import { cursorStorePath, importCursorStore } from './load-cursor.ts';
@@ -20,7 +21,11 @@ export async function importFile(path: string, format?: FormatId): Promise<Impor
   const size = stat.size;
   const session = new ImportSession({ fileName: basename(path), size, ...(format ? { format } : {}) });
   for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 })) session.push(chunk as Uint8Array);
-  return session.finish();
+  const result = session.finish();
+  // A Cursor subagent (<session>/subagents/<id>.jsonl) names its session by its folder.
+  const cursor = result.format === 'cursor' ? cursorTranscriptPath(resolve(path).split('\\').join('/')) : undefined;
+  if (cursor?.parentSessionId && result.meta.subagent === undefined) result.meta.subagent = { parentSessionId: cursor.parentSessionId, agentId: cursor.sessionId };
+  return result;
 }
 
 /** Every file under `dir`, with its path relative to it ('/'-separated). */

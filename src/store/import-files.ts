@@ -6,6 +6,7 @@
  */
 import { isClineTaskFolder, readClineTasks } from '../core/import/cline-folder.ts';
 import { isSqliteHeader } from '../core/import/cursor-store.ts';
+import { cursorTranscriptPath } from '../core/import/cursor.ts';
 import { isOpencodeStorage, readOpencodeFolder, type FolderFile } from '../core/import/opencode-folder.ts';
 import { isSubagentMetaName, parseSubagentMeta, subagentMetaNameOf } from '../core/import/subagent-meta.ts';
 import type { FormatId } from '../core/import/types.ts';
@@ -126,6 +127,7 @@ export async function importFiles(files: readonly PickedFile[], options: { forma
     return;
   }
   const { transcripts, skipped } = planImport(files);
+  const pathOf = new Map(files.map((picked) => [picked.file, picked.path]));
   if (transcripts.length === 0) {
     if (files.length === 0) return;
     const names = skipped.slice(0, 5).map((file) => file.name).join(', ');
@@ -144,6 +146,9 @@ export async function importFiles(files: readonly PickedFile[], options: { forma
     } catch (error) {
       metaError = errorMessage(error);
     }
+    // A Cursor subagent (<session>/subagents/<id>.jsonl) is linked to its session by its folder.
+    const cursor = meta === undefined ? cursorTranscriptPath(pathOf.get(file) ?? '') : undefined;
+    if (cursor?.parentSessionId) subagentMeta = { parentSessionId: cursor.parentSessionId, agentId: cursor.sessionId };
     const outcome = await importFile(file, { ...options, ...(subagentMeta ? { subagentMeta } : {}) });
     // Broken metadata costs the subagent its description, not its import: said once it is in.
     if (metaError !== undefined && outcome !== undefined) useAppStore.getState().setNotice({ fileName: meta?.name ?? file.name, error: `${metaError} The subagent was imported without its description.` });

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { entryText } from '../journal/entry.ts';
 import { linkReport } from '../journal/link.ts';
+import { cursorTranscriptPath } from './cursor.ts';
 import { importText } from './run.ts';
 
 const sample = (name: string) => readFileSync(new URL(`../../../public/samples/cursor/${name}`, import.meta.url), 'utf8');
@@ -72,5 +73,14 @@ describe('Cursor agent transcripts', () => {
       '3 unsupported "role" is a string "system" (expected "user" or "assistant"); skipped',
       '4 malformed "message.content" is nothing (the field is missing) (expected an array of content blocks or a string); skipped',
     ]);
+  });
+
+  it('takes the session from the file name and a subagent\'s parent from its folder', () => {
+    expect(cursorTranscriptPath('agent-transcripts/3f2a.jsonl')).toEqual({ sessionId: '3f2a' });
+    expect(cursorTranscriptPath('projects/p/agent-transcripts/3f2a/subagents/9b1c.jsonl')).toEqual({ sessionId: '9b1c', parentSessionId: '3f2a' });
+    expect(cursorTranscriptPath('session/subagents/agent-a1.jsonl')).toBeUndefined();
+    expect(cursorTranscriptPath('notes.json')).toBeUndefined();
+    expect(importText(sample('agent-transcripts/parent.jsonl'), { fileName: 'parent.jsonl' }).meta.sessionId).toBe('parent');
+    expect(importText(sample('large.jsonl')).meta.sessionId).toBeUndefined();
   });
 });

@@ -1,7 +1,9 @@
 /**
  * Cursor agent transcripts (docs/formats.md, Cursor): the JSONL files Cursor's agent writes under
  * `~/.cursor/projects/<project>/agent-transcripts/` (one `{role, message: {content: [...]}}` per line,
- * Anthropic-style content blocks), subagents in `<session>/subagents/<id>.jsonl`.
+ * Anthropic-style content blocks), subagents in `<session>/subagents/<id>.jsonl`. The lines name no
+ * session: the file name is the session's id, and a subagent's folder its parent's
+ * (`cursorTranscriptPath`, applied by the import driver and the folder import).
  *
  * Decisions, following what the files hold:
  * - A line is one message: `user` lines are the user's text (Cursor wraps the typed request in
@@ -27,6 +29,17 @@ const USER_QUERY = /<\/?user_query>/g;
 
 /** Longest title taken from the first request, characters. */
 const TITLE_MAX_CHARS = 80;
+
+/**
+ * The session a Cursor transcript's path names: `<session id>.jsonl`, a subagent's
+ * `<session id>/subagents/<id>.jsonl` (its parent by the folder). Claude Code's subagents
+ * (`agent-<id>.jsonl`) are linked by their own lines, so they are left alone.
+ */
+export function cursorTranscriptPath(path: string): { sessionId: string; parentSessionId?: string } | undefined {
+  const match = /(?:^|\/)(?:([^/]+)\/subagents\/)?([^/]+)\.jsonl$/i.exec(path);
+  if (!match || match[2]!.startsWith('agent-')) return undefined;
+  return { sessionId: match[2]!, ...(match[1] ? { parentSessionId: match[1] } : {}) };
+}
 
 export function createCursorImporter(): LineImporter {
   return new CursorImporter();

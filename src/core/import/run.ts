@@ -8,6 +8,7 @@
 import { linkToolCalls } from '../journal/link.ts';
 import { describe, isRecord } from './builder.ts';
 import { MAX_NESTING_DEPTH, mayNestDeeperThan, nestingDepth, withoutDeepEntries } from './depth.ts';
+import { cursorTranscriptPath } from './cursor.ts';
 import { describeShape, detectDocumentFormat, detectJsonlFormat } from './detect.ts';
 import { locateJsonError } from './json-error.ts';
 import { LineSplitter, type Line } from './lines.ts';
@@ -118,6 +119,11 @@ export class ImportSession {
     }
     linkToolCalls(result.entries);
     for (const thread of result.threads ?? []) linkToolCalls(thread.entries);
+    // A Cursor transcript's lines name no session: its file name does.
+    if (result.format === 'cursor' && result.meta.sessionId === undefined && this.options.fileName) {
+      const named = cursorTranscriptPath(this.options.fileName);
+      if (named) result.meta.sessionId = named.sessionId;
+    }
     return result;
   }
 

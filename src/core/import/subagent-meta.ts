@@ -40,7 +40,7 @@ export function parseSubagentMeta(text: string, fileName: string): Pick<Subagent
 }
 
 /** The import with the metadata merged into its subagent link; the description becomes the title when the file had none. */
-export function withSubagentMeta(result: ImportResult, meta: Pick<SubagentLink, 'agentType' | 'description'>): ImportResult {
+export function withSubagentMeta(result: ImportResult, meta: Pick<SubagentLink, 'agentType' | 'description' | 'parentSessionId' | 'agentId'>): ImportResult {
   const subagent: SubagentLink = { ...result.meta.subagent, ...meta };
   const title = result.meta.title ?? meta.description;
   return { ...result, meta: { ...result.meta, ...(title !== undefined ? { title } : {}), subagent } };

@@ -58,8 +58,11 @@ export interface ImportRequest {
   replaceId?: string;
   origin: ConversationRow['origin'];
   title?: string;
-  /** A Claude Code subagent's `agent-<id>.meta.json`, read beside its transcript (type and description). */
-  subagentMeta?: Pick<SubagentLink, 'agentType' | 'description'>;
+  /**
+   * A Claude Code subagent's `agent-<id>.meta.json`, read beside its transcript (type and
+   * description), or a Cursor subagent's link read from its path (parent session and id).
+   */
+  subagentMeta?: Pick<SubagentLink, 'agentType' | 'description' | 'parentSessionId' | 'agentId'>;
 }
 
 export interface ImportOutcome {
