@@ -50,6 +50,10 @@ describe('Cursor chat store files (state.vscdb)', () => {
     await expect(readCursorDatabase(workspace, 'state.vscdb')).rejects.toThrow('"state.vscdb" holds no Cursor conversation: it has no composerData:* key.');
   });
 
+  it('refuses a store over the size it can hold in memory before reading it', async () => {
+    await expect(readCursorDatabase(SAMPLE, 'state.vscdb', { maxBytes: 10 * 1024 })).rejects.toThrow('"state.vscdb" is 0.0 MiB; Foldlab reads Cursor chat stores up to 0.0 MiB (the whole file is held in memory while it is read).');
+  });
+
   it('reads values stored as text or as bytes from either table', async () => {
     const bytes = await database((db) => {
       db.run('CREATE TABLE cursorDiskKV (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB)');

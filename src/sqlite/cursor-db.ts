@@ -7,11 +7,16 @@
  */
 import type { SqlJsStatic } from 'sql.js';
 import { readCursorStore, type CursorStore, type KeyValueRow } from '../core/import/cursor-store.ts';
-import { ImportFormatError } from '../core/import/types.ts';
+import { ImportFormatError, MAX_IMPORT_BYTES, UnreadableFileError } from '../core/import/types.ts';
 
 /** Where sql.js finds its .wasm: the page passes its own asset URL, Node finds it beside the module. */
 export interface SqlLoadOptions {
   locateFile?: (file: string) => string;
+  /**
+   * Largest store read. sql.js holds the whole file in WebAssembly memory beside the bytes read,
+   * so a store takes about twice its size. Default `MAX_IMPORT_BYTES` (500 MB). Unit: bytes.
+   */
+  maxBytes?: number;
 }
 
 let loaded: Promise<SqlJsStatic> | undefined;
@@ -25,6 +30,11 @@ const decoder = new TextDecoder();
 
 /** The conversation rows of a chat store: `composerData:*` and `bubbleId:*` of either table. */
 export async function readCursorRows(bytes: Uint8Array, fileName: string, options: SqlLoadOptions = {}): Promise<KeyValueRow[]> {
+  const limit = options.maxBytes ?? MAX_IMPORT_BYTES;
+  if (bytes.byteLength > limit) {
+    const mib = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MiB`;
+    throw new UnreadableFileError(`"${fileName}" is ${mib(bytes.byteLength)}; Foldlab reads Cursor chat stores up to ${mib(limit)} (the whole file is held in memory while it is read).`);
+  }
   const SQL = await loadSql(options);
   let db;
   try {
