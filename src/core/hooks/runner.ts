@@ -2,8 +2,10 @@
  * Runs a user's hook module in a sandbox worker, one fresh worker per call, stopped after it answers
  * or after the time limit. The worker itself is injected (a Web Worker in the app, a worker thread
  * in the CLI, an in-process fake in tests); both sides share `executeHook`, so they load the
- * module and describe failures the same way.
+ * module and describe failures the same way. The worker's life (spawn, time limit, terminate,
+ * cancel) is the one every throwaway worker has (core/sandbox/throwaway-worker.ts).
  */
+import { runInThrowawayWorker, type ThrowawayWorker } from '../sandbox/throwaway-worker.ts';
 import {
   DEFAULT_HOOK_TIMEOUT_MS, HOOK_EXPORTS, HookLoadError, HookRuntimeError, HookTimeoutError,
   type HookName, type HookRunner,
@@ -25,12 +27,7 @@ export type HookReply =
 export const DEFAULT_HOOK_LOAD_TIMEOUT_MS = 15_000;
 
 /** The part of a worker the runner uses. */
-export interface HookWorker {
-  postMessage(message: HookRequest): void;
-  terminate(): void;
-  onmessage: ((event: { data: HookReply }) => void) | null;
-  onerror: ((event: { message?: string; lineno?: number; preventDefault?: () => void }) => void) | null;
-}
+export type HookWorker = ThrowawayWorker<HookRequest, HookReply>;
 
 /** A line number in a stack trace of the module (blob: URL in the app, file: URL in the CLI). */
 export function hookErrorLine(stack: string | undefined, moduleUrl?: string): number | undefined {
@@ -72,40 +69,20 @@ export async function executeHook(load: () => Promise<unknown>, request: HookReq
 }
 
 /** One request in a fresh worker: the load under its own limit, then the hook under the time limit. */
-function ask(spawn: () => HookWorker, request: HookRequest, timeoutMs: number, loadTimeoutMs: number): Promise<unknown> {
-  const worker = spawn();
+function ask(spawn: () => HookWorker, request: HookRequest, timeoutMs: number, loadTimeoutMs: number, signal?: AbortSignal): Promise<unknown> {
   const hook = request.name;
-  return new Promise((resolve, reject) => {
-    let settled = false;
-    const finish = (settle: () => void) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      worker.onmessage = null;
-      worker.onerror = null;
-      worker.terminate();
-      settle();
-    };
-    const hung = () => finish(() => reject(hook ? new HookTimeoutError(hook, timeoutMs) : new HookLoadError(`listing its hooks took longer than ${timeoutMs.toLocaleString('en-US')} ms`)));
-    let timer = setTimeout(() => finish(() => reject(new HookLoadError(`it did not load within ${loadTimeoutMs.toLocaleString('en-US')} ms`))), loadTimeoutMs);
-    worker.onmessage = ({ data }) => {
-      if ('loaded' in data) {
-        clearTimeout(timer);
-        timer = setTimeout(hung, timeoutMs);
-        return;
-      }
-      answer(data);
-    };
-    const answer = (data: Exclude<HookReply, { loaded: true }>) => finish(() => {
-      if (data.ok) resolve(data.value);
-      else if (data.kind === 'load' || !hook) reject(new HookLoadError(data.message, data.line));
-      else reject(new HookRuntimeError(hook, data.message, data.line));
-    });
-    worker.onerror = (event) => {
-      event.preventDefault?.();
-      finish(() => reject(hook ? new HookRuntimeError(hook, event.message ?? 'the hook worker failed', event.lineno) : new HookLoadError(event.message ?? 'the hook worker failed', event.lineno)));
-    };
-    worker.postMessage(request);
+  const hung = () => (hook ? new HookTimeoutError(hook, timeoutMs) : new HookLoadError(`listing its hooks took longer than ${timeoutMs.toLocaleString('en-US')} ms`));
+  return runInThrowawayWorker<HookRequest, HookReply, unknown>(spawn, request, {
+    timeoutMs: loadTimeoutMs,
+    timedOut: () => new HookLoadError(`it did not load within ${loadTimeoutMs.toLocaleString('en-US')} ms`),
+    read: (data, control) => {
+      if ('loaded' in data) control.restartTimer(timeoutMs, hung);
+      else if (data.ok) control.resolve(data.value);
+      else if (data.kind === 'load' || !hook) control.reject(new HookLoadError(data.message, data.line));
+      else control.reject(new HookRuntimeError(hook, data.message, data.line));
+    },
+    failed: (event) => (hook ? new HookRuntimeError(hook, event.message ?? 'the hook worker failed', event.lineno) : new HookLoadError(event.message ?? 'the hook worker failed', event.lineno)),
+    ...(signal ? { signal } : {}),
   });
 }
 
@@ -114,15 +91,17 @@ export interface LoadHooksOptions {
   timeoutMs?: number;
   /** Time a worker may take to start and load the module. Default 15,000 ms. */
   loadTimeoutMs?: number;
+  /** The job's signal: aborting it stops a hook's worker at once, and the call rejects with a CancelledError. */
+  signal?: AbortSignal;
 }
 
 /** Loads the module once to learn its hooks (a load error rejects here), then runs each call in its own worker. */
 export async function loadHookRunner(spawn: () => HookWorker, options: LoadHooksOptions = {}): Promise<HookRunner> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS;
   const loadTimeoutMs = options.loadTimeoutMs ?? DEFAULT_HOOK_LOAD_TIMEOUT_MS;
-  const names = (await ask(spawn, {}, timeoutMs, loadTimeoutMs)) as HookName[];
+  const names = (await ask(spawn, {}, timeoutMs, loadTimeoutMs, options.signal)) as HookName[];
   return {
     hooks: new Set(names),
-    call: (name, event) => ask(spawn, { name, event }, timeoutMs, loadTimeoutMs),
+    call: (name, event) => ask(spawn, { name, event }, timeoutMs, loadTimeoutMs, options.signal),
   };
 }

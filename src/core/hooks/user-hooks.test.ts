@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { isCancelled } from '../cancel.ts';
 import { loadPrompts } from '../../cli/load.ts';
 import { runCompaction } from '../compaction/run.ts';
 import type { Strategy } from '../compaction/strategy.ts';
@@ -83,6 +84,19 @@ describe('before-compact', () => {
 });
 
 describe('after-compact', () => {
+  it('a hung hook is stopped at once when the job is cancelled, its worker terminated', async () => {
+    const log = { spawned: 0, terminated: 0, silent: true };
+    const controller = new AbortController();
+    const runner = await loadHookRunner(fakeWorkers({ beforeCompact: () => undefined }, log), { signal: controller.signal });
+    const input = makeInput(entries);
+    const pending = runCompaction({ strategy, input, rawOptions: raw, summarizer: echoSummarizer(), prompts, hooks: userCompactionHooks(runner, input) });
+    while (log.spawned < 2) await new Promise((resolve) => setTimeout(resolve, 0)); // the call's worker is up, its hook hung
+    controller.abort();
+    expect(log.terminated).toBe(2);
+    expect(isCancelled(await pending.catch((error: unknown) => error))).toBe(true);
+    expect(log.terminated).toBe(log.spawned);
+  });
+
   it('is told what the run made; its failure is a note, not a lost run', async () => {
     const seen: AfterCompactEvent[] = [];
     const { outcome, runner } = await compactWith({ afterCompact: (event: AfterCompactEvent) => void seen.push(event) });

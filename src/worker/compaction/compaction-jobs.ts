@@ -109,7 +109,7 @@ export class CompactionJobs {
     private readonly hookWorker: HookWorkerFactory = browserHookWorker,
   ) {}
 
-  private async prepare(request: CompactRequest) {
+  private async prepare(request: CompactRequest, signal?: AbortSignal) {
     const conversation = await this.db.conversations.get(request.conversationId);
     if (!conversation) throw new Error(`No conversation ${request.conversationId}: it may have been deleted.`);
     const [journal, totals, counter, previousRow, pins] = await Promise.all([
@@ -135,15 +135,15 @@ export class CompactionJobs {
     const unseenPrefix = sessionUnseenPrefix(built.input, built.firstCall, request.unseenPrefix, 'fallback');
     built.input = { ...built.input, unseenPrefixTokens: unseenPrefix.tokens };
     const whole = request.upTo !== undefined ? buildInput(journal, totals, counter, { ...(request.leafId ? { leafId: request.leafId } : {}), ...(request.from ? { from: request.from } : {}), contextWindow: request.contextWindow, wallClock: 0 }) : undefined;
-    return { conversation, journal, built, whole, previousRow, unseenPrefix, options: await this.pluginOptions(request, built.input) };
+    return { conversation, journal, built, whole, previousRow, unseenPrefix, options: await this.pluginOptions(request, built.input, signal) };
   }
 
   /** The custom strategy's options: the user's plugin runs first and its checked answer becomes the plan. */
-  private async pluginOptions(request: CompactRequest, input: CompactionInput): Promise<Record<string, unknown>> {
+  private async pluginOptions(request: CompactRequest, input: CompactionInput, signal?: AbortSignal): Promise<Record<string, unknown>> {
     if (request.strategy !== 'custom') return withUserWindow(getStrategy(request.strategy), request.options, request.contextWindow);
     const source = request.pluginSource?.trim();
     if (!source) throw new Error('Paste a plugin module first: export default function plan(entries, options) { return { keep: [...] } }.');
-    const plan = await runPlugin(source, pluginEntries(input), request.options);
+    const plan = await runPlugin(source, pluginEntries(input), request.options, signal ? { signal } : {});
     return { ...request.options, plan: JSON.stringify(plan) };
   }
 
@@ -170,12 +170,12 @@ export class CompactionJobs {
   }
 
   async compact(request: CompactRequest, signal: AbortSignal, onProgress: (progress: CompactionProgress & { tokensPerSecond?: number; wait?: JobWait }) => void): Promise<CompactionRow> {
-    const { conversation, built, whole, options, unseenPrefix } = await this.prepare(request);
+    const { conversation, built, whole, options, unseenPrefix } = await this.prepare(request, signal);
     const strategy = getStrategy(request.strategy);
     const makeSummarizer = this.summarizers[request.summarizer];
     if (!makeSummarizer) throw new Error(`Unknown summarizer "${request.summarizer}".`);
     const hookSource = request.hookSource?.trim();
-    const hooks = hookSource ? await loadHookRunner(() => this.hookWorker(hookSource), request.hookTimeoutMs !== undefined ? { timeoutMs: request.hookTimeoutMs } : {}) : undefined;
+    const hooks = hookSource ? await loadHookRunner(() => this.hookWorker(hookSource), { signal, ...(request.hookTimeoutMs !== undefined ? { timeoutMs: request.hookTimeoutMs } : {}) }) : undefined;
     if (hooks && whole) await askBeforeFork(hooks, whole.input.entries, whole.journalIndex.filter((index) => index <= request.upTo!).length);
     // The streamed text and waits belong to the summary being made: its place among all of them.
     let step = { done: 0, total: 1 };

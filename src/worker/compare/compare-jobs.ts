@@ -54,7 +54,7 @@ export class CompareJobs {
       getCounter(request.counter),
     ]);
     const hookSource = request.configs.some((config) => config.hooks) ? request.hookSource?.trim() : undefined;
-    const hooks = hookSource ? await loadHookRunner(() => this.hookWorker(hookSource), request.hookTimeoutMs !== undefined ? { timeoutMs: request.hookTimeoutMs } : {}) : undefined;
+    const hooks = hookSource ? await loadHookRunner(() => this.hookWorker(hookSource), { signal, ...(request.hookTimeoutMs !== undefined ? { timeoutMs: request.hookTimeoutMs } : {}) }) : undefined;
     let last = 0;
     const output = await compareConfigs({
       journal, totals, counter, contextWindow: request.contextWindow, configs: request.configs,

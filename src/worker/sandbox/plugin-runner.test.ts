@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { isCancelled } from '../../core/cancel.ts';
 import { linkEntries, makeEntries, makeInput } from '../../core/compaction/testing.ts';
 import {
   PluginLoadError, PluginPlanError, PluginRuntimeError, PluginTimeoutError, pluginEntries, type PluginEntry,
@@ -76,6 +77,15 @@ describe('runPlugin', () => {
     const run = runPlugin('', ENTRIES, {}, { timeoutMs: 20, factory: fakeWorker(plugin(() => new Promise(() => {})), log) });
     await expect(run).rejects.toBeInstanceOf(PluginTimeoutError);
     await expect(run).rejects.toThrow('did not answer within 20 ms');
+    expect(log.terminated).toBe(1);
+  });
+
+  it('stops the plugin at once when its job is cancelled', async () => {
+    const log = { terminated: 0, requests: [] };
+    const controller = new AbortController();
+    const run = runPlugin('', ENTRIES, {}, { signal: controller.signal, factory: fakeWorker(plugin(() => new Promise(() => {})), log) });
+    controller.abort();
+    expect(isCancelled(await run.catch((error: unknown) => error))).toBe(true);
     expect(log.terminated).toBe(1);
   });
 

@@ -3,8 +3,10 @@
  * in a dedicated worker and validates its answer. Isolation: the worker is same-origin, so it is
  * isolated by what it is NOT given — it receives only the posted plain entries and options (no
  * journal, no database handle, no page), it is a separate worker from the engine, and it is
- * terminated after every run, so nothing it sets up survives to the next one.
+ * terminated after every run, so nothing it sets up survives to the next one (the throwaway-worker
+ * runner, src/core/sandbox/throwaway-worker.ts, which the hook runner uses too).
  */
+import { runInThrowawayWorker, type ThrowawayWorker } from '../../core/sandbox/throwaway-worker.ts';
 import {
   PluginLoadError, PluginRuntimeError, PluginTimeoutError, pluginErrorLine, validatePluginPlan,
   type PluginEntry, type PluginPlan,
@@ -24,12 +26,7 @@ export type PluginReply =
   | { ok: false; kind: 'load' | 'throw'; message: string; line?: number };
 
 /** The part of a Worker the runner uses (a fake in tests). */
-export interface PluginWorker {
-  postMessage(message: PluginRequest): void;
-  terminate(): void;
-  onmessage: ((event: { data: PluginReply }) => void) | null;
-  onerror: ((event: { message?: string; lineno?: number; preventDefault?: () => void }) => void) | null;
-}
+export type PluginWorker = ThrowawayWorker<PluginRequest, PluginReply>;
 
 export type PluginWorkerFactory = () => PluginWorker;
 
@@ -71,39 +68,21 @@ export interface RunPluginOptions {
   timeoutMs?: number;
   /** Makes the worker (default: a module worker from plugin.worker.ts). */
   factory?: PluginWorkerFactory;
+  /** The job's signal: aborting it stops the plugin's worker at once. */
+  signal?: AbortSignal;
 }
 
-/** Runs the plugin once in a fresh worker; resolves with a validated plan or rejects with a Plugin*Error. */
+/** Runs the plugin once in a fresh worker; resolves with a validated plan or rejects with a Plugin*Error (a CancelledError on cancel). */
 export function runPlugin(source: string, entries: PluginEntry[], options: Record<string, unknown>, run: RunPluginOptions = {}): Promise<PluginPlan> {
   const timeoutMs = run.timeoutMs ?? DEFAULT_PLUGIN_TIMEOUT_MS;
-  const worker = (run.factory ?? browserPluginWorker)();
-  return new Promise<PluginPlan>((resolve, reject) => {
-    let settled = false;
-    const finish = (settle: () => void) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      worker.onmessage = null;
-      worker.onerror = null;
-      worker.terminate();
-      settle();
-    };
-    const timer = setTimeout(() => finish(() => reject(new PluginTimeoutError(timeoutMs))), timeoutMs);
-    worker.onmessage = ({ data }) => finish(() => {
-      if (!data.ok) {
-        reject(data.kind === 'load' ? new PluginLoadError(data.message, data.line) : new PluginRuntimeError(data.message, data.line));
-        return;
-      }
-      try {
-        resolve(validatePluginPlan(data.plan, entries));
-      } catch (error) {
-        reject(error as Error);
-      }
-    });
-    worker.onerror = (event) => {
-      event.preventDefault?.();
-      finish(() => reject(new PluginRuntimeError(event.message ?? 'the plugin worker failed', event.lineno)));
-    };
-    worker.postMessage({ source, entries, options });
+  return runInThrowawayWorker<PluginRequest, PluginReply, PluginPlan>(run.factory ?? browserPluginWorker, { source, entries, options }, {
+    timeoutMs,
+    timedOut: () => new PluginTimeoutError(timeoutMs),
+    read: (data, control) => {
+      if (!data.ok) control.reject(data.kind === 'load' ? new PluginLoadError(data.message, data.line) : new PluginRuntimeError(data.message, data.line));
+      else control.resolve(validatePluginPlan(data.plan, entries));
+    },
+    failed: (event) => new PluginRuntimeError(event.message ?? 'the plugin worker failed', event.lineno),
+    ...(run.signal ? { signal: run.signal } : {}),
   });
 }
