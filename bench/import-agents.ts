@@ -19,10 +19,11 @@ export const AGENT_SAMPLES: ReadonlyArray<{ format: string; path: string }> = [
   { format: 'copilot-cli', path: 'public/samples/copilot-cli/049410b4-c1df-44ee-87a5-caa1c349091e/events.jsonl' },
   { format: 'droid (stream-json)', path: 'public/samples/droid/exec-rc-claude.jsonl' },
   { format: 'droid (session store)', path: 'public/samples/droid/b6a1f0d2-3c4e-4f8a-9d21-7e5c0a9b3f14.jsonl' },
+  { format: 'kimi (wire)', path: 'public/samples/kimi/7f3a9c2e-5b1d-4e8f-a6c4-2d9e0b7f1a35/wire.jsonl' },
 ];
 
 /** Keys whose values are ids: suffixed per copy so every copy's entries and calls stay distinct. */
-const ID_KEYS = new Set(['id', 'parentId', 'uuid', 'parentUuid', 'toolCallId', 'tool_call_id', 'tool_use_id', 'call_id', 'messageId', 'apiCallId', 'parentToolCallId']);
+const ID_KEYS = new Set(['id', 'parentId', 'uuid', 'parentUuid', 'toolCallId', 'tool_call_id', 'tool_use_id', 'call_id', 'messageId', 'apiCallId', 'parentToolCallId', 'parent_tool_call_id', 'agent_id']);
 
 function withSuffix(value: unknown, suffix: string): unknown {
   if (Array.isArray(value)) return value.map((item) => withSuffix(item, suffix));

@@ -23,6 +23,10 @@ export function detectJsonlFormat(first: Record<string, unknown>): FormatId | un
   if (typeof first.id === 'string' && 'instructions' in first && typeof first.timestamp === 'string') return 'codex';
   if (typeof first.sessionId === 'string' && typeof first.projectHash === 'string') return 'gemini-cli';
   if (isDroidLine(first)) return 'droid';
+  // Kimi CLI: wire.jsonl's metadata line or a wire record; context.jsonl's own records.
+  if (first.type === 'metadata' && typeof first.protocol_version === 'string') return 'kimi';
+  if (isRecord(first.message) && typeof first.message.type === 'string' && isRecord(first.message.payload) && !('type' in first)) return 'kimi';
+  if (typeof first.role === 'string' && first.role.startsWith('_') && ['_system_prompt', '_usage', '_checkpoint'].includes(first.role)) return 'kimi';
   if (typeof type === 'string' && COPILOT_TYPE.test(type) && isRecord(first.data) && ('parentId' in first || typeof first.id === 'string' || type === 'session.start')) return 'copilot-cli';
   // A Gemini CLI file whose metadata line was lost: a message record (no Claude Code uuid or message).
   if (typeof first.id === 'string' && GEMINI_TYPES.has(String(type)) && typeof first.timestamp === 'string' && 'content' in first && !('uuid' in first) && !('message' in first)) return 'gemini-cli';

@@ -12,6 +12,7 @@ import { createCursorImporter } from './cursor.ts';
 import { createCopilotCliImporter } from './copilot-cli.ts';
 import { cursorComposerImporter } from './cursor-composer.ts';
 import { createDroidImporter } from './droid.ts';
+import { createKimiImporter } from './kimi.ts';
 import type { DocumentImporter, FormatId, LineImporter } from './types.ts';
 
 /**
@@ -34,4 +35,5 @@ export const IMPORTERS: Record<FormatId, ImporterKind> = {
   cursor: { kind: 'jsonl', create: createCursorImporter, document: cursorComposerImporter },
   'copilot-cli': { kind: 'jsonl', create: createCopilotCliImporter },
   droid: { kind: 'jsonl', create: createDroidImporter },
+  kimi: { kind: 'jsonl', create: createKimiImporter },
 };

@@ -99,7 +99,7 @@ describe('ImportSession', () => {
 
   it('names an unknown JSONL format', () => {
     expect(() => importText('{"kind":"x"}\n{"kind":"y"}\n', { fileName: 'x.jsonl' })).toThrow(/looks like JSONL but line 1 matches no known transcript format/);
-    expect(() => importText('{"kind":"x"}\n{"kind":"y"}\n', { fileName: 'x.jsonl' })).toThrow(/expected Claude Code, Codex, pi, Gemini CLI, Cursor, GitHub Copilot CLI or Factory Droid session lines, or a JSON document \(messages, OpenHands events, a Gemini CLI chat, an opencode export, a Cline history\)/);
+    expect(() => importText('{"kind":"x"}\n{"kind":"y"}\n', { fileName: 'x.jsonl' })).toThrow(/expected Claude Code, Codex, pi, Gemini CLI, Cursor, GitHub Copilot CLI, Factory Droid or Kimi CLI session lines, or a JSON document \(messages, OpenHands events, a Gemini CLI chat, an opencode export, a Cline history\)/);
   });
 
   it('gives the same result for any chunking of bytes', () => {

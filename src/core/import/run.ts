@@ -281,7 +281,7 @@ export class ImportSession {
       if (lineFormat !== undefined) return importLinesOf(text, { ...this.options, format: lineFormat });
       if (isRecord(firstValue)) {
         throw new ImportFormatError(
-          `${this.name()} looks like JSONL but line 1 matches no known transcript format (it has keys ${describeShape(firstValue).replace('an object with keys ', '')}); expected Claude Code, Codex, pi, Gemini CLI, Cursor, GitHub Copilot CLI or Factory Droid session lines, or a JSON document (messages, OpenHands events, a Gemini CLI chat, an opencode export, a Cline history).`,
+          `${this.name()} looks like JSONL but line 1 matches no known transcript format (it has keys ${describeShape(firstValue).replace('an object with keys ', '')}); expected Claude Code, Codex, pi, Gemini CLI, Cursor, GitHub Copilot CLI, Factory Droid or Kimi CLI session lines, or a JSON document (messages, OpenHands events, a Gemini CLI chat, an opencode export, a Cline history).`,
         );
       }
       const location = locateJsonError(text);

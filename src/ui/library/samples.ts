@@ -21,5 +21,6 @@ export const SAMPLES: Sample[] = [
   { id: 'openhands', title: 'OpenHands GUI session', path: 'samples/openhands/basic_gui_mode.json', format: 'openhands', description: 'Real trajectory: 4 tool calls, agent state events' },
   { id: 'copilot-cli', title: 'GitHub Copilot CLI session', path: 'samples/copilot-cli/049410b4-c1df-44ee-87a5-caa1c349091e/events.jsonl', format: 'copilot-cli', description: 'Real session, Copilot CLI 1.0.78: 2 failed calls, reasoning' },
   { id: 'droid-exec', title: 'Factory Droid exec run (stream-json)', path: 'samples/droid/exec-rc-claude.jsonl', format: 'droid', description: 'Real run, Claude Sonnet 4.5: 20 tool calls' },
+  { id: 'kimi', title: 'Kimi CLI session (wire.jsonl)', path: 'samples/kimi/7f3a9c2e-5b1d-4e8f-a6c4-2d9e0b7f1a35/wire.jsonl', format: 'kimi', description: 'Steps with token usage, a subagent thread' },
   { id: 'gemini-cli', title: 'Gemini CLI chat (JSONL)', path: 'samples/gemini-cli/jsonl_v040.jsonl', format: 'gemini-cli', description: 'Gemini CLI 0.40: a shell call, tokens per response' },
 ];
