@@ -10,6 +10,7 @@ import { withUserWindow } from '../compaction/window-option.ts';
 import type { OptionSpec } from '../compaction/options.ts';
 import { getStrategy } from '../strategies/index.ts';
 import { codexLimits, type CodexOptions } from '../strategies/codex.ts';
+import { claudeCodeThreshold, type ClaudeCodeOptions } from '../strategies/claude-code.ts';
 import { FOLDING_CONFIG_ID, foldReplayOptions } from './config-options.ts';
 import type { Entry } from '../journal/entry.ts';
 import { getEstimator } from '../tokens/counters.ts';
@@ -79,6 +80,11 @@ export function triggerPoint(config: Pick<ReplayConfig, 'strategy' | 'options'>,
     case 'codex': {
       const { window, limit, derived } = codexLimits(o as unknown as CodexOptions, contextWindow);
       return { tokens: limit, rule: derived ? `90% of model_context_window ${fmt(window)}` : `model_auto_compact_token_limit ${fmt(limit)}` };
+    }
+    case 'claude-code': {
+      if (o.autoCompact === false) return { tokens: null, rule: 'autoCompact = false: Claude Code compacts only on /compact' };
+      const t = claudeCodeThreshold(o as unknown as ClaudeCodeOptions, contextWindow);
+      return { tokens: t.threshold, rule: t.rule };
     }
     case 'masking-then-summary':
       return { tokens: Math.round(num('summaryTriggerRatio') * contextWindow), rule: `summaryTriggerRatio ${num('summaryTriggerRatio')} × contextWindow ${fmt(contextWindow)} after masking (and every summaryEveryTurns ${num('summaryEveryTurns')} turns)` };

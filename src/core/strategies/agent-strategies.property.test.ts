@@ -31,6 +31,7 @@ type Settings = typeof settings extends fc.Arbitrary<infer S> ? S : never;
 
 const CASES: Array<{ id: string; raw: (s: Settings) => Record<string, unknown> }> = [
   { id: 'codex', raw: (s) => ({ userMessageTokenCap: s.cap }) },
+  { id: 'claude-code', raw: (s) => ({ restoreFiles: s.cap % 4, restoreFileTokens: s.cap, restoreTokenBudget: s.cap * 2 }) },
 ];
 
 function inputFor(entries: readonly Entry[], s: Settings, previous?: PreviousCompaction): CompactionInput {

@@ -14,6 +14,7 @@ import { maskingThenSummaryStrategy } from './masking-then-summary.ts';
 import { observationMaskingStrategy } from './observation-masking.ts';
 import { toolResultClearingStrategy } from './tool-result-clearing.ts';
 import { codexStrategy } from './codex.ts';
+import { claudeCodeStrategy } from './claude-code.ts';
 
 /** Every built-in strategy; `custom` runs the user's plugin first (src/worker/sandbox/plugin-runner.ts). */
 export const STRATEGIES: Partial<Record<StrategyId, Strategy>> = {
@@ -29,6 +30,7 @@ export const STRATEGIES: Partial<Record<StrategyId, Strategy>> = {
   'tool-result-clearing': toolResultClearingStrategy as unknown as Strategy,
   'masking-then-summary': maskingThenSummaryStrategy as unknown as Strategy,
   codex: codexStrategy as unknown as Strategy,
+  'claude-code': claudeCodeStrategy as unknown as Strategy,
   custom: customStrategy as unknown as Strategy,
 };
 
