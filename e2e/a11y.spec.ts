@@ -3,7 +3,7 @@
  * run and a comparison, so results are on screen, and a comparison's marker detail open) and the
  * Settings dialog with each summarizer kind; no serious or critical violation is allowed, and no
  * heading-order or scrollable-region-focusable one in the Compare result. (The Live tab is scanned
- * by live-session.spec.ts.) The tabs follow the WAI-ARIA tabs pattern, and a compaction leaves the
+ * by live-session.spec.ts, the Sweep tab with a result by sweep.spec.ts.) The tabs follow the WAI-ARIA tabs pattern, and a compaction leaves the
  * focus on its result's heading.
  */
 import AxeBuilder from '@axe-core/playwright';
@@ -79,11 +79,11 @@ test('the tabs follow the WAI-ARIA tabs pattern; after a compaction the focus is
   await expect(tab('compact')).toHaveAttribute('aria-selected', 'true');
   await expect(page.getByRole('tabpanel')).toHaveAttribute('aria-labelledby', 'tab-compact');
   await page.keyboard.press('End');
-  await expect(tab('compare')).toBeFocused();
+  await expect(tab('sweep')).toBeFocused();
   await page.keyboard.press('ArrowRight');
   await expect(tab('transcript')).toBeFocused();
   await page.keyboard.press('ArrowLeft');
-  await expect(tab('compare')).toHaveAttribute('aria-selected', 'true');
+  await expect(tab('sweep')).toHaveAttribute('aria-selected', 'true');
   await page.keyboard.press('Home');
   await expect(tab('transcript')).toHaveAttribute('aria-selected', 'true');
   // Back to Compact, and a compaction run from the keyboard.

@@ -3,7 +3,7 @@ import type { StateCreator } from 'zustand';
 import type { StrategyId } from '../core/compaction/types.ts';
 
 /** 'live': the live session's own view (only on a live conversation). */
-export type ConversationTab = 'transcript' | 'compact' | 'runs' | 'fold' | 'compare' | 'live';
+export type ConversationTab = 'transcript' | 'compact' | 'runs' | 'fold' | 'compare' | 'sweep' | 'live';
 
 export interface CompactSlice {
   tab: ConversationTab;

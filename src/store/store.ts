@@ -13,12 +13,13 @@ import { createCompactSlice, type CompactSlice } from './compact-slice.ts';
 import { createModelsSlice, type ModelsSlice } from './models-slice.ts';
 import { createCompareSlice, type CompareSlice } from './compare-slice.ts';
 import { createJudgeSlice, type JudgeSlice } from './judge-slice.ts';
+import { createSweepSlice, type SweepSlice } from './sweep-slice.ts';
 
-export type AppState = LibrarySlice & ViewSlice & CountsSlice & CompactSlice & ModelsSlice & CompareSlice & JudgeSlice;
+export type AppState = LibrarySlice & ViewSlice & CountsSlice & CompactSlice & ModelsSlice & CompareSlice & JudgeSlice & SweepSlice;
 
 export const useAppStore = create<AppState>()(
   persist(
-    (...a) => ({ ...createLibrarySlice(...a), ...createViewSlice(...a), ...createCountsSlice(...a), ...createCompactSlice(...a), ...createModelsSlice(...a), ...createCompareSlice(...a), ...createJudgeSlice(...a) }),
+    (...a) => ({ ...createLibrarySlice(...a), ...createViewSlice(...a), ...createCountsSlice(...a), ...createCompactSlice(...a), ...createModelsSlice(...a), ...createCompareSlice(...a), ...createJudgeSlice(...a), ...createSweepSlice(...a) }),
     {
       name: PREFERENCES_KEY,
       version: 1,

@@ -31,10 +31,11 @@ const CompactPanel = lazy(() => import('../strategies/CompactPanel.tsx').then((m
 const FoldPanel = lazy(() => import('../folding/FoldPanel.tsx').then((m) => ({ default: m.FoldPanel })));
 const RunsPanel = lazy(() => import('../strategies/RunsPanel.tsx').then((m) => ({ default: m.RunsPanel })));
 const ComparePanel = lazy(() => import('../compare/ComparePanel.tsx').then((m) => ({ default: m.ComparePanel })));
+const SweepPanel = lazy(() => import('../sweep/SweepPanel.tsx').then((m) => ({ default: m.SweepPanel })));
 const LivePanel = lazy(() => import('../live/LivePanel.tsx').then((m) => ({ default: m.LivePanel })));
 
-const TAB_LABELS: Record<ConversationTab, string> = { live: 'Live', transcript: 'Transcript', compact: 'Compact', runs: 'Runs', fold: 'Fold L0–L4', compare: 'Compare' };
-const TABS = ['transcript', 'compact', 'runs', 'fold', 'compare'] as const;
+const TAB_LABELS: Record<ConversationTab, string> = { live: 'Live', transcript: 'Transcript', compact: 'Compact', runs: 'Runs', fold: 'Fold L0–L4', compare: 'Compare', sweep: 'Sweep' };
+const TABS = ['transcript', 'compact', 'runs', 'fold', 'compare', 'sweep'] as const;
 
 export function ConversationView({ conversationId }: { conversationId: string }) {
   const conversation = useLiveQuery(() => db.conversations.get(conversationId), [conversationId]);
@@ -164,6 +165,7 @@ function BranchedTranscript({ conversation, entries, totals, counterLabel, branc
         {tab === 'compact' && <CompactPanel conversation={conversation} leafId={branches.length > 1 ? leafId : undefined} entryCount={entries.length} entries={entries} />}
         {tab === 'runs' && <RunsPanel conversation={conversation} journal={entries} />}
         {tab === 'compare' && <ComparePanel key={conversation.id} conversation={conversation} journal={entries} leafId={branches.length > 1 ? leafId : undefined} />}
+        {tab === 'sweep' && <SweepPanel conversation={conversation} />}
         {tab === 'fold' && <FoldPanel key={conversation.id} conversation={conversation} journal={entries} leafId={branches.length > 1 ? leafId : undefined} />}
       </Suspense>
       </div>

@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { emptyScores } from '../../core/replay/scoring.ts';
+import { assembleSweep } from '../../core/sweep/run.ts';
+import { DEFAULT_RETENTION_WEIGHTS, type SessionFigures } from '../../core/sweep/score.ts';
+import { sweepTable } from '../../core/sweep/table.ts';
+import type { SweepRow } from '../../db/sweep-row.ts';
+import { chartColumns, durationText, pointKind, progressText, sweepCsvText, sweepJson, sweepResultOf } from './sweep-model.ts';
+
+function figures(tokens: number, kept: number, overflowCalls = 0): SessionFigures {
+  const probes = emptyScores();
+  probes.task = { kept, total: 2 };
+  return { tokensPerTask: tokens, uncompactedTokensPerTask: 1000, probes, overflowCalls, compactions: 1 };
+}
+
+const row: SweepRow = {
+  id: 's', createdAt: 1, name: 'pi', strategy: 'pi', plan: { vary: ['keepRecentTokens=1000..3000:3'] },
+  sessions: [{ conversationId: 'c1', importId: 'i', title: 'first session' }, { conversationId: 'c2', importId: 'i', title: 'second session' }],
+  counter: 'chars4', contextWindow: 50_000, summarizer: 'offline',
+  points: [{ enabled: true, reserveTokens: 16384, keepRecentTokens: 1000 }, { enabled: true, reserveTokens: 16384, keepRecentTokens: 2000 }, { enabled: true, reserveTokens: 16384, keepRecentTokens: 3000 }],
+  figures: [[figures(300, 1), figures(300, 1)], [figures(500, 2), figures(500, 2)], [figures(200, 2, 3), figures(200, 2)]],
+  planned: 3, cancelled: false, weights: { ...DEFAULT_RETENTION_WEIGHTS }, durationMs: 5,
+};
+
+describe('a saved sweep in the Sweep tab', () => {
+  it('is scored by the core with the sessions as named in the row, and exports the CLI\'s JSON and CSV', () => {
+    const result = sweepResultOf(row);
+    expect(result).toEqual(assembleSweep({ strategy: 'pi', points: row.points, sessions: ['first session', 'second session'], figures: row.figures, weights: row.weights, contextWindow: 50_000 }));
+    expect(result.recommended).toBe(1);
+    expect(result.agentConfig?.agent).toBe('pi');
+    expect(Object.keys(JSON.parse(sweepJson(result)) as object)).toEqual(['strategy', 'points', 'pareto', 'recommended', 'reason', 'agentConfig']);
+    const csv = sweepCsvText(result).trimEnd().split('\n');
+    expect(csv[0]).toBe(sweepTable(result).header.join(','));
+    expect(csv).toHaveLength(4);
+  });
+
+  it('draws points that overflow apart from those that fit, the front, and the recommended point, sorted by ratio', () => {
+    const result = sweepResultOf(row);
+    expect(pointKind(result, 2)).toBe('overflows');
+    const columns = chartColumns(result);
+    expect(columns.order).toEqual([2, 0, 1]);
+    expect(columns.xs).toEqual([0.2, 0.3, 0.5]);
+    expect(columns.fits).toEqual([null, 0.5, 1]);
+    expect(columns.overflows).toEqual([1, null, null]);
+    // The point that overflows is dominated by every point that fits: the front is the other two.
+    expect(result.pareto).toEqual([0, 1]);
+    expect(columns.front).toEqual([null, 0.5, 1]);
+    expect(columns.recommended).toEqual([null, null, 1]);
+  });
+
+  it('other weights score it again without replaying', () => {
+    const result = sweepResultOf(row, { ...DEFAULT_RETENTION_WEIGHTS, task: 0 });
+    // No other category has probes: nothing was lost under those weights, every point keeps all.
+    expect(result.points.map((p) => p.retention)).toEqual([1, 1, 1]);
+    expect(result.recommended).toBe(0);
+  });
+
+  it('says how far a sweep has come and what is left', () => {
+    expect(progressText(undefined)).toBe('Starting…');
+    expect(progressText({ phase: 'counting', done: 0, total: 2 })).toBe('Counting tokens: session 1 of 2');
+    expect(progressText({ phase: 'replaying', tasksDone: 5, tasks: 16, pointsDone: 2, points: 8, etaMs: 12_400 })).toBe('2 of 8 points · 5 of 16 replays · about 12 s left');
+    expect(progressText({ phase: 'replaying', tasksDone: 0, tasks: 16, pointsDone: 0, points: 8 })).toBe('0 of 8 points · 0 of 16 replays');
+    expect(durationText(185_000)).toBe('3 min 5 s');
+    expect(durationText(3_840_000)).toBe('1 h 4 min');
+  });
+});
