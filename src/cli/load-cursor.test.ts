@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { findEvalInputs } from './eval-files.ts';
 import { importFile } from './load.ts';
 
 const STORE = resolve(import.meta.dirname, '../../public/samples/cursor/state.vscdb');
@@ -26,5 +27,10 @@ describe('a Cursor chat store on the command line', () => {
     expect(parent.meta.sessionId).toBe('parent');
     expect(parent.meta.subagent).toBeUndefined();
     expect(child.meta).toMatchObject({ sessionId: 'child', subagent: { parentSessionId: 'parent', agentId: 'child' } });
+  });
+
+  it('is an input of eval as a file or one of its conversations', () => {
+    expect(findEvalInputs([STORE, `${STORE}#${MAIN}`]).files).toEqual([STORE, `${STORE}#${MAIN}`]);
+    expect(() => findEvalInputs([`${STORE}.missing#${MAIN}`])).toThrow(/ENOENT/);
   });
 });

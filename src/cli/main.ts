@@ -65,7 +65,8 @@ const USAGE = `usage:
   npm run cli -- session --dir <folder> (--base-url <url> --model <name> [--api openai|anthropic] | --script <replies.json>)
                       [--strategy ID --option key=value ...] [--window TOKENS] [--counter C] [--gitignore] [--mentions reminder|paste] [--summarizer model|offline]
                       --prompt "<user message>" [--prompt "<next>" ...] --out <session.jsonl> [--idle-timeout S] [--connect-timeout S] [--reply-timeout S] [--json]
-                      (the API key is read from FOLDLAB_API_KEY, never from the command line)`;
+                      (the API key is read from FOLDLAB_API_KEY, never from the command line)
+  (a Cursor chat store holds many conversations: every command reads one as state.vscdb#<composerId>)`;
 
 const write = (stream: NodeJS.WriteStream) => (text: string) => void stream.write(text);
 
