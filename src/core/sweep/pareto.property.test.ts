@@ -88,6 +88,8 @@ describe('recommend', () => {
     const wide = recommend(list, { sessions: 12, tolerance: 0.05 });
     expect(wide.index).toBe(1);
     expect(wide.reason).toBe('keepRecentTokens=8000 keeps retention 0.90 against the best 0.93 at 0.42x the uncompacted tokens per task, with no overflowing call, over 12 sessions.');
+    const close = recommend([make(8000, 0.42, 0.9912), make(20000, 0.8, 0.9931)], { sessions: 2 });
+    expect(close.reason).toBe('keepRecentTokens=8000 keeps retention 0.991 against the best 0.993 at 0.42x the uncompacted tokens per task, with no overflowing call, over 2 sessions.');
     const allOver = recommend([make(2000, 0.2, 0.7, 4), make(8000, 0.3, 0.75, 1)], { sessions: 1 });
     expect(allOver.reason).toBe('keepRecentTokens=8000 keeps the best retention 0.75 at 0.30x the uncompacted tokens per task, with 1 overflowing call (every point overflows), over 1 session.');
   });

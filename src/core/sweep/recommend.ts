@@ -41,7 +41,9 @@ export function recommend(points: readonly SweepPoint[], options: RecommendOptio
 function reasonFor(points: readonly SweepPoint[], index: number, best: number, sessions: number): string {
   const point = points[index]!;
   const setting = describeSetting(point.options, variedNames(points));
-  const kept = point.retention === best ? `keeps the best retention ${fixed(best)}` : `keeps retention ${fixed(point.retention)} against the best ${fixed(best)}`;
+  // Two decimals unless they would show a lower retention as equal to the best: then three.
+  const digits = fixed(point.retention) === fixed(best) ? 3 : 2;
+  const kept = point.retention === best ? `keeps the best retention ${fixed(best)}` : `keeps retention ${point.retention.toFixed(digits)} against the best ${best.toFixed(digits)}`;
   const overflow = point.overflowCalls === 0 ? 'with no overflowing call' : `with ${plural(point.overflowCalls, 'overflowing call')} (every point overflows)`;
   return `${setting} ${kept} at ${fixed(point.ratioToUncompacted)}x the uncompacted tokens per task, ${overflow}, over ${plural(sessions, 'session')}.`;
 }
