@@ -4,7 +4,7 @@
  * guarded, so one failing prints its error and the others still run.
  *
  * Environment:
- * - BENCH_ONLY=tokens,import,browser,strategies,summarizer,folding,replay,first-visit,hostile,pool,live,compare,hostile-page,save runs a subset (comma-separated section ids);
+ * - BENCH_ONLY=tokens,import,browser,strategies,summarizer,folding,replay,first-visit,hostile,pool,live,compare,hostile-page,save,sweep runs a subset (comma-separated section ids);
  * - CHROMIUM_PATH: the browser for section 3 (default /usr/bin/chromium);
  * - BENCH_KEEP_SITE=1 keeps the build in bench/out/site (by default it is removed after section 3,
  *   because `eslint .` would lint its minified JavaScript); likewise bench/out/fold-site for section 6,
@@ -25,6 +25,7 @@ import { replaySection } from './section-replay.ts';
 import { saveSection } from './section-save.ts';
 import { strategiesSection } from './section-strategies.ts';
 import { summarizerSection } from './section-summarizer.ts';
+import { sweepSection } from './section-sweep.ts';
 import { tokensSection } from './section-tokens.ts';
 import { collectGarbage, duration, errorText } from './report.ts';
 
@@ -49,6 +50,7 @@ const SECTIONS: readonly Section[] = [
   { id: 'compare', title: '12. Compare in the browser: main-thread long tasks while 4 configurations run and their results show', run: compareSection },
   { id: 'hostile-page', title: '13. Hostile input in the page: clicks answered while a 200 MB JSONL and a 100 MB single line import (Chromium)', run: () => hostilePageSection() },
   { id: 'save', title: '14. Saving an import to IndexedDB in Chromium: rows/s, MB/s and progress gaps, batches by rows against rows + size', run: saveSection },
+  { id: 'sweep', title: '15. Sweep: 50 points of pi over 50 real sessions with --jobs 2 (goal < 2 min), and how it scales with threads', run: sweepSection },
 ];
 
 function selected(): Section[] {

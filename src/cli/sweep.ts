@@ -15,7 +15,7 @@ import type { RetentionWeights, SweepResult } from '../core/sweep/types.ts';
 import type { CounterId } from '../core/tokens/counters.ts';
 import type { SkippedFile } from './eval-files.ts';
 import { splitTasks, taskRunner, type SweepJob, type SweepTask } from './sweep-job.ts';
-import { findSweepSessions } from './sweep-sessions.ts';
+import { findSweepSessions, type SweepSessionRef } from './sweep-sessions.ts';
 import type { ThreadReply, ThreadRequest } from './sweep-thread.ts';
 
 export interface SweepArgs {
@@ -36,8 +36,8 @@ export interface SweepArgs {
   format?: FormatId;
   from?: ReplayFrom;
   unseenPrefix?: string;
-  /** Only the first this many sessions found (the bench's fixed set). */
-  firstSessions?: number;
+  /** At most this many sessions of each file, the first ones (the bench's fixed set). */
+  perFile?: number;
 }
 
 export interface SweepReport {
@@ -60,7 +60,7 @@ export async function runSweepCommand(args: SweepArgs, onProgress?: SweepProgres
   });
   const found = await findSweepSessions(args.paths, args.format);
   const { skipped } = found;
-  const sessions = args.firstSessions !== undefined ? found.sessions.slice(0, args.firstSessions) : found.sessions;
+  const sessions = args.perFile !== undefined ? firstOfEach(found.sessions, args.perFile) : found.sessions;
   if (sessions.length === 0) {
     const seen = skipped.map((skip) => `\n  ${skip.file}: ${skip.reason}`).join('');
     throw new SweepInputError(`No session with a model call found under ${args.paths.join(', ')}.${seen}`);
@@ -78,6 +78,15 @@ export async function runSweepCommand(args: SweepArgs, onProgress?: SweepProgres
     ...(args.tolerance !== undefined ? { tolerance: args.tolerance } : {}),
   });
   return { result, sessions: sessions.map((s) => s.name), skipped };
+}
+
+function firstOfEach(sessions: readonly SweepSessionRef[], perFile: number): SweepSessionRef[] {
+  const taken = new Map<string, number>();
+  return sessions.filter((s) => {
+    const n = taken.get(s.file) ?? 0;
+    taken.set(s.file, n + 1);
+    return n < perFile;
+  });
 }
 
 /** Every point's figures on every session, `[session][point]`, run here (jobs 1) or in `jobs` threads. */
