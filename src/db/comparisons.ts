@@ -3,8 +3,12 @@
  * secret), list a conversation's comparisons newest first, open, rename, delete; remember which
  * retention probes the user marked as wrong so the next run leaves them out.
  */
-import type { CompareRequest, CompareResult } from '../worker/compare/compare-protocol.ts';
-import type { ComparisonRow, DismissedProbeRow, FoldlabDatabase, StoredCompareRequest } from './schema.ts';
+import type { CompareResult, ComparisonRow, StoredCompareRequest } from './comparison-row.ts';
+import type { DismissedProbeRow, FoldlabDatabase } from './schema.ts';
+import type { KeyedRemote } from './stored-remote.ts';
+
+/** A compare request as the page sends it: the stored fields, a job id, the key. */
+type CompareRequest = Omit<StoredCompareRequest, 'remote'> & { jobId: string; remote?: KeyedRemote };
 
 /** The longest name a saved comparison keeps (characters). */
 export const MAX_COMPARISON_NAME = 200;

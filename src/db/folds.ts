@@ -3,7 +3,7 @@
  * summaries (each paid for once, then read back after any reload), and bookmarks per
  * conversation. The worker writes views and summaries; the page reads and writes bookmarks.
  */
-import { fnv1a64 } from '../core/folding/hash.ts';
+import { fnv1a64 } from '../core/hash.ts';
 import type { ModelDigestCache, ModelDigestEntry } from '../core/folding/model-enrich.ts';
 import type { BookmarkRow, FoldlabDatabase, FoldRow, FoldSummaryRow } from './schema.ts';
 

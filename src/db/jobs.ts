@@ -6,18 +6,53 @@
  */
 import type Dexie from 'dexie';
 import type { Table } from 'dexie';
-import type { RemoteConfig } from '../llm/remote/remote.ts';
-import type { FoldRequest } from '../worker/fold/fold-protocol.ts';
-import type { CompactRequest } from '../worker/engine/protocol.ts';
+import type { AppConfig } from '@mlc-ai/web-llm';
+import type { ReplayFrom } from '../core/compaction/input-scope.ts';
+import type { StrategyId } from '../core/compaction/types.ts';
+import type { CounterId } from '../core/tokens/counters.ts';
+import type { StoredFoldRequest } from './fold-row.ts';
+import type { KeyedRemote, StoredRemote } from './stored-remote.ts';
+
+export type { StoredFoldRequest } from './fold-row.ts';
 
 export type JobKind = 'compaction' | 'fold-summaries';
 export type JobRecordState = 'running' | 'done' | 'failed' | 'cancelled' | 'discarded';
 
 /** A compaction request as stored with its job: no cancel id, no API key (it is read again on resume). */
-export type StoredCompactRequest = Omit<CompactRequest, 'jobId' | 'remote' | 'runId' | 'resumeJobId'> & { remote?: Omit<RemoteConfig, 'apiKey' | 'keyOrigin'> };
-
-/** A fold request with model summaries as stored with its job: no cancel id, no API key. */
-export type StoredFoldRequest = Omit<FoldRequest, 'jobId' | 'remote' | 'resumeJobId'> & { remote?: Omit<RemoteConfig, 'apiKey' | 'keyOrigin'> };
+export interface StoredCompactRequest {
+  conversationId: string;
+  strategy: StrategyId;
+  /** Raw option values (strings from the form are fine: they are parsed and validated). */
+  options: Record<string, unknown>;
+  counter: CounterId;
+  contextWindow: number;
+  /** Branch leaf (default: active) and point in time (journal index, default: the end). */
+  leafId?: string;
+  upTo?: number;
+  /** Where the input starts on the branch (default 'start': the first entry, the source's own compactions left out). */
+  from?: ReplayFrom;
+  /** Which earlier run to continue from: 'latest' of this strategy (default), a run id, or 'none'. */
+  continueFrom?: string;
+  /** The user's estimate of the unseen prefix (tokens or a preset id), used only where no call recorded usage. */
+  unseenPrefix?: string;
+  /** 'offline' (default), 'remote' (with `remote`), 'webllm' (with `localModelId`). */
+  summarizer: string;
+  /** The remote model, without its key. */
+  remote?: StoredRemote;
+  /** The WebLLM model for 'webllm' (downloaded beforehand in Settings > Models). */
+  localModelId?: string;
+  /** WebLLM app config for self-hosted model files (selfHostedConfig), if the user set a base URL. */
+  localAppConfig?: AppConfig;
+  /** For the custom strategy: the user's plugin module (run in its own worker, with nothing but plain entry data). */
+  pluginSource?: string;
+  /** The user's hook module (beforeCompact / afterCompact / beforeFork), each call in its own worker. */
+  hookSource?: string;
+  /** Time each hook call may take, ms (default 2,000). */
+  hookTimeoutMs?: number;
+  timeoutMs?: number;
+  /** Clock for the plan (tests); default the transcript's own time of the call being planned (its latest timestamp). */
+  now?: number;
+}
 
 interface JobFields {
   id: string;
@@ -60,7 +95,7 @@ export function jobsTable(db: Dexie): Table<JobRecord, string> | undefined {
 }
 
 /** The request without what must not be stored (the key) or is per attempt (cancel id, result id). */
-export function storedRequest(request: CompactRequest): StoredCompactRequest {
+export function storedRequest(request: Omit<StoredCompactRequest, 'remote'> & { jobId: string; runId?: string; resumeJobId?: string; remote?: KeyedRemote }): StoredCompactRequest {
   const { jobId: _jobId, runId: _runId, resumeJobId: _resume, remote, ...rest } = request;
   if (!remote) return rest;
   const { apiKey: _key, keyOrigin: _origin, ...safe } = remote;
@@ -68,19 +103,19 @@ export function storedRequest(request: CompactRequest): StoredCompactRequest {
 }
 
 /** A fold request as its job stores it: no key, no cancel id. */
-export function storedFoldRequest(request: FoldRequest): StoredFoldRequest {
+export function storedFoldRequest(request: Omit<StoredFoldRequest, 'remote'> & { jobId?: string; resumeJobId?: string; remote?: KeyedRemote }): StoredFoldRequest {
   const { jobId: _jobId, resumeJobId: _resume, remote, ...rest } = request;
   if (!remote) return rest;
   const { apiKey: _key, keyOrigin: _origin, ...safe } = remote;
   return { ...rest, remote: safe };
 }
 
-export function foldJobLabel(request: Pick<FoldRequest, 'summarizer' | 'remote' | 'localModelId' | 'selfCheck'>): string {
+export function foldJobLabel(request: Pick<StoredFoldRequest, 'summarizer' | 'remote' | 'localModelId' | 'selfCheck'>): string {
   const model = request.summarizer === 'remote' && request.remote ? `${request.remote.presetId} · ${request.remote.model}` : `local · ${request.localModelId ?? '?'}`;
   return `Fold summaries by the model (${model})${request.selfCheck ? ' with self-check' : ''}`;
 }
 
-export function jobLabel(request: Pick<CompactRequest, 'strategy' | 'summarizer' | 'remote' | 'localModelId'>): string {
+export function jobLabel(request: Pick<StoredCompactRequest, 'strategy' | 'summarizer' | 'remote' | 'localModelId'>): string {
   const model = request.summarizer === 'remote' && request.remote ? `${request.remote.presetId} · ${request.remote.model}` : request.summarizer === 'webllm' ? `local · ${request.localModelId ?? '?'}` : request.summarizer;
   return `Compaction with ${request.strategy} (${model})`;
 }

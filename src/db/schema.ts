@@ -15,13 +15,14 @@ import type { CompactionRecord } from '../core/compaction/run.ts';
 import type { Plan, PreviousCompaction, StrategyId } from '../core/compaction/types.ts';
 import type { JudgeCacheRow } from '../core/replay/judge.ts';
 import type { UnseenPrefix } from '../core/replay/recorded-usage.ts';
-import type { CompareRequest, CompareResult } from '../worker/compare/compare-protocol.ts';
-import type { RemoteConfig } from '../llm/remote/remote.ts';
+import type { ComparisonRow } from './comparison-row.ts';
 import type { ModelDigestEntry } from '../core/folding/model-enrich.ts';
-import type { FoldView } from '../worker/fold/fold-protocol.ts';
+import type { FoldView } from './fold-row.ts';
 import type { FoldProvenance } from '../core/compaction/provenance.ts';
 import type { LiveSessionRow } from './live-session-row.ts';
 import type { SweepRow } from './sweep-row.ts';
+
+export type { ComparisonRow, StoredCompareRequest } from './comparison-row.ts';
 
 export interface ConversationRow {
   id: string;
@@ -108,21 +109,6 @@ export interface PinRow {
 export interface SettingRow {
   key: string;
   value: unknown;
-}
-
-/** A compare request as stored: no job id, no API key, no self-hosted model config. */
-export type StoredCompareRequest = Omit<CompareRequest, 'jobId' | 'remote' | 'localAppConfig'> & { remote?: Omit<RemoteConfig, 'apiKey' | 'keyOrigin'> };
-
-/** One finished replay or compare (v3), saved when it finishes; journal entries are referenced by id. */
-export interface ComparisonRow {
-  id: string;
-  conversationId: string;
-  /** The import it was run on: after a re-import its entry ids may no longer resolve. */
-  importId: string;
-  createdAt: number;
-  name: string;
-  request: StoredCompareRequest;
-  result: CompareResult;
 }
 
 /** A retention probe the user marked as wrong for one conversation (v3): left out of later scores. */

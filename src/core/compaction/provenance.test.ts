@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fnv1a64 } from '../folding/hash.ts';
+import { fnv1a64 } from '../hash.ts';
 import { buildProvenance, foldSummaryProvenance, foldViewProvenance, ProvenanceError, sourceHash, type BaseProvenance, type ProvenanceSource } from './provenance.ts';
 import { promptVersion } from './run.ts';
 

@@ -5,7 +5,7 @@
  * compaction run's summaries (journal entries, with summarizer and prompt version) and a fold view
  * or a model's fold summary (iterations, hashed as the fold hashes its blocks). Pure.
  */
-import { fnv1a64, fnvFeed, fnvHex, fnvStart } from '../folding/hash.ts';
+import { fnv1a64, fnvFeed, fnvHex, fnvStart } from '../hash.ts';
 import { promptVersion } from './run.ts';
 
 /** Layout version of a summary's provenance record. */

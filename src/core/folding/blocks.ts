@@ -7,7 +7,7 @@
 import type { Entry } from '../journal/entry.ts';
 import type { TokenCounter } from '../tokens/counters.ts';
 import { digestEntries, levelText, mergeBlockDigests, storageRef } from './digest.ts';
-import { fnvFeed, fnvHex, fnvStart, type FnvState } from './hash.ts';
+import { fnvFeed, fnvHex, fnvStart, type FnvState } from '../hash.ts';
 import { importance, importanceFactors } from './importance.ts';
 import type { IterationInfo } from './moments.ts';
 import type { FoldOptions } from './options.ts';

@@ -4,7 +4,7 @@ import { makeEntries, type Spec } from '../compaction/testing.ts';
 import { OptionError } from '../compaction/options.ts';
 import { getEstimator } from '../tokens/counters.ts';
 import { countEntries } from '../tokens/entry-tokens.ts';
-import { fnv1a64 } from './hash.ts';
+import { fnv1a64 } from '../hash.ts';
 import { foldEvery, importance, importanceFactors, levelFor } from './importance.ts';
 import { toIterations } from './iterations.ts';
 import { DEFAULT_FOLD_OPTIONS, parseFoldOptions } from './options.ts';

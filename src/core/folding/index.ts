@@ -1,7 +1,7 @@
 /** Memory folding L0-L4 (seed 003): the public surface of src/core/folding. */
 export type * from './types.ts';
 export { toIterations, iterationOfEntry } from './iterations.ts';
-export { fnv1a64 } from './hash.ts';
+export { fnv1a64 } from '../hash.ts';
 export { digestEntries, levelText, storageRef } from './digest.ts';
 export { distance, foldEvery, importance, importanceFactors, levelFor, type ImportanceFactors } from './importance.ts';
 export { PHASE_END, type IterationInfo } from './moments.ts';

@@ -10,7 +10,7 @@ import type { Entry, ToolCallBlock } from '../journal/entry.ts';
 import { compressEntry } from '../strategies/layered/tool-compression.ts';
 import type { TokenCounter } from '../tokens/counters.ts';
 import { countEntry } from '../tokens/entry-tokens.ts';
-import { fnv1a64 } from './hash.ts';
+import { fnv1a64 } from '../hash.ts';
 import { levelFor } from './importance.ts';
 import { iterationInfo, keyMomentOf, momentState, type IterationInfo } from './moments.ts';
 import { Nearness, TOUCH_NEAREST } from './nearness.ts';

@@ -7,7 +7,7 @@ import { getPrompt, renderTemplate, type PromptLibrary } from '../compaction/pro
 import { promptVersion } from '../compaction/run.ts';
 import { serializeEntries, truncateMiddle, wrapTranscript } from '../compaction/serialize.ts';
 import { type SummaryRequest } from '../compaction/summarizer.ts';
-import { fnv1a64 } from '../folding/hash.ts';
+import { fnv1a64 } from '../hash.ts';
 import { ModelReplyError, parseJsonReply } from '../folding/model-digest.ts';
 import { entryText, type Entry } from '../journal/entry.ts';
 import { clip } from '../probes/make.ts';

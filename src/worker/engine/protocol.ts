@@ -3,15 +3,15 @@
  * callback; every long job has a job id the page can cancel; errors cross as {name, message}.
  */
 import { CancelledError } from '../../core/cancel.ts';
+import type { StoredCompactRequest } from '../../db/jobs.ts';
 import type { SubagentLink } from '../../core/import/types.ts';
-import type { InputScope, ReplayFrom } from '../../core/compaction/input-scope.ts';
+import type { InputScope } from '../../core/compaction/input-scope.ts';
 import type { FormatId } from '../../core/import/types.ts';
 import type { InspectReport } from '../../core/inspect.ts';
 import type { BlockType, Role } from '../../core/journal/entry.ts';
 import type { CounterId } from '../../core/tokens/counters.ts';
-import type { Plan, StrategyId } from '../../core/compaction/types.ts';
+import type { Plan } from '../../core/compaction/types.ts';
 import type { RemoteConfig } from '../../llm/remote/remote.ts';
-import type { AppConfig } from '@mlc-ai/web-llm';
 import type { CompactionRow, ConversationRow } from '../../db/schema.ts';
 import type { FoldRequest, FoldSimulateRequest, FoldSimulateView, FoldView } from '../fold/fold-protocol.ts';
 import type { CompareProgress, CompareRequest, CompareResult, CompareSave } from '../compare/compare-protocol.ts';
@@ -84,44 +84,14 @@ export interface TokenCounts {
 }
 
 /** A compaction to preview or run on a stored conversation. */
-export interface CompactRequest {
+export interface CompactRequest extends Omit<StoredCompactRequest, 'remote'> {
   jobId: string;
-  conversationId: string;
-  strategy: StrategyId;
-  /** Raw option values (strings from the form are fine: they are parsed and validated). */
-  options: Record<string, unknown>;
-  counter: CounterId;
-  contextWindow: number;
-  /** Branch leaf (default: active) and point in time (journal index, default: the end). */
-  leafId?: string;
-  upTo?: number;
-  /** Where the input starts on the branch (default 'start': the first entry, the source's own compactions left out). */
-  from?: ReplayFrom;
-  /** Which earlier run to continue from: 'latest' of this strategy (default), a run id, or 'none'. */
-  continueFrom?: string;
-  /** The user's estimate of the unseen prefix (tokens or a preset id), used only where no call recorded usage. */
-  unseenPrefix?: string;
-  /** 'offline' (default), 'remote' (with `remote`), 'webllm' (with `localModelId`). */
-  summarizer: string;
   /** The remote provider, key included: held in memory for this request only, never stored. */
   remote?: RemoteConfig;
-  /** The WebLLM model for 'webllm' (downloaded beforehand in Settings > Models). */
-  localModelId?: string;
-  /** WebLLM app config for self-hosted model files (selfHostedConfig), if the user set a base URL. */
-  localAppConfig?: AppConfig;
-  /** For the custom strategy: the user's plugin module (run in its own worker, with nothing but plain entry data). */
-  pluginSource?: string;
-  /** The user's hook module (beforeCompact / afterCompact / beforeFork), each call in its own worker. */
-  hookSource?: string;
-  /** Time each hook call may take, ms (default 2,000). */
-  hookTimeoutMs?: number;
-  timeoutMs?: number;
   /** Resume this interrupted job record (src/db/jobs.ts) instead of starting a new one. */
   resumeJobId?: string;
   /** The id the stored run gets (set by the job record, so that a resume can never store a second run). */
   runId?: string;
-  /** Clock for the plan (tests); default the transcript's own time of the call being planned (its latest timestamp). */
-  now?: number;
 }
 
 export interface PlanPreview {

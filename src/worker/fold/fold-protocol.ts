@@ -1,24 +1,15 @@
 /**
  * The messages of memory folding between the page and the worker: what a fold, a recall or a
- * simulation asks for and what comes back. Types only, so the protocol, the database schema and the
- * UI can name them without importing the jobs that make them.
+ * simulation asks for and what comes back. Types only, so the store and the UI can name them without
+ * importing the jobs that make them; what the library keeps of a fold (the view, the request a job
+ * stores) is typed in src/db/fold-row.ts and re-exported here.
  */
-import type { InputScope, ReplayFrom } from '../../core/compaction/input-scope.ts';
 import type { AppConfig } from '@mlc-ai/web-llm';
-import type { FoldedBlock, FoldRun } from '../../core/folding/types.ts';
 import type { FoldSimulation } from '../../core/folding/simulate.ts';
-import type { TimelineData } from '../../core/folding/timeline-data.ts';
-import type { CounterId } from '../../core/tokens/counters.ts';
 import type { RemoteConfig } from '../../llm/remote/remote.ts';
+import type { FoldSummarizerKind, StoredFoldRequest } from '../../db/fold-row.ts';
 
-/** A block the user expanded into the retrieved zone at an iteration (0-based) of the replay. */
-export interface RecallRequest {
-  iteration: number;
-  blockId: string;
-}
-
-/** Which summarizer writes model summaries: 'offline' (extraction, the default), 'remote' or 'webllm'. */
-export type FoldSummarizerKind = 'offline' | 'remote' | 'webllm';
+export type { FoldBlockView, FoldSummarizerKind, FoldSummaryView, FoldView, RecallRequest, StoredFoldRequest } from '../../db/fold-row.ts';
 
 /** The summary fields of a fold request (FoldRequest extends this). */
 export interface FoldSummaryRequest {
@@ -38,61 +29,13 @@ export interface FoldSummaryRequest {
   resumeJobId?: string;
 }
 
-/** The summary fields of a fold view (FoldView extends this). */
-export interface FoldSummaryView {
-  /** Blocks the model could not summarize and what was used instead; self-check results. */
-  notes: string[];
-  /** Model digests made by this fold, and reused from an earlier one. */
-  modelSummaries: { made: number; reused: number };
-}
+/** A fold: where and how to fold (the part a job record stores), and the summary fields of this request. */
+export interface FoldRequest extends FoldSummaryRequest, Omit<StoredFoldRequest, keyof FoldSummaryRequest> {}
 
 export interface FoldSummaryProgress {
   done: number;
   total: number;
   tokensPerSecond?: number;
-}
-
-export interface FoldRequest extends FoldSummaryRequest {
-  conversationId: string;
-  options: Record<string, unknown>;
-  counter: CounterId;
-  contextWindow: number;
-  leafId?: string;
-  /** Where the fold starts on the branch (default 'start': the first entry, the source's own compactions left out). */
-  from?: ReplayFrom;
-  /** Fold as of this iteration (0-based, inclusive): the replay's position. */
-  upToIteration?: number;
-  /** Recall query (query_history): the blocks that match. */
-  query?: string;
-  /** Blocks the user expanded into the retrieved zone, at the iteration they did it. */
-  recalls?: RecallRequest[];
-}
-
-/** A folded block without its nesting, for the detail panel; `journalFrom..journalTo` open its source. */
-export type FoldBlockView = Pick<FoldedBlock, 'id' | 'level' | 'from' | 'to' | 'keywords' | 'entities' | 'stateChanges' | 'tokens' | 'text' | 'sourceHash'>
-  & FoldedBlock['summary']
-  & { depth: number; importance: number; journalFrom: number; journalTo: number };
-
-export interface FoldView extends FoldSummaryView {
-  timeline: TimelineData;
-  blocks: FoldBlockView[];
-  events: FoldRun['events'];
-  /** Iterations in the whole branch (the replay's range). */
-  totalIterations: number;
-  tokensBefore: number;
-  tokensAfter: number;
-  summariesMade: number;
-  hits: Array<{ blockId: string; score: number }>;
-  /** The retrieved zone at the replay's position: recalled blocks until they fade. */
-  retrieved: FoldRun['retrieved'];
-  /** Requested recalls whose block did not exist at that iteration. */
-  missedRecalls: RecallRequest[];
-  /** When the view was folded, if it was read back from the library instead of folded again (epoch ms). */
-  storedAt?: number;
-  /** Where the fold starts and why, when the source agent recorded a compaction on the branch (absent: none recorded). */
-  startNote?: string;
-  /** What the fold's input covers: where it starts, entries, calls, and the sentence that says so. */
-  scope?: InputScope;
 }
 
 /**

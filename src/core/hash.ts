@@ -1,6 +1,7 @@
 /**
- * FNV-1a (64-bit, in two 32-bit halves) over UTF-8: the source hash of a folded block, so a
- * summary made once for a range of entries is found again for the same entries (F12).
+ * FNV-1a (64-bit, in two 32-bit halves) over UTF-8: one fast content hash for the whole core. The
+ * source hash of a folded block (a summary made once for a range of entries is found again for the
+ * same entries, F12), a compaction's provenance, the judge cache's keys.
  */
 
 const encoder = new TextEncoder();
