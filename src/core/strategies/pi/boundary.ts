@@ -4,6 +4,7 @@
  * and updates that summary. Also carries the previous run's file lists (P5).
  */
 import type { CompactionInput } from '../../compaction/types.ts';
+import type { TokenCounter } from '../../tokens/counters.ts';
 import { piBranchFacts } from './branch-facts.ts';
 
 export interface Boundary {
@@ -53,6 +54,21 @@ export function currentContextTokens(input: CompactionInput, boundary: Boundary)
     if (i >= boundary.start) break;
     tokens += input.tokens.countAt(i);
   }
-  if (boundary.previousSummary !== undefined) tokens += input.counter.count(boundary.previousSummary);
+  if (boundary.previousSummary !== undefined) tokens += summaryTokens(input.counter, boundary.previousSummary);
+  return tokens;
+}
+
+/** The last previous summary counted, by counter. */
+const lastSummary = new WeakMap<TokenCounter, { text: string; tokens: number }>();
+
+/**
+ * Tokens of the previous summary. A replay asks at every call until the next compaction, always with
+ * the same summary: it is counted once (re-tokenizing it was most of a long pi replay's time).
+ */
+function summaryTokens(counter: TokenCounter, text: string): number {
+  const last = lastSummary.get(counter);
+  if (last?.text === text) return last.tokens;
+  const tokens = counter.count(text);
+  lastSummary.set(counter, { text, tokens });
   return tokens;
 }
