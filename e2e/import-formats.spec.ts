@@ -5,6 +5,7 @@
  * calls.
  */
 import { execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Page } from '@playwright/test';
 import { cliInspect, expect, ROOT, sample, test, type AppPage } from './fixtures/app.ts';
@@ -92,4 +93,13 @@ test('a Cursor transcripts folder picked whole lists the subagent in <session>/s
     .toMatch(/child\.jsonl.*parent\.jsonl/);
   const session = app.libraryItems().filter({ hasText: 'parent.jsonl' }).first();
   await expect(session.getByTestId('library.item.subagents-toggle')).toHaveText('Show 1 subagent');
+});
+
+test('a cut-off Cursor chat store is refused with its reason and nothing is imported', async ({ app, page }, testInfo) => {
+  const cut = testInfo.outputPath('state.vscdb');
+  writeFileSync(cut, readFileSync(sample('cursor/state.vscdb')).subarray(0, 6000));
+  const before = await app.importCount();
+  const error = await app.importFailing(cut);
+  expect(error).toMatch(/"state\.vscdb" (is not a readable SQLite database|: the \w+ table could not be read)/);
+  expect(await page.evaluate((from) => (window.__foldlab?.imports ?? []).slice(from).filter((o) => o.report.format === 'cursor').length, before)).toBe(0);
 });
