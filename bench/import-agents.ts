@@ -20,6 +20,7 @@ export const AGENT_SAMPLES: ReadonlyArray<{ format: string; path: string }> = [
   { format: 'droid (stream-json)', path: 'public/samples/droid/exec-rc-claude.jsonl' },
   { format: 'droid (session store)', path: 'public/samples/droid/b6a1f0d2-3c4e-4f8a-9d21-7e5c0a9b3f14.jsonl' },
   { format: 'kimi (wire)', path: 'public/samples/kimi/7f3a9c2e-5b1d-4e8f-a6c4-2d9e0b7f1a35/wire.jsonl' },
+  { format: 'cursor (agent transcript)', path: 'public/samples/cursor/large.jsonl' },
 ];
 
 /** Keys whose values are ids: suffixed per copy so every copy's entries and calls stay distinct. */
