@@ -11,7 +11,7 @@ import type { TokenIndex } from '../tokens/prefix-sums.ts';
 export type StrategyId =
   | 'augment' | 'pi' | 'layered' | 'budget' | 'sliding-window' | 'checkpoints' | 'two-layer' | 'query-on-demand' | 'custom'
   | 'observation-masking' | 'tool-result-clearing' | 'masking-then-summary'
-  | 'codex' | 'claude-code';
+  | 'codex' | 'claude-code' | 'opencode';
 
 /** What a strategy is given. `entries` is one branch, root first, as the model saw it. */
 export interface CompactionInput {

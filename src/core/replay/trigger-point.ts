@@ -11,6 +11,7 @@ import type { OptionSpec } from '../compaction/options.ts';
 import { getStrategy } from '../strategies/index.ts';
 import { codexLimits, type CodexOptions } from '../strategies/codex.ts';
 import { claudeCodeThreshold, type ClaudeCodeOptions } from '../strategies/claude-code.ts';
+import { opencodeLimits, type OpencodeOptions } from '../strategies/opencode.ts';
 import { FOLDING_CONFIG_ID, foldReplayOptions } from './config-options.ts';
 import type { Entry } from '../journal/entry.ts';
 import { getEstimator } from '../tokens/counters.ts';
@@ -85,6 +86,11 @@ export function triggerPoint(config: Pick<ReplayConfig, 'strategy' | 'options'>,
       if (o.autoCompact === false) return { tokens: null, rule: 'autoCompact = false: Claude Code compacts only on /compact' };
       const t = claudeCodeThreshold(o as unknown as ClaudeCodeOptions, contextWindow);
       return { tokens: t.threshold, rule: t.rule };
+    }
+    case 'opencode': {
+      if (o.auto === false) return { tokens: null, rule: 'compaction.auto = false: opencode compacts only on /compact (pruning aside)' };
+      const l = opencodeLimits(o as unknown as OpencodeOptions, contextWindow);
+      return { tokens: l.usable, rule: `window ${fmt(l.window)} - maxOutputTokens ${fmt(num('maxOutputTokens'))} - reserved ${fmt(l.reserved)}${o.prune === false ? '' : ' (and old tool outputs pruned as turns start)'}` };
     }
     case 'masking-then-summary':
       return { tokens: Math.round(num('summaryTriggerRatio') * contextWindow), rule: `summaryTriggerRatio ${num('summaryTriggerRatio')} × contextWindow ${fmt(contextWindow)} after masking (and every summaryEveryTurns ${num('summaryEveryTurns')} turns)` };

@@ -79,6 +79,8 @@ export function agentView(input: CompactionInput, strategy: StrategyId): AgentVi
   const previous = input.previous;
   if (!previous || previous.strategy !== strategy) return { start: 0, items: [], notes: [] };
   const state = previous.state as Partial<AgentState> | undefined;
+  // A run that made no summary (opencode's pruning alone) names no covered entry.
+  if (state?.throughId === '') return { start: 0, items: [], notes: [] };
   const through = typeof state?.throughId === 'string' ? indexOfId(input.entries, state.throughId) : -1;
   if (!state || through < 0 || !Array.isArray(state.items)) {
     return { start: 0, items: [], notes: ['The previous compaction is not on this branch: the whole branch is read as it was recorded.'] };

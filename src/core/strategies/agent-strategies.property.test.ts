@@ -32,6 +32,10 @@ type Settings = typeof settings extends fc.Arbitrary<infer S> ? S : never;
 const CASES: Array<{ id: string; raw: (s: Settings) => Record<string, unknown> }> = [
   { id: 'codex', raw: (s) => ({ userMessageTokenCap: s.cap }) },
   { id: 'claude-code', raw: (s) => ({ restoreFiles: s.cap % 4, restoreFileTokens: s.cap, restoreTokenBudget: s.cap * 2 }) },
+  {
+    id: 'opencode',
+    raw: (s) => ({ pruneProtectTokens: s.cap, pruneMinimumTokens: Math.floor(s.cap / 4), tailTurns: s.cap % 3, preserveRecentTokens: s.cap * 2, maxOutputTokens: 10, reserved: 10 }),
+  },
 ];
 
 function inputFor(entries: readonly Entry[], s: Settings, previous?: PreviousCompaction): CompactionInput {

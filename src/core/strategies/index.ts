@@ -15,6 +15,7 @@ import { observationMaskingStrategy } from './observation-masking.ts';
 import { toolResultClearingStrategy } from './tool-result-clearing.ts';
 import { codexStrategy } from './codex.ts';
 import { claudeCodeStrategy } from './claude-code.ts';
+import { opencodeStrategy } from './opencode.ts';
 
 /** Every built-in strategy; `custom` runs the user's plugin first (src/worker/sandbox/plugin-runner.ts). */
 export const STRATEGIES: Partial<Record<StrategyId, Strategy>> = {
@@ -31,6 +32,7 @@ export const STRATEGIES: Partial<Record<StrategyId, Strategy>> = {
   'masking-then-summary': maskingThenSummaryStrategy as unknown as Strategy,
   codex: codexStrategy as unknown as Strategy,
   'claude-code': claudeCodeStrategy as unknown as Strategy,
+  opencode: opencodeStrategy as unknown as Strategy,
   custom: customStrategy as unknown as Strategy,
 };
 
