@@ -2,7 +2,7 @@
 // branch left behind (leaf back to the common ancestor) into a pi branch_summary placed where the
 // new branch continues; a resumed journal carries on where it stopped.
 import { describe, expect, it } from 'vitest';
-import { loadPrompts } from '../../cli/load.ts';
+import { loadPrompts } from '../test-fixtures.ts';
 import { abandonedPart, branchSummaryPreamble } from './branch-summary.ts';
 import { createAgentSession } from './session.ts';
 import { fakeModel, fakeSession, memoryFolder } from './testing.ts';

@@ -2,7 +2,7 @@
 // after each model call (cacheTTLMs - cacheAge - buffer) and cancelled by the next call; when it
 // fires with no call since, the session compacts between the calls. Fake timers drive the clock.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { loadPrompts } from '../../cli/load.ts';
+import { loadPrompts } from '../test-fixtures.ts';
 import { hangingSummarizer } from '../compaction/testing.ts';
 import { fakeSession, type FakeStep } from './testing.ts';
 import type { AgentSessionOptions } from './types.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { MAX_MENTIONS, mentionReminder, parseMentionMode, parseMentions, withMentions } from './mentions.ts';
-import { loadPrompts } from '../../cli/load.ts';
+import { loadPrompts } from '../test-fixtures.ts';
 import { createMtimeTracker } from './mtime.ts';
 import { createFolderTools } from './tools/index.ts';
 import { createMemoryFolder } from './tools/memory-folder.ts';

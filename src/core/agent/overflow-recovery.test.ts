@@ -2,7 +2,7 @@
 // summarizes the older half and the retry goes through; when even that changes nothing the turn
 // fails with what the user can change.
 import { describe, expect, it } from 'vitest';
-import { loadPrompts } from '../../cli/load.ts';
+import { loadPrompts } from '../test-fixtures.ts';
 import { fakeSession, type FakeStep } from './testing.ts';
 
 const prompts = loadPrompts();

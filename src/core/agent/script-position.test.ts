@@ -1,7 +1,7 @@
 // The scripted model of a resumed live session continues its script where the stored session was
 // (derived from the journal): the next request after a reload takes the next step, not the first.
 import { describe, expect, it } from 'vitest';
-import { loadPrompts } from '../../cli/load.ts';
+import { loadPrompts } from '../test-fixtures.ts';
 import { echoSummarizer } from '../compaction/testing.ts';
 import type { Entry } from '../journal/entry.ts';
 import { getEstimator } from '../tokens/counters.ts';

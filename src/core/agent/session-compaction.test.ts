@@ -2,7 +2,7 @@
 // turn, the 120 s summary fallback of the layered strategy (L10), the layered ReAct scratchpad
 // (L2) and the todo recap of the context order (L1).
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { loadPrompts } from '../../cli/load.ts';
+import { loadPrompts } from '../test-fixtures.ts';
 import { DEFAULT_SUMMARY_TIMEOUT_MS } from '../compaction/run.ts';
 import { hangingSummarizer } from '../compaction/testing.ts';
 import { TIMEOUT_MESSAGE } from '../strategies/layered/archived-summary.ts';

@@ -1,7 +1,7 @@
 // A live session's journal — tool calls, a compaction, a branch summary — exported as pi JSONL
 // v3 and read back by Foldlab's own pi importer gives the same entries and tree.
 import { describe, expect, it } from 'vitest';
-import { loadPrompts } from '../../cli/load.ts';
+import { loadPrompts } from '../test-fixtures.ts';
 import { importText } from '../import/run.ts';
 import { exportPiSession } from './pi-export.ts';
 import { fakeSession } from './testing.ts';

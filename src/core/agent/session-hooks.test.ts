@@ -2,7 +2,7 @@
 // the hook writes, a cancel, an after-compact failure that leaves the compaction standing) and
 // before-fork on a branch move, where it may write the branch summary or keep the session where it is.
 import { describe, expect, it } from 'vitest';
-import { loadPrompts } from '../../cli/load.ts';
+import { loadPrompts } from '../test-fixtures.ts';
 import type { HookName, HookRunner } from '../hooks/user-hooks.ts';
 import { branchSummaryPreamble } from './branch-summary.ts';
 import { fakeSession, type FakeStep } from './testing.ts';

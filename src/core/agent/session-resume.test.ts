@@ -2,7 +2,7 @@
 // same session would have sent had it never stopped: the compaction record carries the context it
 // assembled (masked, cleared and compressed rewrites included) and the state the next one reads.
 import { describe, expect, it } from 'vitest';
-import { loadPrompts } from '../../cli/load.ts';
+import { loadPrompts } from '../test-fixtures.ts';
 import { echoSummarizer } from '../compaction/testing.ts';
 import type { StrategyId } from '../compaction/types.ts';
 import type { Entry } from '../journal/entry.ts';

@@ -4,7 +4,7 @@
 // its result; the journal links every call to its result and reports each entry once, in order.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { loadPrompts } from '../../cli/load.ts';
+import { loadPrompts } from '../test-fixtures.ts';
 import type { ContextEntry } from '../compaction/types.ts';
 import { fakeSession, type FakeStep } from './testing.ts';
 import { renderSystemPrompt } from './system-prompt.ts';

@@ -1,7 +1,7 @@
 // The live loop with a fake model: tool round trips, CODE_LAW.md, Stop, overflow recovery (P1)
 // and the model's own summarize_context (F14) followed by query_history (F7).
 import { describe, expect, it } from 'vitest';
-import { loadPrompts } from '../../cli/load.ts';
+import { loadPrompts } from '../test-fixtures.ts';
 import type { Entry } from '../journal/entry.ts';
 import { fakeSession, fakeTool, memoryFolder, type FakeStep } from './testing.ts';
 import type { AgentSessionOptions, AgentTool, ModelRequest } from './types.ts';

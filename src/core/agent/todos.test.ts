@@ -2,7 +2,7 @@
 // gives back the branch's latest, each branch its own, and the recap at the end of the context
 // recaps what the model really wrote.
 import { describe, expect, it } from 'vitest';
-import { loadPrompts } from '../../cli/load.ts';
+import { loadPrompts } from '../test-fixtures.ts';
 import { fakeSession } from './testing.ts';
 import { currentTodos, formatTodos, MAX_TODOS, parseTodos } from './todos.ts';
 

@@ -4,7 +4,7 @@
  * (its summary, pi's kept entries, what followed), the same entries a plan's input holds.
  */
 import { describe, expect, it } from 'vitest';
-import { importFile } from '../../cli/load.ts';
+import { importFile } from '../test-fixtures.ts';
 import { activeLeaf, pathTo } from '../journal/tree.ts';
 import { getCounter } from '../tokens/counters.ts';
 import { countEntries } from '../tokens/entry-tokens.ts';

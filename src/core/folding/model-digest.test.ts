@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadPrompts } from '../../cli/load.ts';
+import { loadPrompts } from '../test-fixtures.ts';
 import { makeEntries, type Spec } from '../compaction/testing.ts';
 import type { Summarizer, SummaryRequest } from '../compaction/summarizer.ts';
 import { getEstimator } from '../tokens/counters.ts';

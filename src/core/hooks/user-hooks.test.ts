@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isCancelled } from '../cancel.ts';
-import { loadPrompts } from '../../cli/load.ts';
+import { loadPrompts } from '../test-fixtures.ts';
 import { runCompaction } from '../compaction/run.ts';
 import type { Strategy } from '../compaction/strategy.ts';
 import { echoSummarizer, linkEntries, makeEntries, makeInput } from '../compaction/testing.ts';

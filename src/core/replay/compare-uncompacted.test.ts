@@ -4,7 +4,7 @@
  * with like.
  */
 import { describe, expect, it } from 'vitest';
-import { importFile, loadPrompts } from '../../cli/load.ts';
+import { importFile, loadPrompts } from '../test-fixtures.ts';
 import { createOfflineSummarizer } from '../summarize/offline.ts';
 import { getCounter } from '../tokens/counters.ts';
 import { countEntries } from '../tokens/entry-tokens.ts';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { importFile, loadPrompts } from '../../cli/load.ts';
+import { importFile, loadPrompts } from '../test-fixtures.ts';
 import { OptionError } from '../compaction/options.ts';
 import { buildInput } from '../compaction/input.ts';
 import { makeInput } from '../compaction/testing.ts';

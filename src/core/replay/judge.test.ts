@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadPrompts } from '../../cli/load.ts';
+import { loadPrompts } from '../test-fixtures.ts';
 import { SummarizerError, type Summarizer, type SummaryRequest } from '../compaction/summarizer.ts';
 import { failingSummarizer, hangingSummarizer } from '../compaction/testing.ts';
 import { placeholders } from '../compaction/prompts.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { importFile } from '../../cli/load.ts';
+import { importFile } from '../test-fixtures.ts';
 import { buildInput } from '../compaction/input.ts';
 import { getCounter } from '../tokens/counters.ts';
 import { countEntries } from '../tokens/entry-tokens.ts';

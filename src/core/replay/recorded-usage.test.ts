@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { importFile } from '../../cli/load.ts';
+import { importFile } from '../test-fixtures.ts';
 import { buildInput } from '../compaction/input.ts';
 import { makeEntries } from '../compaction/testing.ts';
 import type { Entry } from '../journal/entry.ts';

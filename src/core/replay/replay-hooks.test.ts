@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { makeInput } from '../compaction/testing.ts';
 import { HookRuntimeError, HookTimeoutError, type HookName, type HookRunner } from '../hooks/user-hooks.ts';
 import { createOfflineSummarizer } from '../summarize/offline.ts';
-import { loadPrompts } from '../../cli/load.ts';
+import { loadPrompts } from '../test-fixtures.ts';
 import { replaySession } from './replay.ts';
 import { agentSession } from './testing.ts';
 

@@ -6,7 +6,7 @@
  * entries from line 552 (`firstKeptEntryIndex` 551 of the file's lines, header included).
  */
 import { describe, expect, it } from 'vitest';
-import { importFile, loadPrompts } from '../../cli/load.ts';
+import { importFile, loadPrompts } from '../test-fixtures.ts';
 import { createOfflineSummarizer } from '../summarize/offline.ts';
 import { getCounter } from '../tokens/counters.ts';
 import { countEntries } from '../tokens/entry-tokens.ts';

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { echoSummarizer, makeInput } from '../compaction/testing.ts';
-import { loadPrompts } from '../../cli/load.ts';
+import { loadPrompts } from '../test-fixtures.ts';
 import type { Entry } from '../journal/entry.ts';
 import { compactionContext } from './compaction-context.ts';
 import { replaySession } from './replay.ts';

@@ -2,7 +2,7 @@ import { compactionMoment } from './compaction-moment.ts';
 import { describe, expect, it } from 'vitest';
 import { echoSummarizer, failingSummarizer, makeInput } from '../compaction/testing.ts';
 import { SummarizerError } from '../compaction/summarizer.ts';
-import { loadPrompts } from '../../cli/load.ts';
+import { loadPrompts } from '../test-fixtures.ts';
 import { createOfflineSummarizer } from '../summarize/offline.ts';
 import { findCalls } from './calls.ts';
 import { compareConfigs } from './compare.ts';

@@ -1,6 +1,6 @@
 /** The one unseen prefix of the page and the CLI, and the sentence that shows a context as sent. */
 import { describe, expect, it } from 'vitest';
-import { importFile } from '../../cli/load.ts';
+import { importFile } from '../test-fixtures.ts';
 import { getCounter } from '../tokens/counters.ts';
 import { countEntries } from '../tokens/entry-tokens.ts';
 import { branchUnseenPrefix, sentSentence } from './session-prefix.ts';

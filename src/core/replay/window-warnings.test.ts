@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { importFile, loadPrompts } from '../../cli/load.ts';
+import { importFile, loadPrompts } from '../test-fixtures.ts';
 import { createOfflineSummarizer } from '../summarize/offline.ts';
 import { getCounter } from '../tokens/counters.ts';
 import { countEntries } from '../tokens/entry-tokens.ts';

@@ -10,7 +10,7 @@ import { importText } from '../import/run.ts';
 import { getEstimator } from '../tokens/counters.ts';
 import { countEntries, countEntry } from '../tokens/entry-tokens.ts';
 import { augmentStrategy } from './augment.ts';
-import { loadPrompts } from '../../cli/load.ts';
+import { loadPrompts } from '../test-fixtures.ts';
 
 const prompts = loadPrompts();
 const chars = getEstimator('chars');

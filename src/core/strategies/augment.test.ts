@@ -12,7 +12,7 @@ import { AUGMENT_CODE_DEFAULTS, type AugmentOptions } from './augment/params.ts'
 import { plannedMemories } from './augment/memories.ts';
 import { createOfflineSummarizer } from '../summarize/offline.ts';
 import { ABRIDGED_EXCHANGE_TEMPLATE, SUMMARY_NODE_RESPONSE, SUPERVISOR_TEMPLATE } from './augment/templates.ts';
-import { loadPrompts } from '../../cli/load.ts';
+import { loadPrompts } from '../test-fixtures.ts';
 import { buildInput } from '../compaction/input.ts';
 import { formatTime } from '../journal/clock.ts';
 

@@ -11,7 +11,7 @@ import { countEntry } from '../tokens/entry-tokens.ts';
 import { budgetStrategy, MEMORY_PROMPT_ID, type BudgetOptions } from './budget.ts';
 import { capMemoryBlock, fitMemoryBlock, MEMORY_MARKER, memoryEntry } from './budget/memory-block.ts';
 import { trimUnits } from './budget/units.ts';
-import { loadPrompts } from '../../cli/load.ts';
+import { loadPrompts } from '../test-fixtures.ts';
 
 const PROMPTS = loadPrompts();
 

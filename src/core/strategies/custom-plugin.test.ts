@@ -5,7 +5,7 @@ import type { Strategy } from '../compaction/strategy.ts';
 import {
   customStrategy, pluginEntries, pluginErrorLine, PluginPlanError, validatePluginPlan,
 } from './custom-plugin.ts';
-import { loadPrompts } from '../../cli/load.ts';
+import { loadPrompts } from '../test-fixtures.ts';
 
 const PROMPTS = loadPrompts();
 

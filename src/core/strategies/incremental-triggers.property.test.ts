@@ -7,7 +7,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { loadPrompts } from '../../cli/load.ts';
+import { loadPrompts } from '../test-fixtures.ts';
 import { runCompaction } from '../compaction/run.ts';
 import type { Options, Strategy } from '../compaction/strategy.ts';
 import { echoSummarizer } from '../compaction/testing.ts';

@@ -8,7 +8,7 @@ import { echoSummarizer, linkEntries, makeEntries, makeInput, type Spec } from '
 import type { CompactionInput, PreviousCompaction } from '../compaction/types.ts';
 import { countEntry } from '../tokens/entry-tokens.ts';
 import { layeredStrategy, serializeReact, type LayeredOptions } from './layered.ts';
-import { loadPrompts } from '../../cli/load.ts';
+import { loadPrompts } from '../test-fixtures.ts';
 
 const PROMPTS = loadPrompts();
 const S = layeredStrategy;

@@ -11,7 +11,7 @@ import type { PreviousCompaction } from '../compaction/types.ts';
 import { countEntry } from '../tokens/entry-tokens.ts';
 import { layeredStrategy, serializeReact } from './layered.ts';
 import { ARCHIVE_HEADING, ARCHIVED_SUMMARY_TEMPLATE, frameArchivedSummary, TIMEOUT_MESSAGE } from './layered/archived-summary.ts';
-import { loadPrompts } from '../../cli/load.ts';
+import { loadPrompts } from '../test-fixtures.ts';
 import { CancelledError } from '../cancel.ts';
 
 const PROMPTS = loadPrompts();

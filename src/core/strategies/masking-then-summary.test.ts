@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadPrompts } from '../../cli/load.ts';
+import { loadPrompts } from '../test-fixtures.ts';
 import { runCompaction } from '../compaction/run.ts';
 import { echoSummarizer, linkEntries, makeEntries, makeInput, type Spec } from '../compaction/testing.ts';
 import type { CompactionInput, PreviousCompaction } from '../compaction/types.ts';

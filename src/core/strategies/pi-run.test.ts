@@ -9,7 +9,7 @@ import type { CompactionInput } from '../compaction/types.ts';
 import { compactionEntry, piHooks, piStrategy, type PiCompactionEntry } from './pi.ts';
 import type { PiPreparation } from './pi/hooks.ts';
 import { SPLIT_TURN_SEPARATOR } from './pi/plan.ts';
-import { loadPrompts } from '../../cli/load.ts';
+import { loadPrompts } from '../test-fixtures.ts';
 import { CancelledError } from '../cancel.ts';
 
 const prompts = loadPrompts();

@@ -10,7 +10,7 @@ import { CHECKPOINT_PROMPT_ID, checkpointsStrategy } from './checkpoints.ts';
 import { QUERY_HISTORY_TOOL, queryOnDemandStrategy } from './query-on-demand.ts';
 import { iterationGroups, slidingWindowStrategy, taskIndex, totalIterations } from './sliding-window.ts';
 import { capTokens, TWO_LAYER_PROMPT_ID, TWO_LAYER_TASK_ID, twoLayerStrategy } from './two-layer.ts';
-import { loadPrompts } from '../../cli/load.ts';
+import { loadPrompts } from '../test-fixtures.ts';
 
 const PROMPTS = loadPrompts();
 

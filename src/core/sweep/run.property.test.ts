@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { loadPrompts } from '../../cli/load.ts';
+import { loadPrompts } from '../test-fixtures.ts';
 import { buildInput } from '../compaction/input.ts';
 import { failingSummarizer } from '../compaction/testing.ts';
 import { extractProbes } from '../probes/index.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadPrompts } from '../../../cli/load.ts';
+import { loadPrompts } from '../../test-fixtures.ts';
 import { describeTool } from '../tool-prompts.ts';
 import { createFolderTools } from './index.ts';
 import { createMemoryFolder } from './memory-folder.ts';

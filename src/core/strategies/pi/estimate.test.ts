@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { runCompact } from '../../../cli/compact.ts';
-import { importFile } from '../../../cli/load.ts';
+import { importFile } from '../../test-fixtures.ts';
 import { buildInput } from '../../compaction/input.ts';
 import type { Entry } from '../../journal/entry.ts';
 import { getCounter } from '../../tokens/counters.ts';
