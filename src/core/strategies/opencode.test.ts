@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { importFile, loadPrompts } from '../../cli/load.ts';
+import { importFile, loadPrompts } from '../test-fixtures.ts';
 import { buildInput } from '../compaction/input.ts';
 import { OptionError } from '../compaction/options.ts';
 import { placeholders } from '../compaction/prompts.ts';
