@@ -4,6 +4,18 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
+import { readFileSync } from 'node:fs';
+
+// Files still to move onto their floor (src/floors.test.ts checks the list only shrinks).
+const pending = JSON.parse(readFileSync(new URL('./src/floors-pending.json', import.meta.url), 'utf8'));
+const pendingFiles = (floor) => (pending[floor] ?? []).map((file) => `src/${file}`);
+// Tests and their helpers may reach across floors.
+const testCode = ['src/**/*.test.ts', 'src/**/*.test.tsx', 'src/**/test-*.ts', 'src/**/testing*.ts'];
+const floor = (files, patterns, ignores = []) => ({
+  files,
+  ignores: [...testCode, ...ignores],
+  rules: { 'no-restricted-imports': ['error', { patterns }] },
+});
 
 // What src/core may not import (reused by stricter blocks below, since a later block's rule replaces it).
 const corePatterns = [
@@ -51,6 +63,17 @@ export default tseslint.config(
       ],
     },
   },
+  // The floors above the core: imports point down (ui -> store -> worker client, db, llm -> core), never back up.
+  floor(['src/db/**/*.ts'], [{ group: ['**/worker/*', '**/llm/*', '**/store/*', '**/ui/*'], message: 'src/db imports src/core only: a stored row is typed in db or core, never by a message.' }]),
+  floor(['src/llm/**/*.ts'], [{ group: ['**/worker/*', '**/store/*', '**/ui/*'], message: 'src/llm imports src/core (and db types) only.' }]),
+  floor(['src/worker/**/*.ts'], [{ group: ['**/ui/*'], message: 'src/worker never imports src/ui.' }]),
+  floor(['src/store/**/*.ts'], [
+    { group: ['**/ui/*'], message: 'src/store never imports src/ui.' },
+    { regex: '/worker/(?!client\\.ts$)(?!.*-client\\.ts$)', allowTypeImports: true, message: 'src/store reaches a worker through its client module only (types from anywhere).' },
+  ], pendingFiles('store')),
+  floor(['src/ui/**/*.{ts,tsx}'], [
+    { group: ['**/core/*', '**/db/*', '**/worker/*', '**/llm/*'], allowTypeImports: true, message: 'src/ui imports src/store and src/ui only (types from anywhere): call a store action, read store state.' },
+  ], pendingFiles('ui')),
   {
     // Retention probes judge the summarizers and folding: they must not share their extraction.
     files: ['src/core/probes/**/*.ts'],
