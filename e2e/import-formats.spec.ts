@@ -29,7 +29,7 @@ const FILES: Source[] = [
   { name: 'opencode storage folder', path: sample('opencode/storage'), format: 'opencode', folderAs: 's_stage0_large.json' },
   { name: 'GitHub Copilot CLI session', path: sample('copilot-cli/049410b4-c1df-44ee-87a5-caa1c349091e/events.jsonl'), format: 'copilot-cli' },
   { name: 'Factory Droid exec stream-json', path: sample('droid/exec-rc-claude.jsonl'), format: 'droid' },
-  { name: 'Kimi CLI wire.jsonl', path: sample('kimi/7f3a9c2e-5b1d-4e8f-a6c4-2d9e0b7f1a35/wire.jsonl'), format: 'kimi' },
+  { name: 'Kimi CLI session folder', path: sample('kimi/7f3a9c2e-5b1d-4e8f-a6c4-2d9e0b7f1a35'), format: 'kimi', folderAs: 'wire.jsonl' },
   { name: 'Cline task folder', path: sample('cline/1764201600000'), format: 'cline', folderAs: '1764201600000.json' },
   { name: 'Cursor agent transcript', path: sample('cursor/test-session.jsonl'), format: 'cursor' },
   { name: 'Cursor chat store (state.vscdb)', path: `${sample('cursor/state.vscdb')}#${CURSOR_MAIN}`, format: 'cursor', storeAs: `${CURSOR_MAIN}.json` },

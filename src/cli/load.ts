@@ -7,6 +7,7 @@ import { cursorTranscriptPath } from '../core/import/cursor.ts';
 import { isOpencodeStorage, readOpencodeFolder, type FolderFile } from '../core/import/opencode-folder.ts';
 import { importText, ImportSession } from '../core/import/run.ts';
 import { cursorStorePath, importCursorStore } from './load-cursor.ts';
+import { importKimiFolder, isKimiFolder } from './load-kimi.ts';
 import { ImportFormatError, type FormatId, type ImportResult } from '../core/import/types.ts';
 
 /**
@@ -17,7 +18,7 @@ export async function importFile(path: string, format?: FormatId): Promise<Impor
   const store = cursorStorePath(path);
   if (store) return importCursorStore(store.file, store.composerId);
   const stat = statSync(path);
-  if (stat.isDirectory()) return importFolder(path);
+  if (stat.isDirectory()) return (await importKimiFolder(path)) ?? importFolder(path);
   const size = stat.size;
   const session = new ImportSession({ fileName: basename(path), size, ...(format ? { format } : {}) });
   for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 })) session.push(chunk as Uint8Array);
@@ -42,7 +43,7 @@ function filesUnder(dir: string): FolderFile[] {
   return files;
 }
 
-/** Is `dir` an opencode storage folder or a Cline task folder (read as a session, not walked for transcripts)? */
+/** Is `dir` an opencode storage folder, a Cline task folder or a Kimi CLI session folder (read as a session, not walked for transcripts)? */
 export function isSessionFolder(dir: string): boolean {
   const paths: string[] = [];
   const walk = (at: string) => {
@@ -52,7 +53,7 @@ export function isSessionFolder(dir: string): boolean {
     }
   };
   walk(dir);
-  return isOpencodeStorage(paths) || isClineTaskFolder(paths);
+  return isOpencodeStorage(paths) || isClineTaskFolder(paths) || isKimiFolder(dir);
 }
 
 /**

@@ -8,6 +8,7 @@ import { isClineTaskFolder, readClineTasks } from '../core/import/cline-folder.t
 import { isSqliteHeader } from '../core/import/cursor-store.ts';
 import { cursorTranscriptPath } from '../core/import/cursor.ts';
 import { isOpencodeStorage, readOpencodeFolder, type FolderFile } from '../core/import/opencode-folder.ts';
+import { kimiWirePath, readKimiFolder } from '../core/import/kimi-folder.ts';
 import { isSubagentMetaName, parseSubagentMeta, subagentMetaNameOf } from '../core/import/subagent-meta.ts';
 import type { FormatId } from '../core/import/types.ts';
 import { readCursorStoreFile } from '../worker/import/cursor-db-client.ts';
@@ -72,6 +73,15 @@ async function importOpencodeFolder(files: readonly PickedFile[]): Promise<void>
   noticeProblems(problems, 'opencode folder');
 }
 
+/** A Kimi CLI session folder: its wire.jsonl, with the folder's session id, title and subagent descriptions. */
+async function importKimiFolder(files: readonly PickedFile[], wirePath: string): Promise<void> {
+  const wire = files.find((picked) => (picked.path || picked.file.name) === wirePath);
+  if (!wire) return;
+  const { info, problems } = readKimiFolder(wirePath, await jsonTexts(files), wirePath.split('/')[0] ?? 'session');
+  await importFile(wire.file, { format: 'kimi', kimiFolder: info });
+  noticeProblems(problems, 'Kimi session folder');
+}
+
 /** A Cline / Roo Code task folder (or a folder of tasks): each task's history with its panel messages. */
 async function importClineFolder(files: readonly PickedFile[]): Promise<void> {
   const { tasks, problems } = readClineTasks(await jsonTexts(files));
@@ -124,6 +134,11 @@ export async function importFiles(files: readonly PickedFile[], options: { forma
   }
   if (files.length > 1 && isClineTaskFolder(paths)) {
     await importClineFolder(files);
+    return;
+  }
+  const kimiWire = files.length > 1 ? kimiWirePath(paths) : undefined;
+  if (kimiWire !== undefined) {
+    await importKimiFolder(files, kimiWire);
     return;
   }
   const { transcripts, skipped } = planImport(files);

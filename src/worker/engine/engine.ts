@@ -6,6 +6,7 @@ import { generateSession, type DemoLanguage } from '../../core/demo/generate-ses
 import { ImportSession, importText } from '../../core/import/run.ts';
 import type { ImportResult } from '../../core/import/types.ts';
 import { withSubagentMeta } from '../../core/import/subagent-meta.ts';
+import { withKimiFolder } from '../../core/import/kimi-folder.ts';
 import { existingThreadId, threadFileName } from '../import/import-threads.ts';
 import { inspect, type InspectReport, type TokenSummary } from '../../core/inspect.ts';
 import type { Entry } from '../../core/journal/entry.ts';
@@ -209,7 +210,8 @@ export class Engine implements EngineApi {
         reader.releaseLock();
       }
       const imported = session.finish();
-      const result = request.subagentMeta ? withSubagentMeta(imported, request.subagentMeta) : imported;
+      const described = request.subagentMeta ? withSubagentMeta(imported, request.subagentMeta) : imported;
+      const result = request.kimiFolder ? withKimiFolder(described, request.kimiFolder) : described;
       const outcome = await this.commit(result, request, blob.size, signal, onProgress);
       // Subagents written inline (older Claude Code) are saved as conversations of their own.
       // A Cancel after the session was saved stops here and keeps what was saved.

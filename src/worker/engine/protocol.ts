@@ -5,6 +5,7 @@
 import { CancelledError } from '../../core/cancel.ts';
 import type { StoredCompactRequest } from '../../db/jobs.ts';
 import type { SubagentLink } from '../../core/import/types.ts';
+import type { KimiFolderInfo } from '../../core/import/kimi-folder.ts';
 import type { InputScope } from '../../core/compaction/input-scope.ts';
 import type { FormatId } from '../../core/import/types.ts';
 import type { InspectReport } from '../../core/inspect.ts';
@@ -63,6 +64,8 @@ export interface ImportRequest {
    * description), or a Cursor subagent's link read from its path (parent session and id).
    */
   subagentMeta?: Pick<SubagentLink, 'agentType' | 'description' | 'parentSessionId' | 'agentId'>;
+  /** A Kimi CLI session folder's id, title and subagent descriptions, applied to its `wire.jsonl`. */
+  kimiFolder?: KimiFolderInfo;
 }
 
 export interface ImportOutcome {
