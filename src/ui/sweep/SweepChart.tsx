@@ -9,7 +9,7 @@ import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import type { SweepResult } from '../../core/sweep/types.ts';
-import { chartColumns } from './sweep-model.ts';
+import { chartColumns, nearestPoint } from './sweep-model.ts';
 
 export interface SweepChartProps {
   result: SweepResult;
@@ -58,13 +58,9 @@ export default function SweepChart({ result, onPick }: SweepChartProps) {
       const rect = chart.over.getBoundingClientRect();
       const left = event.clientX - rect.left;
       const top = event.clientY - rect.top;
-      let best: { index: number; distance: number } | undefined;
-      columns.order.forEach((index, k) => {
-        const point = result.points[index]!;
-        const distance = Math.hypot(chart.valToPos(columns.xs[k]!, 'x') - left, chart.valToPos(point.retention, 'y') - top);
-        if (distance <= PICK_RADIUS && (!best || distance < best.distance)) best = { index, distance };
-      });
-      if (best) pick.current(best.index);
+      const positions = columns.order.map((index, k) => ({ index, x: chart.valToPos(columns.xs[k]!, 'x'), y: chart.valToPos(result.points[index]!.retention, 'y') }));
+      const picked = nearestPoint(positions, left, top, PICK_RADIUS);
+      if (picked !== undefined) pick.current(picked);
     };
     chart.over.addEventListener('click', onClick);
     let width = options.width;

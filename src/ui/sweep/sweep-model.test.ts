@@ -4,7 +4,7 @@ import { assembleSweep } from '../../core/sweep/run.ts';
 import { DEFAULT_RETENTION_WEIGHTS, type SessionFigures } from '../../core/sweep/score.ts';
 import { sweepTable } from '../../core/sweep/table.ts';
 import type { SweepRow } from '../../db/sweep-row.ts';
-import { chartColumns, durationText, pointKind, progressText, sweepCsvText, sweepJson, sweepResultOf } from './sweep-model.ts';
+import { chartColumns, durationText, nearestPoint, pointKind, progressText, sweepCsvText, sweepJson, sweepResultOf } from './sweep-model.ts';
 
 function figures(tokens: number, kept: number, overflowCalls = 0): SessionFigures {
   const probes = emptyScores();
@@ -45,6 +45,14 @@ describe('a saved sweep in the Sweep tab', () => {
     expect(result.pareto).toEqual([0, 1]);
     expect(columns.front).toEqual([null, 0.5, 1]);
     expect(columns.recommended).toEqual([null, null, 1]);
+  });
+
+  it('a click on the chart picks the nearest point within the radius, or none', () => {
+    const positions = [{ index: 2, x: 10, y: 10 }, { index: 0, x: 30, y: 10 }, { index: 1, x: 100, y: 50 }];
+    expect(nearestPoint(positions, 22, 12, 14)).toBe(0);
+    expect(nearestPoint(positions, 12, 9, 14)).toBe(2);
+    expect(nearestPoint(positions, 60, 30, 14)).toBeUndefined();
+    expect(nearestPoint([], 0, 0, 14)).toBeUndefined();
   });
 
   it('other weights score it again without replaying', () => {

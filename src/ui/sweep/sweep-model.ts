@@ -80,3 +80,16 @@ export function durationText(ms: number): string {
   if (m < 60) return `${m} min ${s % 60} s`;
   return `${Math.floor(m / 60)} h ${m % 60} min`;
 }
+
+/**
+ * The point a click at (`left`, `top`) picks: the nearest of `positions` (index and pixel place of
+ * each point) within `radius` pixels, or undefined when none is that close.
+ */
+export function nearestPoint(positions: ReadonlyArray<{ index: number; x: number; y: number }>, left: number, top: number, radius: number): number | undefined {
+  let best: { index: number; distance: number } | undefined;
+  for (const { index, x, y } of positions) {
+    const distance = Math.hypot(x - left, y - top);
+    if (distance <= radius && (!best || distance < best.distance)) best = { index, distance };
+  }
+  return best?.index;
+}
