@@ -71,8 +71,8 @@ describe('docs/features.md', () => {
 
   it('the checks catch a missing row, a row without a test and a test that does not exist', () => {
     expect(tableRows('| id | a | b | c |\n|---|---|---|---|\n| A1, A2 | x | `y.ts` | `src/nope.test.ts` |')).toEqual([{ ids: ['A1', 'A2'], provedBy: '`src/nope.test.ts`' }]);
-    expect(namedTests('`src/nope.test.ts`, `augment.test.ts`, `src/worker/count-pool*.test.ts`')).toEqual([
-      { name: 'src/nope.test.ts', found: false }, { name: 'augment.test.ts', found: true }, { name: 'src/worker/count-pool*.test.ts', found: true },
+    expect(namedTests('`src/nope.test.ts`, `augment.test.ts`, `src/worker/count-pool/*.test.ts`')).toEqual([
+      { name: 'src/nope.test.ts', found: false }, { name: 'augment.test.ts', found: true }, { name: 'src/worker/count-pool/*.test.ts', found: true },
     ]);
     expect(namedTests('`npm run test:e2e`')).toEqual([]);
     expect(notBuilt('## Not built yet\n\n- **X12** a\n- **X13** b\n\n## Other\n- **X1** c')).toEqual(['X12', 'X13']);
