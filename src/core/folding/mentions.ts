@@ -1,7 +1,10 @@
 /**
  * Which folded blocks an iteration mentions (F7 implicit and error recall), without scanning every
  * block at every iteration: the blocks' file-like entities are indexed by their first word and by
- * their base name, so a lookup costs what the iteration says, not how long the history is.
+ * their base name, so a lookup costs what the iteration says, not how long the history is. A block
+ * whose importance fell below the recall bar is put to sleep (out of the mention lookups, still in
+ * the error lookup) until a recall touches it: its importance only falls while nothing touches it,
+ * so the blocks a mention can recall stay few however often their files come up.
  */
 import type { FoldedBlock } from './types.ts';
 
@@ -48,21 +51,49 @@ export class MentionIndex {
   /** Exact file-like entities -> blocks (the iteration's touched files). */
   private readonly byExact = new Map<string, Set<FoldedBlock>>();
 
-  private keys(entity: string): Array<[Map<string, Set<FoldedBlock>>, string]> {
-    const keys: Array<[Map<string, Set<FoldedBlock>>, string]> = [[this.byBase, baseName(entity)]];
-    if (!FILE_LIKE.test(entity)) return keys;
+  /** Blocks out of the mention lookups (`sleep`), still in the error lookup. */
+  private readonly asleep = new Set<FoldedBlock>();
+
+  /** The mention lookups' keys of an entity (an entity without a dot or slash has none). */
+  private mentionKeys(entity: string): Array<[Map<string, Set<FoldedBlock>>, string]> {
+    if (!FILE_LIKE.test(entity)) return [];
     const lower = entity.toLowerCase();
     const first = lower.split(/\s+/)[0] ?? '';
-    keys.push([first === lower ? this.bySingle : this.byWord, first], [this.byExact, entity]);
-    return keys;
+    return [[first === lower ? this.bySingle : this.byWord, first], [this.byExact, entity]];
+  }
+
+  private putMentions(block: FoldedBlock): void {
+    for (const entity of block.entities) for (const [map, key] of this.mentionKeys(entity)) MentionIndex.put(map, key, block);
+  }
+
+  private dropMentions(block: FoldedBlock): void {
+    for (const entity of block.entities) for (const [map, key] of this.mentionKeys(entity)) MentionIndex.drop(map, key, block);
   }
 
   add(block: FoldedBlock): void {
-    for (const entity of block.entities) for (const [map, key] of this.keys(entity)) MentionIndex.put(map, key, block);
+    for (const entity of block.entities) MentionIndex.put(this.byBase, baseName(entity), block);
+    this.putMentions(block);
   }
 
   remove(block: FoldedBlock): void {
-    for (const entity of block.entities) for (const [map, key] of this.keys(entity)) MentionIndex.drop(map, key, block);
+    for (const entity of block.entities) MentionIndex.drop(this.byBase, baseName(entity), block);
+    if (!this.asleep.delete(block)) this.dropMentions(block);
+  }
+
+  /**
+   * Takes a block out of the mention lookups: a mention found it neither retrieved nor above the
+   * recall bar, and only a recall touching it (`wake`) can change that, since its importance only
+   * falls with time otherwise.
+   */
+  sleep(block: FoldedBlock): void {
+    if (this.asleep.has(block)) return;
+    this.asleep.add(block);
+    this.dropMentions(block);
+  }
+
+  /** Puts a sleeping block back in the mention lookups (a recall touched it). */
+  wake(block: FoldedBlock): void {
+    if (this.asleep.delete(block)) this.putMentions(block);
   }
 
   /**

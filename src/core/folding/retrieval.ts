@@ -23,6 +23,8 @@ export interface RecallHost {
   rangeImportance(from: number, to: number, digest: BlockDigest, now: number): number;
   /** Iterations from..to were just recalled (F2: they come nearer). */
   accessed?(from: number, to: number, now: number, trigger: RecallTrigger): void;
+  /** A committed block's access changed (a recall touched it): its importance may have risen. */
+  touchedBlock?(block: FoldedBlock): void;
 }
 
 interface Access {
@@ -82,6 +84,7 @@ export class RetrievedZone {
     for (let k = lo; k < layout.length && layout[k]!.from <= to; k++) {
       const access = this.access.get(layout[k]!);
       if (access) this.access.set(layout[k]!, { count: Math.max(access.count, most), last: now, digest: access.digest });
+      this.host.touchedBlock?.(layout[k]!);
     }
     this.host.accessed?.(from, to, now, trigger);
   }

@@ -62,6 +62,7 @@ export class FoldSession extends SessionLevels {
         if (o.recallNear) this.bringNear(rangeOf(from, to), RECALL_NEAREST, now, trigger);
       },
       rangeImportance: (from, to, digest, now) => this.builder.importance(from, to, digest, now).value,
+      touchedBlock: (block) => this.index.wake(block),
     });
     this.rules = { levels: this.levels, chunk: (level) => chunkOf(o, level as Level), phaseEnds: this.phaseEnds };
   }
@@ -204,6 +205,8 @@ export class FoldSession extends SessionLevels {
         continue;
       }
       if (this.zone.importanceOf(block, now) > this.o.recallImportance) this.zone.recall(block, now, 'recall-implicit');
+      // Below the bar and not retrieved: it stays so until a recall touches it (mentions.ts).
+      else this.index.sleep(block);
     }
   }
 

@@ -22,6 +22,8 @@ export interface Step {
   /** What the model says (default "Step i: working on <file>."). */
   said?: string;
   error?: boolean;
+  /** The tool output itself, instead of the lines. */
+  output?: string;
 }
 
 /** Entries of a run: a user request, then one model call with its tool result per step. */
@@ -29,7 +31,7 @@ export function stepEntries(steps: readonly Step[], request = 'Please refactor t
   const specs: Spec[] = [{ user: request }];
   steps.forEach((step, i) => {
     specs.push({ assistant: step.said ?? `Step ${i}: working on ${step.file}.`, calls: [{ id: `c${i}`, name: step.edit ? 'Edit' : 'Read', input: { file_path: step.file } }] });
-    specs.push({ tool: `${'line of output\n'.repeat(step.lines ?? 40)}done`, callId: `c${i}`, ...(step.error ? { error: true } : {}) });
+    specs.push({ tool: step.output ?? `${'line of output\n'.repeat(step.lines ?? 40)}done`, callId: `c${i}`, ...(step.error ? { error: true } : {}) });
   });
   return makeEntries(specs);
 }
