@@ -13,6 +13,7 @@ import type { CompactionInput, ContextEntry, TriggerDecision } from '../compacti
 import { entryText } from '../journal/entry.ts';
 import { TokenIndex } from '../tokens/prefix-sums.ts';
 import { userCompactionHooks, type HookRunner } from '../hooks/user-hooks.ts';
+import { askTrigger, madeSmaller, planChanged } from '../replay/trigger-loop.ts';
 import { historyContext, type BranchView, type CompactionState, type TokenCache } from './branch-context.ts';
 
 export interface LoopCompactionArgs {
@@ -79,7 +80,7 @@ export async function compactBranch(args: LoopCompactionArgs): Promise<LoopCompa
   const { strategy, view, tokens } = args;
   const options = strategy.parse(args.rawOptions);
   const input = strategyInput(view, tokens, args.contextWindow, args.now());
-  const decision = strategy.trigger(input, options);
+  const { decision } = askTrigger(strategy, input, options, false);
   if (!decision.fire && !args.force) return { kind: 'skipped', decision };
 
   const before = historyContext(view);
@@ -92,11 +93,10 @@ export async function compactBranch(args: LoopCompactionArgs): Promise<LoopCompa
   });
   const { plan, context } = outcome;
   const notes = [...context.notes];
-  const planned = !plan.nothingToDo || context.summaryApplied || context.truncationApplied || plan.compressions.length > 0;
   const tokensAfter = tokens.ofContext(context.entries);
   const kept = verbatimIds(context.entries);
   const removed = [...verbatimIds(before)].filter((id) => !kept.has(id)).length;
-  if (!planned || (removed === 0 && tokensAfter >= tokensBefore)) {
+  if (!planChanged(outcome) || !madeSmaller(removed, tokensBefore, tokensAfter)) {
     return { kind: 'unchanged', decision, reason: plan.nothingToDo ?? 'the plan changed nothing', notes };
   }
   const firstKeptEntryId = context.previous.firstKeptEntryId ?? context.entries.find((item) => item.origin === 'journal')?.entry.id;

@@ -8,7 +8,6 @@
  * compaction of the replay. Digests are the offline extraction (no model): summarizer tokens are 0.
  * Pure: the same input gives the same series.
  */
-import { compactionCancelled } from '../compaction/summarizer.ts';
 import { iterationOfEntry, toIterations } from '../folding/iterations.ts';
 import type { FoldOptions } from '../folding/options.ts';
 import { FoldSession } from '../folding/session.ts';
@@ -17,19 +16,17 @@ import { dynamicText } from '../folding/zones.ts';
 import { extractProbes } from '../probes/index.ts';
 import { clockOf, findCalls } from './calls.ts';
 import { foldReplayOptions } from './config-options.ts';
-import { DEFAULT_CACHE_TTL_MS, replayCall, replayCost } from './cost.ts';
+import { DEFAULT_CACHE_TTL_MS } from './cost.ts';
 import { FoldContextBuilder, type FoldContext } from './folding-context.ts';
 import { foldCompaction, foldOverflowNote } from './folding-record.ts';
-import { configLabel } from './label.ts';
 import type { ReplayArgs } from './replay.ts';
-import { emptyScores, ProbeChecker, probesByEntry, probesOf, scoreOf } from './scoring.ts';
-import type { ContextRef, ProbeOutcome, ReplayCall, ReplayCompaction, ReplayResult } from './types.ts';
+import { replayResult } from './replay-result.ts';
+import { ProbeChecker, probesByEntry, probesOf } from './scoring.ts';
+import { walkCalls } from './trigger-loop.ts';
+import type { ContextRef, ProbeOutcome, ReplayCompaction, ReplayResult } from './types.ts';
 
 /** A folding replay takes a replay's arguments; it asks no summarizer (its digests are extracted). */
 export type FoldingReplayArgs = Omit<ReplayArgs, 'summarizer' | 'prompts' | 'timeoutMs'> & Partial<Pick<ReplayArgs, 'summarizer' | 'prompts' | 'timeoutMs'>>;
-
-/** Yield to the event loop after this much work, so a cancel or a progress message can get through. */
-const YIELD_EVERY_MS = 25;
 
 /** A fold that raised the level of at least one iteration: the context changed. */
 export function isFoldEvent(event: FoldEvent): boolean {
@@ -60,12 +57,10 @@ export async function replayFolding(args: FoldingReplayArgs): Promise<ReplayResu
   const session = new FoldSession(options, new Map(), input.counter);
   const builder = new FoldContextBuilder(entries, counts, input.counter);
   const checker = new ProbeChecker();
-  const calls: ReplayCall[] = [];
   const compactions: ReplayCompaction[] = [];
   const removedEver = new Set<number>();
   let last: LastFold = { context: { refs: [], verbatim: new Set(), compressed: { count: 0, tokensSaved: 0 }, folded: [] }, appendFrom: 0, texts: new Set() };
   let pushed = 0;
-  let lastYield = Date.now();
 
   /** Pushes the iterations before `target` (the ones complete before the call); returns the events they logged. */
   const pushUpTo = (target: number): FoldEvent[] => {
@@ -81,45 +76,39 @@ export async function replayFolding(args: FoldingReplayArgs): Promise<ReplayResu
     builder.build(now.blocks(), now.retrieved, session.its, session.iterations > 0 ? dynamicText(session.infos, session.iterations - 1, options) : '');
   const withAppended = (refs: readonly ContextRef[], from: number, to: number): ContextRef[] => [...refs, ...builder.journal(from, to - 1)];
 
-  for (let k = 0; k < callIndices.length; k++) {
-    if (args.signal?.aborted) throw compactionCancelled();
-    const c = callIndices[k]!;
-    const started = Date.now();
-    const target = iterationOf[c]!;
-    const pushedBefore = pushed;
-    const events = pushUpTo(target);
-    const folds = events.filter(isFoldEvent);
-    const partialFrom = iterations[target]!.from;
-    const now = session.current();
-    const contextTokens = now.tokens + input.tokens.range(partialFrom, c - 1);
-    const previousCall = calls[k - 1];
-    const compacted = folds.length > 0;
-    if (compacted) {
-      const context = contextNow(now);
-      const before = previousCall ? previousCall.contextTokens + input.tokens.range(previousCall.entryIndex, c - 1) : input.tokens.range(0, c - 1);
-      const removed = removedSince(last, context, partialFrom, c);
-      for (const i of removed) removedEver.add(i);
-      const removedIds = removed.map((i) => entries[i]!.id);
-      const probes = checker.check(probesOf(removedIds, byEntry), () => builder.parts(withAppended(context.refs, partialFrom, c), indexOf), c);
-      const compaction = foldCompaction({
-        call: k, folds, options, counter: input.counter.label, context, previousTexts: last.texts, tokensBefore: before, tokensAfter: contextTokens,
-        appendFrom: partialFrom, end: c, removedIds, probes, levels: session.levels, keyMoments: session.moments.filter((m) => m !== undefined).length, durationMs: Date.now() - started,
-      });
-      compactions.push(compaction);
-      last = { context, appendFrom: partialFrom, texts: new Set(context.folded.map((f) => f.text)) };
-    }
-    calls.push(replayCall({
-      call: k, entryIndex: c, entry: entries[c]!, contextTokens, countedOutput: input.tokens.countAt(c), previous: previousCall, compacted,
-      requestAt: clock[c - 1] ?? clock[c], cacheTtlMs: cacheTtl, contextWindow: input.contextWindow,
-      overflowNote: () => foldOverflowNote({ compacted, lastEvent: lastFoldEvent(session.events), partialTokens: input.tokens.range(partialFrom, c - 1), tokens: contextTokens, window: input.contextWindow, measured: session.iterations > 0 ? session.usage(session.iterations - 1) : 0, foldWindow: options.contextWindow, iteration: target, pushedNow: pushed > pushedBefore }),
-    }));
-    if (Date.now() - lastYield > YIELD_EVERY_MS) {
-      args.onProgress?.({ call: k + 1, calls: callIndices.length, compactions: compactions.length, phase: 'replaying' });
-      await new Promise((resolve) => setTimeout(resolve, 0));
-      lastYield = Date.now();
-      if (args.signal?.aborted) throw compactionCancelled();
-    }
-  }
+  const { calls } = await walkCalls({
+    entries, callIndices, clock, tokens: input.tokens, contextWindow: input.contextWindow, cacheTtlMs: cacheTtl,
+    ...(args.signal ? { signal: args.signal } : {}), ...(args.onProgress ? { onProgress: args.onProgress } : {}),
+    compactions: () => compactions.length,
+    // The fold's own triggers decide as the iterations before the call are pushed.
+    beforeCall: (k, c, previousCall) => {
+      const started = Date.now();
+      const target = iterationOf[c]!;
+      const pushedBefore = pushed;
+      const folds = pushUpTo(target).filter(isFoldEvent);
+      const partialFrom = iterations[target]!.from;
+      const now = session.current();
+      const contextTokens = now.tokens + input.tokens.range(partialFrom, c - 1);
+      const compacted = folds.length > 0;
+      if (compacted) {
+        const context = contextNow(now);
+        const before = previousCall ? previousCall.contextTokens + input.tokens.range(previousCall.entryIndex, c - 1) : input.tokens.range(0, c - 1);
+        const removed = removedSince(last, context, partialFrom, c);
+        for (const i of removed) removedEver.add(i);
+        const removedIds = removed.map((i) => entries[i]!.id);
+        const probes = checker.check(probesOf(removedIds, byEntry), () => builder.parts(withAppended(context.refs, partialFrom, c), indexOf), c);
+        compactions.push(foldCompaction({
+          call: k, folds, options, counter: input.counter.label, context, previousTexts: last.texts, tokensBefore: before, tokensAfter: contextTokens,
+          appendFrom: partialFrom, end: c, removedIds, probes, levels: session.levels, keyMoments: session.moments.filter((m) => m !== undefined).length, durationMs: Date.now() - started,
+        }));
+        last = { context, appendFrom: partialFrom, texts: new Set(context.folded.map((f) => f.text)) };
+      }
+      return {
+        compacted, contextTokens,
+        overflowNote: () => foldOverflowNote({ compacted, lastEvent: lastFoldEvent(session.events), partialTokens: input.tokens.range(partialFrom, c - 1), tokens: contextTokens, window: input.contextWindow, measured: session.iterations > 0 ? session.usage(session.iterations - 1) : 0, foldWindow: options.contextWindow, iteration: target, pushedNow: pushed > pushedBefore }),
+      };
+    },
+  });
 
   // What the next call would be sent: the fold as of the last call, and everything recorded after it.
   const end = callIndices.length === allCalls.length ? entries.length : callIndices.length > 0 ? callIndices.at(-1)! + 1 : 0;
@@ -127,33 +116,12 @@ export async function replayFolding(args: FoldingReplayArgs): Promise<ReplayResu
   const finalContext = withAppended(contextNow(session.current()).refs, appendFrom, Math.max(end, appendFrom));
   const finalIds = [...removedEver].sort((a, b) => a - b).map((i) => entries[i]!.id);
   const probes: ProbeOutcome[] = checker.check(probesOf(finalIds, byEntry), () => builder.parts(finalContext, indexOf), Math.max(end, appendFrom));
-  const contextTokens = calls.reduce((sum, call) => sum + call.contextTokens, 0);
-  const summarizerTokens = { input: 0, output: 0 };
-  args.onProgress?.({ call: calls.length, calls: callIndices.length, compactions: compactions.length, phase: 'done' });
-  return {
-    config,
-    label: configLabel(config),
-    counter: input.counter.label,
-    contextWindow: input.contextWindow,
-    calls,
-    compactions,
-    totals: {
-      calls: calls.length,
-      tokensPerTask: contextTokens,
-      contextTokens,
-      peakTokens: calls.reduce((peak, call) => Math.max(peak, call.contextTokens), 0),
-      compactions: compactions.length,
-      overflowCalls: calls.filter((call) => call.overflow).length,
-      summarizerTokens,
-      cost: args.price ? replayCost(calls, summarizerTokens, args.price.price) : null,
-      costModel: args.price?.model ?? null,
-    },
-    probes,
-    scores: probes.length > 0 ? scoreOf(probes) : emptyScores(),
-    compactionScores: scoreOf(compactions.flatMap((compaction) => compaction.probes)),
-    finalContext,
-    notes: replayNotes(session.events, compactions.length),
-  };
+  return replayResult({
+    config, counter: input.counter.label, contextWindow: input.contextWindow, calls, compactions, summarizerTokens: { input: 0, output: 0 }, probes, finalContext,
+    notes: replayNotes(session.events, compactions.length), callsAsked: callIndices.length,
+    ...(args.price ? { price: args.price } : {}),
+    ...(args.onProgress ? { onProgress: args.onProgress } : {}),
+  });
 }
 
 /** Input indices that were verbatim before the fold (the last fold's context and the entries since) and are not after it. */

@@ -21,13 +21,14 @@ import type { HookRunner } from '../hooks/user-hooks.ts';
 import { getStrategy } from '../strategies/index.ts';
 import { clockOf, findCalls, idleMoment } from './calls.ts';
 import { ReplayContext } from './context.ts';
-import { DEFAULT_CACHE_TTL_MS, replayCall, replayCost } from './cost.ts';
-import { configLabel } from './label.ts';
-import { emptyScores, ProbeChecker, probesByEntry, probesOf, scoreOf } from './scoring.ts';
+import { DEFAULT_CACHE_TTL_MS } from './cost.ts';
+import { ProbeChecker, probesByEntry, probesOf, scoreOf } from './scoring.ts';
 import { recordedCalls, unseenPrefixOf, type UnseenPrefix } from './recorded-usage.ts';
 import { replayAfterCompact, replayCompactionHooks, ReplayHookCancel } from './replay-hooks.ts';
-import type { ProbeOutcome, ReplayCall, ReplayCompaction, ReplayConfig, ReplayPlan, ReplayProgress, ReplayResult } from './types.ts';
+import { replayResult } from './replay-result.ts';
+import { askTrigger, madeSmaller, planChanged, walkCalls } from './trigger-loop.ts';
 import { isCancelled } from '../cancel.ts';
+import type { ProbeOutcome, ReplayCompaction, ReplayConfig, ReplayPlan, ReplayProgress, ReplayResult } from './types.ts';
 
 export interface ReplayArgs {
   /** The whole branch, counted (`buildInput`); `previous` is ignored: a replay starts with no compaction. */
@@ -61,9 +62,6 @@ export interface ReplayArgs {
   hooks?: HookRunner;
 }
 
-/** Yield to the event loop after this much work, so a cancel or a progress message can get through. */
-const YIELD_EVERY_MS = 25;
-
 export async function replaySession(args: ReplayArgs): Promise<ReplayResult> {
   const { config } = args;
   const strategy = resolveStrategy(config);
@@ -82,7 +80,6 @@ export async function replaySession(args: ReplayArgs): Promise<ReplayResult> {
   const cacheTtl = args.cacheTtlMs ?? DEFAULT_CACHE_TTL_MS;
   const context = new ReplayContext(input);
   const checker = new ProbeChecker();
-  const calls: ReplayCall[] = [];
   const compactions: ReplayCompaction[] = [];
   const removedEver: string[] = [];
   const notes: string[] = [];
@@ -93,8 +90,6 @@ export async function replaySession(args: ReplayArgs): Promise<ReplayResult> {
   let nothingToDo = 0;
   /** The context changed at a compaction that was not recorded (it made nothing smaller). */
   let unrecorded = false;
-  let error: string | undefined;
-  let lastYield = Date.now();
 
   const prefix = (end: number, now: number | undefined, list: readonly Entry[]): CompactionInput => ({
     ...input,
@@ -120,9 +115,8 @@ export async function replaySession(args: ReplayArgs): Promise<ReplayResult> {
     if (end <= context.appendFrom) return false;
     lastNothing = undefined;
     const asked = prefix(end, now, liveView(end));
-    const decision = strategy.trigger(asked, options);
     // A strategy that tells cheaply that its plan would change nothing is not asked for one.
-    const idle = decision.fire ? strategy.nothingToDo?.(asked, options) : undefined;
+    const { decision, idle } = askTrigger(strategy, asked, options, true);
     lastDecision = decision;
     if (!decision.fire) return false;
     if (idle !== undefined) {
@@ -147,14 +141,14 @@ export async function replaySession(args: ReplayArgs): Promise<ReplayResult> {
       lastNothing = caught.message;
       return false;
     }
-    if (args.hooks && changed(outcome)) await replayAfterCompact(args.hooks, outcome, call, hookNotes);
-    if (!changed(outcome)) {
+    if (args.hooks && planChanged(outcome)) await replayAfterCompact(args.hooks, outcome, call, hookNotes);
+    if (!planChanged(outcome)) {
       nothingToDo++;
       lastNothing = outcome.plan.nothingToDo ?? 'the plan changed nothing';
       return false;
     }
     const { removed: removedIds, delta } = context.apply(outcome.context, end);
-    if (removedIds.length === 0 && context.tokensAt(end) + unseen >= tokensBefore) {
+    if (!madeSmaller(removedIds.length, tokensBefore, context.tokensAt(end) + unseen)) {
       // Assembled to the same context (nothing left it, nothing got smaller): not a compaction.
       nothingToDo++;
       previous = outcome.context.previous;
@@ -174,33 +168,27 @@ export async function replaySession(args: ReplayArgs): Promise<ReplayResult> {
     return true;
   };
 
-  for (let k = 0; k < callIndices.length; k++) {
-    const c = callIndices[k]!;
-    if (args.signal?.aborted) throw compactionCancelled();
-    let compacted = false;
-    try {
-      if (k > 0) {
-        const idle = idleMoment(entries, callIndices[k - 1]!, c);
-        if (idle) compacted = await consider(idle.after + 1, idle.at, k);
+  const walked = await walkCalls({
+    entries, callIndices, clock, tokens: input.tokens, contextWindow: input.contextWindow, cacheTtlMs: cacheTtl,
+    ...(args.signal ? { signal: args.signal } : {}), ...(args.onProgress ? { onProgress: args.onProgress } : {}),
+    compactions: () => compactions.length,
+    beforeCall: async (k, c) => {
+      let compacted = false;
+      try {
+        if (k > 0) {
+          const idle = idleMoment(entries, callIndices[k - 1]!, c);
+          if (idle) compacted = await consider(idle.after + 1, idle.at, k);
+        }
+        compacted = (await consider(c, clock[c - 1] ?? clock[c], k)) || compacted;
+      } catch (caught) {
+        if (isCancelled(caught) || args.signal?.aborted) throw compactionCancelled();
+        return { error: `Call ${k + 1}: ${(caught as Error).message}` };
       }
-      compacted = (await consider(c, clock[c - 1] ?? clock[c], k)) || compacted;
-    } catch (caught) {
-      if (isCancelled(caught) || args.signal?.aborted) throw compactionCancelled();
-      error = `Call ${k + 1}: ${(caught as Error).message}`;
-      break;
-    }
-    const contextTokens = context.tokensAt(c) + unseen;
-    calls.push(replayCall({
-      call: k, entryIndex: c, entry: entries[c]!, contextTokens, countedOutput: input.tokens.countAt(c), previous: calls[k - 1], compacted,
-      requestAt: clock[c - 1] ?? clock[c], cacheTtlMs: cacheTtl, contextWindow: input.contextWindow,
-      overflowNote: () => overflowNote(compacted, lastDecision, lastNothing, contextTokens, input.contextWindow),
-    }));
-    if (Date.now() - lastYield > YIELD_EVERY_MS) {
-      args.onProgress?.({ call: k + 1, calls: callIndices.length, compactions: compactions.length, phase: 'replaying' });
-      await new Promise((resolve) => setTimeout(resolve, 0));
-      lastYield = Date.now();
-    }
-  }
+      const contextTokens = context.tokensAt(c) + unseen;
+      return { compacted, contextTokens, overflowNote: () => overflowNote(compacted, lastDecision, lastNothing, contextTokens, input.contextWindow) };
+    },
+  });
+  const { calls, error } = walked;
 
   notes.push(unseen > 0
     ? `Every call's context is the transcript (${input.counter.label}) plus ${unseen.toLocaleString('en-US')} tokens not in it (system prompt, tool definitions), and every trigger reads that size: ${unseenPrefix.note}`
@@ -210,35 +198,14 @@ export async function replaySession(args: ReplayArgs): Promise<ReplayResult> {
   const end = error === undefined ? (callIndices.length === allCalls.length ? entries.length : callIndices.at(-1)! + 1) : (calls.at(-1)?.entryIndex ?? -1) + 1;
   const finalContext = context.snapshot(Math.max(end, context.appendFrom));
   const probes: ProbeOutcome[] = checker.check(probesOf([...new Set(removedEver)], byEntry), () => context.parts(finalContext), Math.max(end, context.appendFrom));
-  const contextTokens = calls.reduce((sum, call) => sum + call.contextTokens, 0);
-  args.onProgress?.({ call: calls.length, calls: callIndices.length, compactions: compactions.length, phase: 'done' });
-  return {
-    config,
-    label: configLabel(config),
-    counter: input.counter.label,
-    contextWindow: input.contextWindow,
-    calls,
-    compactions,
-    totals: {
-      calls: calls.length,
-      tokensPerTask: contextTokens + summarizerTokens.input + summarizerTokens.output,
-      contextTokens,
-      peakTokens: calls.reduce((peak, call) => Math.max(peak, call.contextTokens), 0),
-      compactions: compactions.length,
-      overflowCalls: calls.filter((call) => call.overflow).length,
-      summarizerTokens,
-      cost: args.price ? replayCost(calls, summarizerTokens, args.price.price) : null,
-      costModel: args.price?.model ?? null,
-    },
-    probes,
-    scores: probes.length > 0 ? scoreOf(probes) : emptyScores(),
-    compactionScores: scoreOf(compactions.flatMap((compaction) => compaction.probes)),
-    finalContext,
-    unseenPrefix,
+  return replayResult({
+    config, counter: input.counter.label, contextWindow: input.contextWindow, calls, compactions, summarizerTokens, probes, finalContext, notes, unseenPrefix,
+    callsAsked: callIndices.length,
+    ...(args.price ? { price: args.price } : {}),
     ...(error !== undefined ? { error } : {}),
     ...(args.hooks ? { hookNotes } : {}),
-    notes,
-  };
+    ...(args.onProgress ? { onProgress: args.onProgress } : {}),
+  });
 }
 
 function overflowNote(compacted: boolean, decision: TriggerDecision | undefined, nothing: string | undefined, tokens: number, window: number): string {
@@ -254,12 +221,6 @@ function resolveStrategy(config: ReplayConfig): Strategy {
     throw new Error('The custom plugin strategy cannot be replayed: its plan comes from your plugin at one moment, not before every call.');
   }
   return getStrategy(config.strategy);
-}
-
-/** The plan found something to do, or the run changed the context anyway (a fallback truncation). */
-function changed(outcome: CompactionOutcome): boolean {
-  const { plan, context } = outcome;
-  return !plan.nothingToDo || context.summaryApplied || context.truncationApplied || plan.compressions.length > 0;
 }
 
 function replayPlan(plan: Plan): ReplayPlan {
