@@ -1,7 +1,8 @@
 /**
  * Replays and compares in the worker: load the stored journal and its cached counts, build one
  * summarizer for every configuration, and run the core's compare. Nothing is written to the
- * journal; the page saves the result it is given (src/db/comparisons.ts).
+ * journal; `compareAndSave` saves the result here in the worker (src/db/comparisons.ts) and
+ * answers with the saved row's id, so the result never crosses to the page and back.
  */
 import { compactionCancelled } from '../../core/compaction/summarizer.ts';
 import { compareConfigs } from '../../core/replay/compare.ts';
