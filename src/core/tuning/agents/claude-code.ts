@@ -1,13 +1,15 @@
 /**
  * Claude Code's block: environment variables, as `export` lines for the shell that starts `claude`
- * and as the `env` object of ~/.claude/settings.json. Claude Code compacts at the window (or
- * CLAUDE_CODE_AUTO_COMPACT_WINDOW, capped at the model's window) minus its reserve;
- * CLAUDE_AUTOCOMPACT_PCT_OVERRIDE sets the threshold as a percentage of that window but, as its
- * documentation says, values above the default threshold have no effect: it can only lower it.
- * The reserve is Claude Code's own; a point that moved it is handed back as the nearest override.
+ * and as the `env` object of ~/.claude/settings.json. The threshold is the strategy's own
+ * (`claudeCodeThreshold`: the window, or CLAUDE_CODE_AUTO_COMPACT_WINDOW capped at the model's,
+ * less the output reserve and the buffer); CLAUDE_AUTOCOMPACT_PCT_OVERRIDE can only lower it, as
+ * Claude Code's documentation says. The reserves are Claude Code's own figures, not settings: a
+ * point that moved them to an earlier threshold is handed back as the nearest percentage at or
+ * below it, one that moved them to a later threshold as a limitation.
  */
 import type { Options } from '../../compaction/strategy.ts';
 import type { OptionSpec } from '../../compaction/options.ts';
+import { claudeCodeThreshold, parseClaudeCodeOptions, type ClaudeCodeOptions } from '../../strategies/claude-code/options.ts';
 import { formatNumber } from '../../strategies/format-number.ts';
 import type { AgentConfig, AgentConfigBasis } from '../types.ts';
 import { basisComments, basisSentence, knownWindow } from '../basis.ts';
@@ -15,49 +17,35 @@ import { notSettable } from './facts.ts';
 
 export const PCT_VAR = 'CLAUDE_AUTOCOMPACT_PCT_OVERRIDE';
 export const WINDOW_VAR = 'CLAUDE_CODE_AUTO_COMPACT_WINDOW';
+export const DISABLE_VAR = 'DISABLE_AUTO_COMPACT';
 export const CLAUDE_SETTINGS_FILE = '~/.claude/settings.json';
 export const SHELL_FILE = 'your shell profile (~/.bashrc, ~/.zshrc)';
 
-const SETTINGS = ['autoCompactPctOverride', 'autoCompactWindow', 'reserveTokens'];
-
-interface Threshold {
-  /** The window compaction is measured against (tokens), when known. */
-  window?: number;
-  /** Claude Code's own threshold there: window − its default reserve. */
-  standard?: number;
-}
+/** Options the block sets, and Claude Code's fixed figures it turns into the percentage when it can. */
+const SETTINGS = ['autoCompact', 'autoCompactPctOverride', 'autoCompactWindow'];
+const RESERVES = ['reserveTokens', 'outputReserveTokens'] as const;
 
 export function claudeCodeConfig(options: Options, specs: readonly OptionSpec[], basis: AgentConfigBasis): AgentConfig {
-  const model = Number(options.contextWindow ?? 0) > 0 ? Number(options.contextWindow) : knownWindow(basis);
-  const pct = Number(options.autoCompactPctOverride ?? 0);
-  const autoWindow = Number(options.autoCompactWindow ?? 0);
-  const defaultReserve = Number(specs.find((spec) => spec.name === 'reserveTokens')?.default ?? 0);
-  const reserve = Number(options.reserveTokens ?? defaultReserve);
-  const window = autoWindow > 0 ? (model !== undefined ? Math.min(autoWindow, model) : autoWindow) : model;
-  const at: Threshold = window === undefined ? {} : { window, standard: window - defaultReserve };
-
+  const point = parseClaudeCodeOptions(options);
+  const own = parseClaudeCodeOptions({ ...point, reserveTokens: undefined, outputReserveTokens: undefined });
+  const model = point.contextWindow > 0 ? point.contextWindow : knownWindow(basis);
   const vars: Array<[string, number]> = [];
   const notes: string[] = [];
-  if (autoWindow > 0) vars.push([WINDOW_VAR, autoWindow]);
-  if (autoWindow > 0 && model !== undefined && autoWindow > model) {
-    notes.push(`${WINDOW_VAR} is capped at the model's window: ${formatNumber(autoWindow)} counts as ${formatNumber(model)}.`);
+  if (!point.autoCompact) vars.push([DISABLE_VAR, 1]);
+  if (point.autoCompactWindow > 0) vars.push([WINDOW_VAR, point.autoCompactWindow]);
+  if (point.autoCompactWindow > 0 && model !== undefined && point.autoCompactWindow > model) {
+    notes.push(`${WINDOW_VAR} is capped at the model's window: ${formatNumber(point.autoCompactWindow)} counts as ${formatNumber(model)}.`);
   }
-  let chosenPct = pct;
-  if (reserve !== defaultReserve) {
-    const reserveNote = handBackReserve(reserve, defaultReserve, pct, at);
-    notes.push(reserveNote.note);
-    if (reserveNote.pct !== undefined) chosenPct = reserveNote.pct;
+  const moved = RESERVES.some((name) => point[name] !== own[name]);
+  let pct = point.autoCompactPctOverride;
+  if (point.autoCompact && moved) {
+    const handed = handBackReserves(point, own, model);
+    notes.push(handed.note);
+    if (handed.pct !== undefined) pct = handed.pct;
   }
-  if (chosenPct > 0) vars.push([PCT_VAR, chosenPct]);
-  if (pct > 0 && at.window !== undefined && at.standard !== undefined && reserve >= defaultReserve) {
-    const asked = Math.floor((at.window * pct) / 100);
-    if (asked > at.standard) {
-      notes.push(`${PCT_VAR} can only lower the threshold: ${pct}% of ${formatNumber(at.window)} is ${formatNumber(asked)}, above Claude Code's own ${formatNumber(at.standard)} (the window − its ${formatNumber(defaultReserve)}-token reserve), so Claude Code compacts at ${formatNumber(at.standard)} tokens as it would unset; that is the threshold these numbers were measured at.`);
-    }
-  } else if (pct > 0 && at.window === undefined) {
-    notes.push(`${PCT_VAR} can only lower the threshold: above the window − ${formatNumber(defaultReserve)} tokens it has no effect and Claude Code compacts there.`);
-  }
-  notes.push(...notSettable('Claude Code', options, specs, SETTINGS));
+  if (pct > 0) vars.push([PCT_VAR, pct]);
+  if (point.autoCompact && !moved && point.autoCompactPctOverride > 0) notes.push(...overrideLimit(point, model));
+  notes.push(...notSettable('Claude Code', options, specs, [...SETTINGS, ...RESERVES]));
 
   const lines = basisComments(basis);
   if (vars.length === 0) lines.push(`# Claude Code's own threshold was best: set neither ${PCT_VAR} nor ${WINDOW_VAR}.`);
@@ -75,31 +63,42 @@ export function claudeCodeConfig(options: Options, specs: readonly OptionSpec[],
       file: CLAUDE_SETTINGS_FILE,
       format: 'json',
       text: JSON.stringify({ env }, null, 2),
-      placement: `Or merge the "env" key into ${CLAUDE_SETTINGS_FILE} (or .claude/settings.json of a project). Some Claude Code versions pass this block only to the commands it runs, not to its own compaction (anthropics/claude-code#63186): if compaction does not move, use the export lines.`,
+      placement: `Or merge the "env" key into ${CLAUDE_SETTINGS_FILE} (or .claude/settings.json of a project). Some Claude Code versions pass this block only to the commands they run, not to their own compaction (anthropics/claude-code#63186): if compaction does not move, use the export lines.`,
     },
   };
 }
 
+/** The override asked for more than Claude Code's own threshold: what the user gets instead. */
+function overrideLimit(point: ClaudeCodeOptions, model: number | undefined): string[] {
+  const lead = `${PCT_VAR} can only lower the threshold`;
+  if (model === undefined) {
+    return [`${lead}: above the window − ${formatNumber(point.outputReserveTokens + point.reserveTokens)} tokens it has no effect, and Claude Code compacts there.`];
+  }
+  const at = claudeCodeThreshold(point, model);
+  if (!at.capped) return [];
+  const asked = Math.floor((at.effective * point.autoCompactPctOverride) / 100);
+  return [`${lead}: ${point.autoCompactPctOverride}% of the effective window ${formatNumber(at.effective)} is ${formatNumber(asked)}, above Claude Code's own ${formatNumber(at.defaultThreshold)} (${at.rule.replace(/^.*capped at /, '')}), so Claude Code compacts at ${formatNumber(at.threshold)} tokens as it would with the variable unset; that is the threshold these numbers were measured at.`];
+}
+
 /**
- * A reserve other than Claude Code's: a larger one (an earlier threshold) is the nearest whole
- * percentage at or below it; a smaller one (a later threshold) cannot be set.
+ * Reserves other than Claude Code's: a threshold earlier than its own is the nearest whole
+ * percentage at or below it; a later one cannot be set.
  */
-function handBackReserve(reserve: number, standardReserve: number, pct: number, at: Threshold): { note: string; pct?: number } {
-  const lead = `reserveTokens = ${formatNumber(reserve)} is not a Claude Code setting (its reserve is ${formatNumber(standardReserve)})`;
-  if (reserve < standardReserve) {
-    const instead = at.standard !== undefined ? ` at ${formatNumber(at.standard)} tokens` : ` at the window − ${formatNumber(standardReserve)}`;
-    return { note: `${lead}, and no setting compacts later than Claude Code's own threshold: you get compaction${instead}, earlier than these numbers were measured at.` };
+function handBackReserves(point: ClaudeCodeOptions, own: ClaudeCodeOptions, model: number | undefined): { note: string; pct?: number } {
+  const changed = RESERVES.filter((name) => point[name] !== own[name]).map((name) => `${name} = ${formatNumber(point[name])} (Claude Code: ${formatNumber(own[name])})`);
+  const lead = `${changed.join(' and ')} ${changed.length === 1 ? 'is not one' : 'are not'} of Claude Code's settings`;
+  if (model === undefined) {
+    return { note: `${lead}: with the window unknown it cannot be turned into ${PCT_VAR}, so Claude Code compacts at its own threshold.` };
   }
-  if (at.window === undefined) {
-    return { note: `${lead}: with the window unknown it cannot be turned into ${PCT_VAR}; set the percentage to (window − ${formatNumber(reserve)}) / window.` };
+  const wanted = claudeCodeThreshold(point, model).threshold;
+  const standard = claudeCodeThreshold(own, model);
+  if (wanted >= standard.threshold) {
+    const later = wanted > standard.threshold ? `, and no setting compacts later than Claude Code's own threshold` : '';
+    return { note: `${lead}${later}: you get compaction at ${formatNumber(standard.threshold)} tokens${wanted > standard.threshold ? `, not ${formatNumber(wanted)}` : ''}.` };
   }
-  const wanted = at.window - reserve;
-  const pctWanted = Math.max(1, Math.floor((wanted / at.window) * 100));
-  const fromPct = pct > 0 ? Math.floor((at.window * pct) / 100) : Number.POSITIVE_INFINITY;
-  if (fromPct <= wanted) return { note: `${lead}; ${PCT_VAR}=${pct} already compacts earlier, at ${formatNumber(fromPct)} tokens.` };
-  const lands = Math.floor((at.window * pctWanted) / 100);
-  return {
-    note: `${lead}: ${PCT_VAR}=${pctWanted} stands in for it, compacting at ${formatNumber(lands)} tokens of ${formatNumber(at.window)} (the point's threshold is ${formatNumber(wanted)}).`,
-    pct: pctWanted,
-  };
+  // The largest whole percentage whose threshold is not above the point's.
+  let pct = Math.max(1, Math.floor((wanted / Math.max(1, standard.effective)) * 100));
+  while (pct > 1 && claudeCodeThreshold({ ...own, autoCompactPctOverride: pct }, model).threshold > wanted) pct--;
+  const lands = claudeCodeThreshold({ ...own, autoCompactPctOverride: pct }, model).threshold;
+  return { note: `${lead}: ${PCT_VAR}=${pct} stands in for them, compacting at ${formatNumber(lands)} tokens (the point's threshold is ${formatNumber(wanted)}).`, pct };
 }

@@ -40,7 +40,7 @@ describe('Codex', () => {
   it('says a moved fact of Codex (the carried user messages\' cap) cannot be set', () => {
     const cap = defaultOf('codex', 'userMessageTokenCap');
     const config = agentConfigFor('codex', { userMessageTokenCap: cap * 2 }, BASIS)!;
-    expect(config.limitation).toContain(`userMessageTokenCap = ${(cap * 2).toLocaleString('en-US')} is not a Codex setting`);
+    expect(config.limitation).toContain(`userMessageTokenCap = ${(cap * 2).toLocaleString('en-US')} is not one of Codex's settings`);
     expect(parseToml(config.text)).toEqual({});
   });
 });

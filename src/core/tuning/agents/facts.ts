@@ -20,7 +20,7 @@ export function notSettable(agent: string, options: Options, specs: readonly Opt
     if (settings.includes(spec.name) || NOT_AGENT.has(spec.name)) continue;
     const value = options[spec.name];
     if (value === undefined || value === spec.default) continue;
-    out.push(`${spec.name} = ${show(value)} is not a ${agent} setting (${agent} uses ${show(spec.default)}): the block cannot carry it, so ${agent} runs with ${show(spec.default)}.`);
+    out.push(`${spec.name} = ${show(value)} is not one of ${agent}'s settings (${agent} uses ${show(spec.default)}): the block cannot carry it, so ${agent} runs with ${show(spec.default)}.`);
   }
   return out;
 }
