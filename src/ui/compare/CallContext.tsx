@@ -4,7 +4,7 @@
  * tokens (when this counter's counts are loaded). Pick the call on the chart or type its number.
  */
 import type { Entry } from '../../core/journal/entry.ts';
-import { engine } from '../../worker/client.ts';
+import { comparisonCallContext } from '../../store/compare-reads.ts';
 import { callAt, type ReplayResultView } from '../../worker/compare/compare-view.ts';
 import { VirtualList } from '../common/VirtualList.tsx';
 import { colorOf, compactionBefore, CONTEXT_LIST_HEIGHT, entryOfRef, preview } from './model.ts';
@@ -25,7 +25,7 @@ export interface CallContextProps {
 
 export function CallContext({ comparisonId, results, byId, tokensOf, config, call, onChange }: CallContextProps) {
   const result = results[config];
-  const context = useWorkerValue(`${comparisonId}|${config}|${call}`, () => engine().comparisonCallContext(comparisonId, config, call));
+  const context = useWorkerValue(`${comparisonId}|${config}|${call}`, () => comparisonCallContext(comparisonId, config, call));
   const refs = context.value ?? [];
   if (!result) return null;
   const info = callAt(result.calls, call);

@@ -6,7 +6,7 @@
 import { memo, useState } from 'react';
 import { compactionMoment } from '../../core/replay/compaction-moment.ts';
 import type { Entry } from '../../core/journal/entry.ts';
-import { engine } from '../../worker/client.ts';
+import { comparisonCompaction } from '../../store/compare-reads.ts';
 import type { ReplayResultView } from '../../worker/compare/compare-view.ts';
 import { colorOf, preview } from './model.ts';
 import { ProbeOutcomeList } from './ProbeOutcomeList.tsx';
@@ -82,7 +82,7 @@ const REMOVED_SHOWN = 60;
 export function CompactionDetail({ comparisonId, result, config, index, byId, counterLabel, onShowContext, onClose }: CompactionDetailProps) {
   const marker = result.compactions[index];
   const [allRemoved, setAllRemoved] = useState(false);
-  const detail = useWorkerValue(`${comparisonId}|${config}|${index}`, () => engine().comparisonCompaction(comparisonId, config, index));
+  const detail = useWorkerValue(`${comparisonId}|${config}|${index}`, () => comparisonCompaction(comparisonId, config, index));
   if (!marker) return null;
   const compaction = detail.loading ? undefined : detail.value;
   if (!compaction) {

@@ -5,8 +5,7 @@
  */
 import { useLiveQuery } from 'dexie-react-hooks';
 import { startTransition, useEffect, useState } from 'react';
-import { db } from '../../db/db.ts';
-import { engine } from '../../worker/client.ts';
+import { comparisonKeys, listComparisons, openComparison } from '../../store/compare-reads.ts';
 import { afterNextFrame } from '../common/after-next-frame.ts';
 import type { ComparisonSummary, ComparisonView } from '../../worker/compare/compare-view.ts';
 
@@ -14,8 +13,8 @@ import type { ComparisonSummary, ComparisonView } from '../../worker/compare/com
 export function useSavedComparisons(conversationId: string): ComparisonSummary[] | undefined {
   return useLiveQuery(async () => {
     // Only the keys are read here (observed, so a save or delete runs this again): the rows are decoded in the worker.
-    await db.comparisons.where('conversationId').equals(conversationId).primaryKeys();
-    return Promise.resolve(engine().listComparisons(conversationId));
+    await comparisonKeys(conversationId);
+    return Promise.resolve(listComparisons(conversationId));
   }, [conversationId]);
 }
 
@@ -44,7 +43,7 @@ export function useWorkerValue<T>(key: string | undefined, read: () => Promise<T
 
 /** The saved comparison `id` with its compactions as markers. */
 export function useComparisonView(id: string | undefined): { view: ComparisonView | undefined; loading: boolean; error?: string } {
-  const { value, loading, error } = useWorkerValue(id, () => engine().openComparison(id ?? ''));
+  const { value, loading, error } = useWorkerValue(id, () => openComparison(id ?? ''));
   // A view of another comparison is not shown under this one's name.
   const view = value?.id === id ? value : undefined;
   return { view, loading, ...(error ? { error } : {}) };

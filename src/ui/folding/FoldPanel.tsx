@@ -12,7 +12,7 @@ import type { ConversationRow } from '../../db/schema.ts';
 import { errorMessage } from '../../store/actions.ts';
 import { useAppStore } from '../../store/store.ts';
 import { modelLabel, summarizerFields } from '../../store/summarizer-request.ts';
-import { engine, newJobId, proxy } from '../../worker/client.ts';
+import { cancelFoldJob, fold, foldJobId } from '../../store/fold-actions.ts';
 import type { FoldView, RecallRequest } from '../../worker/fold/fold-protocol.ts';
 import type { JobProgress } from '../../worker/engine/protocol.ts';
 import { OptionsForm } from '../strategies/OptionsForm.tsx';
@@ -82,12 +82,12 @@ export function FoldPanel({ conversation, journal, leafId }: { conversation: Con
     let live = true;
     // Progress comes over its own port: a late message must not outlive the result.
     let settled = false;
-    const jobId = newJobId('fold');
+    const jobId = foldJobId('fold');
     gate.started(currentSize());
     const timer = setTimeout(() => {
       // The model summarizes the full branch; the replay shows the model summaries already made.
       const withModel = async () => (useModel && model !== undefined ? { ...(await summarizerFields()), jobId, selfCheck, cachedOnly: request.upToIteration !== undefined } : {});
-      withModel().then((fields) => engine().fold({ ...request, ...fields }, proxy((p: JobProgress) => live && !settled && setProgress(p)))).then(
+      withModel().then((fields) => fold({ ...request, ...fields }, (p: JobProgress) => live && !settled && setProgress(p))).then(
         (result) => {
           settled = true;
           if (!live) return;
@@ -109,7 +109,7 @@ export function FoldPanel({ conversation, journal, leafId }: { conversation: Con
     return () => {
       live = false;
       clearTimeout(timer);
-      void engine().cancel(jobId);
+      cancelFoldJob(jobId);
       gate.settled();
     };
     // `revision` moves when the grown journal is due to be folded again.

@@ -6,7 +6,7 @@
 import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { errorMessage } from '../../store/actions.ts';
 import { summarizerFields } from '../../store/summarizer-request.ts';
-import { engine, newJobId, proxy } from '../../worker/client.ts';
+import { cancelFoldJob, foldJobId, simulateFold } from '../../store/fold-actions.ts';
 import type { FoldRequest, FoldSimulateView } from '../../worker/fold/fold-protocol.ts';
 import type { JobProgress } from '../../worker/engine/protocol.ts';
 
@@ -40,11 +40,11 @@ export function SimulatePanel({ request, iterations, model }: SimulatePanelProps
   const [progress, setProgress] = useState<JobProgress>();
   const running = useRef<string | undefined>(undefined);
   useEffect(() => () => {
-    if (running.current) void engine().cancel(running.current);
+    if (running.current) cancelFoldJob(running.current);
   }, []);
 
   const cancel = () => {
-    if (running.current) void engine().cancel(running.current);
+    if (running.current) cancelFoldJob(running.current);
   };
   const run = async (event: FormEvent) => {
     event.preventDefault();
@@ -54,13 +54,13 @@ export function SimulatePanel({ request, iterations, model }: SimulatePanelProps
       return;
     }
     cancel();
-    const jobId = newJobId('simulate');
+    const jobId = foldJobId('simulate');
     running.current = jobId;
     setError(undefined);
     setProgress({ jobId, phase: 'summarizing', done: 0, total: 1, unit: 'summaries' });
     try {
       const fields = useModel && model !== undefined ? await summarizerFields() : { summarizer: 'offline' as const };
-      const view = await engine().simulateFold({ ...request, ...fields, jobId, range, level }, proxy((p: JobProgress) => running.current === jobId && setProgress(p)));
+      const view = await simulateFold({ ...request, ...fields, jobId, range, level }, (p: JobProgress) => running.current === jobId && setProgress(p));
       if (running.current !== jobId) return;
       setResult(view);
     } catch (err) {

@@ -1,0 +1,31 @@
+/**
+ * The Compare tab's reads of saved comparisons, asked of the engine worker (which decodes the
+ * stored rows, so the page never holds a whole result): the list, the opened comparison, and a
+ * detail on demand (one compaction, one call's context). Components call these, never the worker.
+ */
+import { db } from '../db/db.ts';
+import { engine } from '../worker/client.ts';
+
+/** A conversation's saved comparisons, newest first, without results. */
+export function listComparisons(conversationId: string) {
+  return engine().listComparisons(conversationId);
+}
+
+/** The keys of a conversation's saved comparisons: read in a live query, so a save or delete is seen. */
+export function comparisonKeys(conversationId: string) {
+  return db.comparisons.where('conversationId').equals(conversationId).primaryKeys();
+}
+
+export function openComparison(id: string) {
+  return engine().openComparison(id);
+}
+
+/** Compaction `index` of configuration `config`, in full. */
+export function comparisonCompaction(id: string, config: number, index: number) {
+  return engine().comparisonCompaction(id, config, index);
+}
+
+/** The context configuration `config` sent at call `call`. */
+export function comparisonCallContext(id: string, config: number, call: number) {
+  return engine().comparisonCallContext(id, config, call);
+}
