@@ -4,7 +4,7 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { loadPrompts } from '../../cli/load.ts';
 import { makeInput } from '../compaction/testing.ts';
-import { fnv1a64 } from '../folding/hash.ts';
+import { fnv1a64 } from '../hash.ts';
 import { createOfflineSummarizer } from '../summarize/offline.ts';
 import { fakeSession, type FakeStep } from '../agent/testing.ts';
 import { replayFolding } from './folding-replay.ts';
