@@ -26,6 +26,8 @@ async function runImport(label: string, fileName: string, run: (jobId: string) =
   store().setNotice(undefined);
   try {
     const outcome = await run(jobId);
+    // The reply carries the counts the import stored: the opened conversation needs no second request.
+    store().putCounts(countsKey(outcome.conversation.id, outcome.conversation.importId, outcome.counts.counter), outcome.counts);
     // Imports count in slices, so two of them interleave: the one the user started keeps the view.
     if (!background || store().selectedId === undefined) store().select(outcome.conversation.id);
     const { skippedLines, blankLines } = outcome.report;

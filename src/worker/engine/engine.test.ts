@@ -26,6 +26,9 @@ describe('Engine', () => {
     const counts = await engine.countTokens('j2', outcome.conversation.id, 'o200k', () => undefined);
     expect(counts.cached).toBe(true);
     expect(counts.total).toBe(outcome.report.tokens.total);
+    // The import's reply already carried the counts it stored: the same figures, entry by entry.
+    expect(outcome.counts).toMatchObject({ conversationId: outcome.conversation.id, counter: 'o200k', total: counts.total, cached: false });
+    expect([...outcome.counts.totals]).toEqual([...counts.totals]);
     const chars = await engine.countTokens('j3', outcome.conversation.id, 'chars', () => undefined);
     expect(chars.cached).toBe(false);
     expect(chars.totals.length).toBe(outcome.report.entries);

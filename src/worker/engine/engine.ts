@@ -308,7 +308,8 @@ export class Engine implements EngineApi {
     const counts = { conversationId: conversation.id, counter: 'o200k' as const, importId: conversation.importId, ...counted };
     // Only a cache: if it cannot be written, the counts are made again when asked for.
     await storeCounts(this.db, counts).catch(() => undefined);
-    return { conversation, report: inspect(result, summaryOf({ ...counts, label: COUNTER_LABELS.o200k, exact: true, cached: false })) };
+    const answered: TokenCounts = { ...counts, label: COUNTER_LABELS.o200k, exact: true, cached: false };
+    return { conversation, report: inspect(result, summaryOf(answered)), counts: answered };
   }
 
   /**

@@ -71,6 +71,8 @@ export interface ImportRequest {
 export interface ImportOutcome {
   conversation: ConversationRow;
   report: InspectReport;
+  /** The counts the import made and stored (o200k), so the page shows them without asking again. */
+  counts: TokenCounts;
 }
 
 export interface TokenCounts {
