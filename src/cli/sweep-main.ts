@@ -4,7 +4,7 @@
  * code 2 for a usage error (unknown strategy or option, a bad range, no session found), 1 when the
  * run itself fails.
  */
-import { etaMs } from '../core/sweep/run.ts';
+import { etaMs } from '../core/sweep/eta.ts';
 import { SweepInputError } from '../core/sweep/points.ts';
 import { formatWeights } from '../core/sweep/score.ts';
 import { sweepCsv, sweepTable } from '../core/sweep/table.ts';

@@ -9,7 +9,7 @@ import { Worker } from 'node:worker_threads';
 import type { ReplayFrom } from '../core/compaction/input-scope.ts';
 import type { FormatId } from '../core/import/types.ts';
 import { SweepInputError, sweepPoints } from '../core/sweep/points.ts';
-import { assembleSweep } from '../core/sweep/run.ts';
+import { assembleSweep } from '../core/sweep/assemble.ts';
 import type { SessionFigures } from '../core/sweep/score.ts';
 import type { RetentionWeights, SweepResult } from '../core/sweep/types.ts';
 import type { CounterId } from '../core/tokens/counters.ts';

@@ -12,7 +12,7 @@ import type { ConversationRow } from '../db/schema.ts';
 import type { SweepRow } from '../db/sweep-row.ts';
 import { setSweepWeights } from '../db/sweeps.ts';
 import { engine, newJobId, proxy } from '../worker/client.ts';
-import { browserSweepWorker, inThreadSweepWorker, sweepPoolSize } from '../worker/sweep/sweep-threads.ts';
+import { browserSweepWorker, sweepPoolSize } from '../worker/sweep/sweep-spawn.ts';
 import { errorMessage } from './actions.ts';
 import { runCompare } from './compare-actions.ts';
 import { useAppStore } from './store.ts';
@@ -65,7 +65,7 @@ export async function runSweep(start: SweepStart): Promise<string | undefined> {
       },
       {
         db,
-        spawn: typeof Worker === 'undefined' ? inThreadSweepWorker(db) : browserSweepWorker,
+        spawn: browserSweepWorker,
         size,
         countTokens: (conversationId, counter) => engine().countTokens(`${jobId}-count`, conversationId, counter, proxy(() => undefined)),
       },

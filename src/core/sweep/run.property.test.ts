@@ -13,7 +13,9 @@ import { createOfflineSummarizer } from '../summarize/offline.ts';
 import { getCounter } from '../tokens/counters.ts';
 import { countEntries } from '../tokens/entry-tokens.ts';
 import { paretoFront } from './pareto.ts';
-import { assembleSweep, etaMs, runSweep, sweepSession, type SweepSession } from './run.ts';
+import { assembleSweep } from './assemble.ts';
+import { etaMs } from './eta.ts';
+import { runSweep, sweepSession, type SweepSession } from './run.ts';
 import { DEFAULT_RETENTION_WEIGHTS, weightedRetention } from './score.ts';
 import { sweepPoints } from './points.ts';
 

@@ -2,7 +2,7 @@
  * Runs a sweep: every point replayed on every session with the same replay as Compare and `cli
  * eval` (`compareConfigs`, one configuration per point, so a session's input and probes are built
  * once for all its points), then each point scored (score.ts) and the front and recommendation
- * drawn (pareto.ts, recommend.ts). Pure and single-threaded: the CLI's threads and the page's
+ * drawn (assemble.ts). Pure and single-threaded: the CLI's threads and the page's
  * worker pool each run `sweepSession` on their share of the sessions and points and hand the
  * figures to `assembleSweep`, so a sweep gives the same numbers however it was split.
  */
@@ -13,9 +13,8 @@ import type { Entry } from '../journal/entry.ts';
 import { compareConfigs } from '../replay/compare.ts';
 import type { UnseenPrefix } from '../replay/recorded-usage.ts';
 import type { TokenCounter } from '../tokens/counters.ts';
-import { agentConfigFor, basisOf } from '../tuning/agent-config.ts';
-import { recommend } from './recommend.ts';
-import { checkWeights, scorePoint, sessionFigures, type SessionFigures } from './score.ts';
+import { assembleSweep } from './assemble.ts';
+import { sessionFigures, type SessionFigures } from './score.ts';
 import type { RetentionWeights, SweepOptions, SweepResult } from './types.ts';
 
 /** One session of a sweep: a branch of a journal (default its active branch), with its entries' token counts. */
@@ -64,35 +63,6 @@ export async function sweepSession(session: SweepSession, points: readonly Sweep
   return points.map((_, i) => sessionFigures(output, i));
 }
 
-export interface AssembleArgs {
-  strategy: string;
-  points: readonly SweepOptions[];
-  /** Names of the sessions, in the order of each point's figures. */
-  sessions: readonly string[];
-  /** `figures[point][session]`. */
-  figures: ReadonlyArray<readonly SessionFigures[]>;
-  weights: Readonly<RetentionWeights>;
-  /** Retention tolerance of the recommendation (recommend.ts's default when absent). */
-  tolerance?: number;
-  /** The window the sessions were replayed at, named beside the agent's block. */
-  contextWindow?: number;
-}
-
-/** Scores every point and draws the front and the recommendation. */
-export function assembleSweep(args: AssembleArgs): SweepResult {
-  checkWeights({ ...args.weights });
-  if (args.figures.length !== args.points.length) throw new RangeError(`${args.figures.length} figure rows for ${args.points.length} points.`);
-  const points = args.points.map((options, p) => {
-    const row = args.figures[p]!;
-    if (row.length !== args.sessions.length) throw new RangeError(`Point ${p} has figures for ${row.length} of ${args.sessions.length} sessions.`);
-    return scorePoint(options, row.map((f, s) => ({ ...f, session: args.sessions[s]! })), args.weights);
-  });
-  const { index, pareto, reason } = recommend(points, { sessions: args.sessions.length, ...(args.tolerance !== undefined ? { tolerance: args.tolerance } : {}) });
-  const chosen = points[index];
-  const agentConfig = chosen ? agentConfigFor(args.strategy, chosen.options, basisOf(chosen, args.sessions, args.contextWindow)) : undefined;
-  return { strategy: args.strategy, points, pareto, recommended: index, reason, ...(agentConfig ? { agentConfig } : {}) };
-}
-
 export interface RunSweepArgs extends SweepReplayArgs {
   points: readonly SweepOptions[];
   weights: Readonly<RetentionWeights>;
@@ -118,10 +88,4 @@ export async function runSweep(sessions: readonly SweepSession[], args: RunSweep
     contextWindow: args.contextWindow,
     ...(args.tolerance !== undefined ? { tolerance: args.tolerance } : {}),
   });
-}
-
-/** Milliseconds left at the pace so far, or undefined before anything finished. */
-export function etaMs(done: number, total: number, elapsedMs: number): number | undefined {
-  if (done <= 0) return undefined;
-  return Math.max(0, Math.round((elapsedMs / done) * (total - done)));
 }

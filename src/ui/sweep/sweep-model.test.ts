@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { emptyScores } from '../../core/replay/scoring.ts';
-import { assembleSweep } from '../../core/sweep/run.ts';
+import { assembleSweep } from '../../core/sweep/assemble.ts';
 import { DEFAULT_RETENTION_WEIGHTS, type SessionFigures } from '../../core/sweep/score.ts';
 import { sweepTable } from '../../core/sweep/table.ts';
 import type { SweepRow } from '../../db/sweep-row.ts';

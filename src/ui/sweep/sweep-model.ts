@@ -4,7 +4,7 @@
  * the shape `cli sweep --json` prints, CSV as `cli sweep --csv`), the chart's columns and the
  * progress line of a running sweep.
  */
-import { assembleSweep } from '../../core/sweep/run.ts';
+import { assembleSweep } from '../../core/sweep/assemble.ts';
 import { sweepCsv } from '../../core/sweep/table.ts';
 import type { RetentionWeights, SweepResult } from '../../core/sweep/types.ts';
 import type { SweepRow } from '../../db/sweep-row.ts';

@@ -8,7 +8,8 @@ import { sessionFigures } from '../../core/sweep/score.ts';
 import { sweepPoints } from '../../core/sweep/points.ts';
 import { runSweepPool, type SweepJob, type SweepPoolProgress } from './sweep-pool.ts';
 import type { SweepWorkerFactory } from './sweep-protocol.ts';
-import { inThreadSweepWorker, sweepPoolSize } from './sweep-threads.ts';
+import { sweepPoolSize } from './sweep-spawn.ts';
+import { inThreadSweepWorker } from './sweep-threads.ts';
 
 const openSample = importedSamples();
 

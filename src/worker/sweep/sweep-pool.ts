@@ -7,7 +7,7 @@
  * line of the point) and is replaced.
  */
 import { emptyScores } from '../../core/replay/scoring.ts';
-import { etaMs } from '../../core/sweep/run.ts';
+import { etaMs } from '../../core/sweep/eta.ts';
 import type { SessionFigures } from '../../core/sweep/score.ts';
 import type { SweepOptions } from '../../core/sweep/types.ts';
 import {

@@ -38,6 +38,9 @@ export type SweepReply =
   | { type: 'done'; taskId: number; figures: SessionFigures }
   | { type: 'failed'; taskId: number; name: string; message: string };
 
+/** The name a sweep worker is started under: the engine worker's entry serves sweep tasks when it has it. */
+export const SWEEP_WORKER_NAME = 'foldlab-sweep';
+
 /** What a sweep worker reports to the pool. */
 export interface SweepWorkerEvents {
   message(reply: SweepReply): void;
