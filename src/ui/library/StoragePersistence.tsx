@@ -3,8 +3,8 @@
  * keep its data (shown before the first import asks), then the browser's remembered answer.
  */
 import { useLiveQuery } from 'dexie-react-hooks';
-import { db } from '../../db/db.ts';
-import { PERSISTENCE_KEY, PERSISTENCE_WHY, type PersistenceSetting } from '../../store/storage-persistence.ts';
+import { persistenceSetting } from '../../store/library-reads.ts';
+import { PERSISTENCE_WHY, type PersistenceSetting } from '../../store/storage-persistence.ts';
 
 const ANSWERS: Record<PersistenceSetting['state'] | 'not-asked', string> = {
   'not-asked': `At your first import Foldlab asks the browser to keep its data. ${PERSISTENCE_WHY}`,
@@ -15,7 +15,7 @@ const ANSWERS: Record<PersistenceSetting['state'] | 'not-asked', string> = {
 };
 
 export function StoragePersistence() {
-  const stored = useLiveQuery(async () => ({ setting: (await db.settings.get(PERSISTENCE_KEY))?.value as PersistenceSetting | undefined }), []);
+  const stored = useLiveQuery(async () => ({ setting: await persistenceSetting() }), []);
   if (!stored) return null;
   const state = stored.setting?.state ?? 'not-asked';
   return (

@@ -5,13 +5,13 @@
  */
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useEffect, useState } from 'react';
-import { db } from '../../db/db.ts';
+import { liveSessionRow } from '../../store/library-reads.ts';
 import { useLiveStore } from '../../store/live-store.ts';
 import { resumeLiveSession } from './live-actions.ts';
 import { canPickLiveFolder, folderPermission, pickLiveFolder, reopenHandle, snapshotFolder, type PickedFolder } from './folder-pick.ts';
 
 export function LiveReconnect({ conversationId }: { conversationId: string }) {
-  const row = useLiveQuery(() => db.liveSessions.get(conversationId), [conversationId]);
+  const row = useLiveQuery(() => liveSessionRow(conversationId), [conversationId]);
   const [error, setError] = useState<string>();
   /** Why the session stopped in this tab (its worker, or the engine holding its local model, stopped). */
   const stopped = useLiveStore((s) => s.runtimes[conversationId]?.error);

@@ -1,7 +1,7 @@
 /** The compaction log (B4): every run of this conversation as a structured record, exportable as JSON; open one to see its context. */
 import { useLiveQuery } from 'dexie-react-hooks';
 import type { Entry } from '../../core/journal/entry.ts';
-import { db } from '../../db/db.ts';
+import { compactionRuns } from '../../store/library-reads.ts';
 import type { ConversationRow } from '../../db/schema.ts';
 import { useAppStore } from '../../store/store.ts';
 import { download, slug } from '../common/download.ts';
@@ -9,7 +9,7 @@ import { RunResult } from './RunResult.tsx';
 
 export function RunsPanel({ conversation, journal }: { conversation: ConversationRow; journal: readonly Entry[] }) {
   const runs = useLiveQuery(
-    () => db.compactions.where('[conversationId+createdAt]').between([conversation.id, -Infinity], [conversation.id, Infinity]).reverse().toArray(),
+    () => compactionRuns(conversation.id),
     [conversation.id],
   );
   const openRunId = useAppStore((s) => s.openRunId);

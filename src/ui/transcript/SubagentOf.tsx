@@ -3,8 +3,8 @@
  * when it is in the library, or its id marked as not imported.
  */
 import { useLiveQuery } from 'dexie-react-hooks';
-import { db } from '../../db/db.ts';
 import type { ConversationRow } from '../../db/schema.ts';
+import { parentConversation } from '../../store/library-reads.ts';
 import { useAppStore } from '../../store/store.ts';
 import { subagentNote } from '../library/library-tree.ts';
 
@@ -13,7 +13,7 @@ export function SubagentOf({ conversation }: { conversation: ConversationRow }) 
   const select = useAppStore((state) => state.select);
   const sessionId = link?.parentSessionId;
   const parent = useLiveQuery(
-    () => (sessionId === undefined ? undefined : db.conversations.filter((row) => row.meta.subagent === undefined && row.meta.sessionId === sessionId).last()),
+    () => (sessionId === undefined ? undefined : parentConversation(sessionId)),
     [sessionId],
   );
   if (link === undefined) return null;
