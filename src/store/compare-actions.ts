@@ -1,6 +1,7 @@
 /**
  * Runs a replay or compare in the engine worker with the summarizer chosen in Settings, mirrors
- * its progress into the store (throttled by the worker), and saves the result when it finishes.
+ * its progress into the store (throttled by the worker); the worker saves the result and answers
+ * with its chart-ready view.
  * A failure or a cancel stores nothing and leaves a message the Compare tab shows.
  */
 import type { CompareRequest } from '../worker/compare/compare-protocol.ts';
@@ -9,6 +10,7 @@ import { errorMessage } from './actions.ts';
 import { useAppStore } from './store.ts';
 import { summarizerFields } from './summarizer-request.ts';
 import { isCancelled } from '../core/cancel.ts';
+import { keepRunView } from './compare-reads.ts';
 
 const store = () => useAppStore.getState();
 
@@ -27,8 +29,10 @@ export async function runCompare(draft: CompareDraft, meta: { importId: string; 
   try {
     // The key is read from memory at the moment of the run and goes only into this request.
     const request: CompareRequest = { ...draft, ...(await summarizerFields()), jobId };
-    // The worker saves the result itself: it is never copied to the page and back to IndexedDB.
-    const { id } = await engine().compareAndSave(request, { importId: meta.importId, name: meta.name }, proxy((progress) => store().setCompareProgress(progress)));
+    // The worker saves the result itself (it is never copied to the page and back to IndexedDB) and
+    // answers with the chart-ready view of what it saved: the chart draws without a second request.
+    const { id, view } = await engine().compareAndSave(request, { importId: meta.importId, name: meta.name }, proxy((progress) => store().setCompareProgress(progress)));
+    keepRunView(view);
     store().openComparison(draft.conversationId, id);
     return id;
   } catch (error) {

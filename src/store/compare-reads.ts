@@ -5,6 +5,7 @@
  */
 import { db } from '../db/db.ts';
 import { engine } from '../worker/client.ts';
+import type { ComparisonView } from '../worker/compare/compare-view.ts';
 
 /** A conversation's saved comparisons, newest first, without results. */
 export function listComparisons(conversationId: string) {
@@ -16,7 +17,20 @@ export function comparisonKeys(conversationId: string) {
   return db.comparisons.where('conversationId').equals(conversationId).primaryKeys();
 }
 
-export function openComparison(id: string) {
+/** The view the last compare's reply carried, until the chart has read it once (then reads go to the worker). */
+let justRun: ComparisonView | undefined;
+
+/** Keeps the view a compare's reply carried: opening that comparison next reads it from here. */
+export function keepRunView(view: ComparisonView): void {
+  justRun = view;
+}
+
+export function openComparison(id: string): Promise<ComparisonView | undefined> {
+  if (justRun?.id === id) {
+    const view = justRun;
+    justRun = undefined;
+    return Promise.resolve(view);
+  }
   return engine().openComparison(id);
 }
 

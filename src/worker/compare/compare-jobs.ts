@@ -8,7 +8,9 @@ import { compactionCancelled } from '../../core/compaction/summarizer.ts';
 import { compareConfigs } from '../../core/replay/compare.ts';
 import { parseUnseenPrefix } from '../../core/replay/unseen-estimate.ts';
 import { getCounter, type CounterId } from '../../core/tokens/counters.ts';
+import * as Comlink from 'comlink';
 import { saveComparison } from '../../db/comparisons.ts';
+import { comparisonView, viewBuffers, type ComparisonView } from './compare-view.ts';
 import { loadEntries } from '../../db/conversations.ts';
 import type { FoldlabDatabase } from '../../db/schema.ts';
 import { DEFAULT_SUMMARIZERS, type SummarizerFactory } from '../compaction/compaction-jobs.ts';
@@ -32,13 +34,15 @@ export class CompareJobs {
 
   /**
    * Runs the compare and saves it from the worker (the secrets stripped as `saveComparison` does):
-   * the page gets only the id, so a result of megabytes is never copied to and from the main thread.
+   * the page gets the id and the chart-ready view of the saved row (its series moved, not copied),
+   * never the result of megabytes, and needs no second request to draw the chart.
    */
-  async compareAndSave(request: CompareRequest, save: CompareSave, signal: AbortSignal, onProgress: (progress: CompareProgress) => void): Promise<{ id: string }> {
+  async compareAndSave(request: CompareRequest, save: CompareSave, signal: AbortSignal, onProgress: (progress: CompareProgress) => void): Promise<{ id: string; view: ComparisonView }> {
     const result = await this.compare(request, signal, onProgress);
     if (signal.aborted) throw compactionCancelled();
     const row = await saveComparison(this.db, { conversationId: request.conversationId, importId: save.importId, name: save.name, request, result });
-    return { id: row.id };
+    const view = comparisonView(row);
+    return Comlink.transfer({ id: row.id, view }, viewBuffers(view));
   }
 
   async compare(request: CompareRequest, signal: AbortSignal, onProgress: (progress: CompareProgress) => void): Promise<CompareResult> {

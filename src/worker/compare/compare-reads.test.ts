@@ -28,9 +28,9 @@ async function saved() {
     jobId: 'cmp', conversationId: outcome.conversation.id, counter: 'chars4', contextWindow: 50_000, summarizer: 'offline',
     configs: [{ strategy: 'pi', options: {} }, { strategy: 'observation-masking', options: {} }],
   };
-  const { id } = await engine.compareAndSave(request, { importId: outcome.conversation.importId, name: 'pi vs masking' }, () => undefined);
+  const { id, view } = await engine.compareAndSave(request, { importId: outcome.conversation.importId, name: 'pi vs masking' }, () => undefined);
   const row = (await getComparison(db, id))!;
-  return { engine, id, row, conversationId: outcome.conversation.id };
+  return { engine, id, row, view, conversationId: outcome.conversation.id };
 }
 
 /** The series holds every stored call's figures, in call order. */
@@ -66,6 +66,12 @@ function overChannel(engine: Engine) {
 }
 
 describe('saved comparisons read in the worker for the page', () => {
+  it('the compare\'s reply is the view opening the saved comparison gives: the chart needs no second request', async () => {
+    const { engine, id, view } = await saved();
+    expect(view.id).toBe(id);
+    expect(view).toEqual(await engine.openComparison(id));
+  });
+
   it('lists them without their results, and opens one with its compactions as markers only', async () => {
     const { engine, id, row, conversationId } = await saved();
     const list = await engine.listComparisons(conversationId);

@@ -90,7 +90,7 @@ export class Engine implements EngineApi {
   }
 
   /** The same, saved in the worker: the page receives the saved comparison's id. */
-  compareAndSave(request: CompareRequest, save: CompareSave, onProgress: (progress: CompareProgress) => void): Promise<{ id: string }> {
+  compareAndSave(request: CompareRequest, save: CompareSave, onProgress: (progress: CompareProgress) => void): Promise<{ id: string; view: ComparisonView }> {
     return this.job(request.jobId, (signal) => this.comparisons.compareAndSave(request, save, signal, onProgress));
   }
 

@@ -126,7 +126,7 @@ export interface EngineApi {
   /** F13: what folding a range of iterations into one block would save; nothing is changed. */
   simulateFold(request: FoldSimulateRequest, onProgress?: ProgressCallback): Promise<FoldSimulateView>;
   compare(request: CompareRequest, onProgress: (progress: CompareProgress) => void): Promise<CompareResult>;
-  compareAndSave(request: CompareRequest, save: CompareSave, onProgress: (progress: CompareProgress) => void): Promise<{ id: string }>;
+  compareAndSave(request: CompareRequest, save: CompareSave, onProgress: (progress: CompareProgress) => void): Promise<{ id: string; view: ComparisonView }>;
   /** The judged mode of a saved comparison's probes: what a run would send and cost (nothing is sent). */
   estimateJudge(request: JudgeRequest): Promise<JudgeQuote>;
   /** Asks the model, grades the answers, caches them; cancellable by job id; stores nothing on failure. */
