@@ -108,6 +108,32 @@ describe('OpenHands trajectories', () => {
     ]);
   });
 
+  it('reports a second event for a call already read as a duplicate instead of dropping it (fuzz seed 778580659)', () => {
+    // The copy of event 13 (a `run` call with its recorded response) comes first and lost its "id":
+    // the copy writes the response, the untouched event after it names the call again.
+    const events = JSON.parse(GUI) as Array<Record<string, unknown>>;
+    const copy = structuredClone(events[13]!);
+    delete copy.id;
+    events.splice(13, 0, copy);
+    const written = JSON.stringify(events, null, 2);
+    const starts = written.split('\n').flatMap((line, i) => (line === '  {' ? [i + 1] : []));
+    const lineOf = (n: number) => starts[n]!;
+    const result = importText(written);
+    expect(result.entries.map((entry) => entry.id)).toEqual(['e4', 'e7', 'e8', 'e9', 'e10', 'e11', 'e12', `l${lineOf(13)}`, 'e14', 'e15']);
+    expect(result.issues).toEqual([
+      { line: lineOf(14), kind: 'duplicate', message: `event 14 (id 13): repeats the call "toolu_01DwihWr4ooPZS1CGTLAWrFP" of response "chatcmpl-51a85fbb-dafc-4519-a7d2-df369e38d76f" already read from event 13 on line ${lineOf(13)}; the first is kept and this one skipped` },
+    ]);
+    expect(linkReport(result.entries)).toEqual({ toolCalls: 4, toolResults: 4, orphanToolCalls: 0, orphanToolResults: 0 });
+  });
+
+  it('writes a response once when a call\'s event is copied, and reports the copy as a duplicate', () => {
+    const events = JSON.parse(GUI) as Array<Record<string, unknown>>;
+    events.splice(14, 0, structuredClone(events[13]!));
+    const result = importText(JSON.stringify(events));
+    expect(result.entries.map((entry) => entry.id)).toEqual(['e4', 'e7', 'e8', 'e9', 'e10', 'e11', 'e12', 'e13', 'e14', 'e15']);
+    expect(result.issues.map(({ kind, message }) => `${kind} ${message.slice(0, 40)}`)).toEqual(['duplicate event 14 (id 13): repeats the call "tool']);
+  });
+
   it('reads an evaluation record (instance_id, history) and refuses a history that holds no events', () => {
     const record = { instance_id: 'django__django-11099', history: [{ id: 0, source: 'user', action: 'message', args: { content: 'Solve it' } }], metrics: {} };
     const result = importText(JSON.stringify(record));

@@ -8,7 +8,8 @@
  * Decisions, following how OpenHands itself turns events back into model messages:
  * - An agent action carrying `tool_call_metadata` stands for one model response: the response
  *   (`model_response.choices[0].message`: reasoning, text, every tool call) becomes one assistant
- *   entry with the response's usage, written once however many of its tool calls have events.
+ *   entry with the response's usage, written once however many of its tool calls have events; a
+ *   second event for a call of that response already read is a copy, reported as a duplicate.
  *   Without a recorded response the action's own function name and arguments make the call.
  * - An observation with `tool_call_metadata` is that call's result (pairing key `tool_call_id`);
  *   one without it pairs by `cause` with an action that became a call (ids `e<event id>`).
@@ -51,6 +52,8 @@ class OpenHandsReader {
   readonly builder = new EntryBuilder('openhands');
   /** Model response id -> the assistant entry made from it. */
   private readonly responses = new Map<string, Entry>();
+  /** `response id \n call id` -> the event that call was read from (a second event for it is a copy). */
+  private readonly claimedCalls = new Map<string, At>();
   /** `token_usages` response ids already counted. */
   private readonly countedUsage = new Set<string>();
   /** Event id -> call id of the tool call its action became (for observations without metadata). */
@@ -162,11 +165,19 @@ class OpenHandsReader {
     if (responseId !== undefined && message !== undefined) {
       const existing = this.responses.get(responseId);
       if (existing) {
+        const claimed = this.claimedCalls.get(`${responseId}\n${callId}`);
+        if (claimed) {
+          // A second event for a call already read (a copied event): the response is written once.
+          this.builder.issue(at.line, `${at.place}: repeats the call ${JSON.stringify(callId)} of response ${JSON.stringify(responseId)} already read from ${claimed.place} on line ${claimed.line}; the first is kept and this one skipped`, 'duplicate');
+          return;
+        }
+        this.claimedCalls.set(`${responseId}\n${callId}`, at);
         // One response, several calls: the calls are in the entry already (OpenHands repeats the response per call).
         if (!existing.blocks.some((block) => block.type === 'tool_call' && block.callId === callId)) existing.blocks.push(callFromAction(callId, action, args, metadata));
         this.builder.ignoredLines++;
         return;
       }
+      this.claimedCalls.set(`${responseId}\n${callId}`, at);
       const blocks: Block[] = [];
       const reasoning = str(message.reasoning_content) || str(message.reasoning);
       if (reasoning) blocks.push({ type: 'thinking', text: reasoning });
