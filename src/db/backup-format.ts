@@ -8,6 +8,7 @@
  * page restores it with.
  */
 import { checksumMismatch, SectionHasher, webDigest, type BackupChecksum, type Digest } from './backup-checksum.ts';
+import { sweepRowProblem } from './backup-sweep-check.ts';
 
 /** The format's version: a reader refuses others than these. */
 export const BACKUP_VERSION = 2;
@@ -27,6 +28,8 @@ export const BACKUP_TABLES = {
   folds: ['id', 'conversationId'],
   foldSummaries: ['conversationId', 'key'],
   bookmarks: ['conversationId', 'iteration'],
+  /** Saved sweeps (schema v7): a backup made before them has none and still restores. */
+  sweeps: ['id'],
   judgements: ['key'],
   settings: ['key'],
 } as const satisfies Record<string, readonly string[]>;
@@ -235,9 +238,9 @@ function parseLine(text: string, line: number, version: number): unknown {
 }
 
 /**
- * Reads a whole backup and checks it: the header, each row's table and key, the checksum of every
- * line, no row twice, rows pointing at a conversation of the file, each conversation's entries all
- * there, and the trailer's counts. `digest` is SHA-256 (Web Crypto by default).
+ * Reads a whole backup and checks it: the header, each row's table and key, each saved sweep's
+ * fields (backup-sweep-check.ts), the checksum of every line, no row twice, rows pointing at a
+ * conversation of the file, each conversation's entries all there, and the trailer's counts. `digest` is SHA-256 (Web Crypto by default).
  */
 export async function parseBackup(lines: AsyncIterable<string>, digest: Digest = webDigest): Promise<ParsedBackup> {
   let header: BackupHeader | undefined;
@@ -274,6 +277,10 @@ export async function parseBackup(lines: AsyncIterable<string>, digest: Digest =
     const row = object.r;
     if (!row || typeof row !== 'object' || Array.isArray(row)) throw new BackupFormatError(line, `a ${table} line without its row object.`);
     checkKey(table as BackupTable, row as Row, line);
+    if (table === 'sweeps') {
+      const problem = sweepRowProblem(row as Row);
+      if (problem) throw new BackupFormatError(line, `a saved ${problem}`);
+    }
     keys.add(table as BackupTable, row as Row, line);
     rows[table as BackupTable].push(row as Row);
   }

@@ -1,7 +1,7 @@
 /**
  * For tests only: a realistic library made by the app's own code (two imported sessions, a
  * compaction run, a pin, a saved comparison, a dismissed probe, judged-mode answers, settings, a
- * stored fold with model summaries and a bookmark), so migration and backup tests check real rows.
+ * stored fold with model summaries, a bookmark and a saved sweep), so migration and backup tests check real rows.
  */
 import type { PromptLibrary } from '../core/compaction/prompts.ts';
 import type { Summarizer } from '../core/compaction/summarizer.ts';
@@ -12,6 +12,8 @@ import { FoldSummaries } from '../worker/fold/fold-summaries.ts';
 import { dismissProbe } from './comparisons.ts';
 import { toggleBookmark } from './folds.ts';
 import { storeJudgements } from './judgements.ts';
+import { saveSweep } from './sweeps.ts';
+import { sampleSweep } from './test-sweep.ts';
 import type { FoldlabDatabase } from './schema.ts';
 
 /** The files the library is made from (read by the test): public/samples/claude-code/37f83ec9-f2ea-42a9-925e-0d5c105cb6e8.jsonl and pi/v3-small.jsonl, and the prompt files. */
@@ -64,5 +66,6 @@ export async function buildLibrary(db: FoldlabDatabase, sources: LibrarySources)
     summarizer: 'remote', remote: { presetId: 'openai', api: 'openai', baseUrl: 'https://api.openai.com/v1', model: 'gpt-4o-mini', apiKey: 'sk-never-stored' },
   });
   await toggleBookmark(db, main.id, 2, 1_800_000_000_000);
+  await saveSweep(db, sampleSweep([main, pi]), 1_800_000_000_000);
   return { main: main.id, pi: pi.id };
 }

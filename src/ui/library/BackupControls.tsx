@@ -6,13 +6,14 @@
  * provider settings apply only when "restore settings too" is ticked and its endpoints confirmed.
  */
 import { useRef, useState } from 'react';
-import { exportBackup, readBackup, restoreBackup, type RestoreReport } from '../../db/backup.ts';
+import { exportBackup, readBackup, restoreBackup } from '../../db/backup.ts';
 import { UNCHECKED_NOTE, type ParsedBackup } from '../../db/backup-format.ts';
 import { backupEndpoints, type BackupEndpoint } from '../../db/backup-trust.ts';
 import { db } from '../../db/db.ts';
 import { errorMessage } from '../../store/actions.ts';
 import { adoptStoredPreferences, currentPreferences } from '../../store/preferences-storage.ts';
 import { useAppStore } from '../../store/store.ts';
+import { restoreSummary } from './restore-summary.ts';
 
 type Status = { kind: 'busy'; text: string } | { kind: 'done'; text: string } | { kind: 'error'; text: string };
 
@@ -21,18 +22,6 @@ interface Confirming {
   name: string;
   backup: ParsedBackup;
   endpoints: BackupEndpoint[];
-}
-
-function describe(report: RestoreReport, settings: 'applied' | 'kept' | 'none', checked: boolean): string {
-  const rows = Object.values(report.written).reduce((a, b) => a + b, 0);
-  const parts = [`Restored ${report.added} conversation${report.added === 1 ? '' : 's'}`];
-  if (report.existing > 0) parts.push(`${report.existing} already in the library (kept, not duplicated)`);
-  const notes = [...report.skipped];
-  if (!checked) notes.push(UNCHECKED_NOTE);
-  if (report.setAside.length > 0) notes.push(`The backup holds ${report.setAside.map((kind) => (kind === 'hook' ? 'a hook module' : 'a custom-strategy plugin')).join(' and ')}: kept disabled under Compact until you read and enable ${report.setAside.length === 1 ? 'it' : 'them'}.`);
-  if (settings === 'kept') notes.push('Your provider settings were kept; the backup\'s were not applied.');
-  if (settings === 'applied') notes.push('The backup\'s provider settings were applied.');
-  return `${parts.join('; ')}; ${rows.toLocaleString('en-US')} rows written.${notes.length ? ` ${notes.join(' ')}` : ''}`;
 }
 
 export function BackupControls() {
@@ -65,7 +54,7 @@ export function BackupControls() {
       const report = await restoreBackup(db, backup, { settings, currentPreferences: await currentPreferences() });
       if (await adoptStoredPreferences()) await useAppStore.persist.rehydrate();
       const endpoints = backupEndpoints(backup).length > 0;
-      setStatus({ kind: 'done', text: describe(report, !endpoints ? 'none' : settings ? 'applied' : 'kept', backup.checksum === 'verified') });
+      setStatus({ kind: 'done', text: restoreSummary(report, !endpoints ? 'none' : settings ? 'applied' : 'kept', backup.checksum === 'verified' ? undefined : UNCHECKED_NOTE) });
     } catch (error) {
       setStatus({ kind: 'error', text: `${name} was not restored, and nothing was changed. ${errorMessage(error)}` });
     }
