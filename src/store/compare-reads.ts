@@ -3,6 +3,7 @@
  * stored rows, so the page never holds a whole result): the list, the opened comparison, and a
  * detail on demand (one compaction, one call's context). Components call these, never the worker.
  */
+import { dismissProbe as dismiss, listDismissedProbes, restoreProbes as restore } from '../db/comparisons.ts';
 import { db } from '../db/db.ts';
 import { engine } from '../worker/client.ts';
 import type { ComparisonView } from '../worker/compare/compare-view.ts';
@@ -42,4 +43,18 @@ export function comparisonCompaction(id: string, config: number, index: number) 
 /** The context configuration `config` sent at call `call`. */
 export function comparisonCallContext(id: string, config: number, call: number) {
   return engine().comparisonCallContext(id, config, call);
+}
+
+/** The retention probes the user marked as wrong for a conversation (watched in a live query). */
+export function dismissedProbes(conversationId: string) {
+  return listDismissedProbes(db, conversationId);
+}
+
+export function dismissProbe(conversationId: string, probe: Parameters<typeof dismiss>[2]) {
+  return dismiss(db, conversationId, probe);
+}
+
+/** Brings back every probe the user dismissed for the conversation. */
+export function restoreProbes(conversationId: string) {
+  return restore(db, conversationId);
 }

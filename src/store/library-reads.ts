@@ -4,6 +4,7 @@
  * these instead of reading the database themselves.
  */
 import { db } from '../db/db.ts';
+import { jobsTable } from '../db/jobs.ts';
 import { liveSession } from '../db/live-sessions.ts';
 import { PERSISTENCE_KEY, type PersistenceSetting } from './storage-persistence.ts';
 
@@ -25,4 +26,9 @@ export function compactionRuns(conversationId: string) {
 /** A live session's setup and folder, if the conversation is one. */
 export function liveSessionRow(conversationId: string) {
   return liveSession(db, conversationId);
+}
+
+/** The ids of job records still marked running, joined: what the resume offer watches. */
+export async function runningJobKeys(): Promise<string> {
+  return (await jobsTable(db)?.where('state').equals('running').primaryKeys())?.join(',') ?? '';
 }

@@ -6,8 +6,8 @@
  */
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useEffect, useState } from 'react';
-import { db } from '../../db/db.ts';
-import { jobsTable, type JobRecord } from '../../db/jobs.ts';
+import type { JobRecord } from '../../db/jobs.ts';
+import { runningJobKeys } from '../../store/library-reads.ts';
 import { errorMessage } from '../../store/actions.ts';
 import { discardJob, findInterruptedJobs, resumeJob } from '../../store/resume-actions.ts';
 
@@ -15,7 +15,7 @@ import { discardJob, findInterruptedJobs, resumeJob } from '../../store/resume-a
 const RECHECK_MS = 5000;
 
 export function ResumeOffer() {
-  const running = useLiveQuery(async () => (await jobsTable(db)?.where('state').equals('running').primaryKeys())?.join(',') ?? '', []);
+  const running = useLiveQuery(runningJobKeys, []);
   const [jobs, setJobs] = useState<JobRecord[]>([]);
   const [busy, setBusy] = useState<string>();
   const [failure, setFailure] = useState<string>();

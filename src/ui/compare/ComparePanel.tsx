@@ -6,8 +6,7 @@
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useDeferredValue, useEffect, useMemo } from 'react';
 import type { Entry } from '../../core/journal/entry.ts';
-import { dismissProbe, listDismissedProbes, restoreProbes } from '../../db/comparisons.ts';
-import { db } from '../../db/db.ts';
+import { dismissedProbes, dismissProbe, restoreProbes } from '../../store/compare-reads.ts';
 import type { ConversationRow } from '../../db/schema.ts';
 import { useAppStore } from '../../store/store.ts';
 import { ConfigRows } from './ConfigRows.tsx';
@@ -25,7 +24,7 @@ export interface ComparePanelProps {
 
 export function ComparePanel({ conversation, journal, leafId }: ComparePanelProps) {
   const saved = useSavedComparisons(conversation.id);
-  const dismissedRows = useLiveQuery(() => listDismissedProbes(db, conversation.id), [conversation.id]);
+  const dismissedRows = useLiveQuery(() => dismissedProbes(conversation.id), [conversation.id]);
   const dismissedIds = useMemo(() => (dismissedRows ?? []).map((row) => row.probeId).sort(), [dismissedRows]);
   const dismissed = useMemo(() => new Set(dismissedIds), [dismissedIds]);
   const chosenId = useAppStore((s) => s.compareOpen[conversation.id]);
@@ -66,8 +65,8 @@ export function ComparePanel({ conversation, journal, leafId }: ComparePanelProp
           conversation={conversation}
           journal={journal}
           dismissed={dismissed}
-          onDismiss={(probe) => void dismissProbe(db, conversation.id, probe)}
-          onRestore={() => void restoreProbes(db, conversation.id)}
+          onDismiss={(probe) => void dismissProbe(conversation.id, probe)}
+          onRestore={() => void restoreProbes(conversation.id)}
         />
       )}
     </section>
