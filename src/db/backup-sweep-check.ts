@@ -63,10 +63,14 @@ function fieldsProblem(row: Row): string | undefined {
     if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) return `${field} should be a number >= 0, got ${got(value)}`;
   }
   if (!COUNTER_IDS.includes(row.counter as CounterId)) return `counter should be one of ${COUNTER_IDS.join(', ')}, got ${got(row.counter)}`;
-  if (!isCount(row.contextWindow) || row.contextWindow === 0) return `contextWindow should be a whole number of tokens above 0, got ${got(row.contextWindow)}`;
+  const window = row.contextWindow;
+  if (typeof window !== 'number' || !Number.isFinite(window) || window <= 0) return `contextWindow should be a number of tokens above 0, got ${got(window)}`;
   if (typeof row.cancelled !== 'boolean') return `cancelled should be true or false, got ${got(row.cancelled)}`;
   const plan = row.plan;
   if (!isObject(plan) || !Array.isArray(plan.vary) || !plan.vary.every((item) => typeof item === 'string')) return 'plan should be { vary: [text, …] }';
+  for (const field of ['random', 'seed'] as const) {
+    if (plan[field] !== undefined && (typeof plan[field] !== 'number' || !Number.isFinite(plan[field]))) return `plan.${field} should be a number when given, got ${got(plan[field])}`;
+  }
   if (!Array.isArray(row.sessions) || row.sessions.length === 0) return `sessions should be a list of at least one session, got ${got(row.sessions)}`;
   for (const [i, session] of row.sessions.entries()) {
     if (!isObject(session) || ['conversationId', 'importId', 'title'].some((field) => typeof session[field] !== 'string')) {

@@ -108,6 +108,8 @@ describe('saved sweeps in the library backup', () => {
     expect(await attempt((row) => (row.planned = 1))).toBe(`${name} planned should be a whole number >= its 2 points, got 1.`);
     expect(await attempt((row) => (row.points = [{ keepRecentTokens: 4000 }, { keepRecentTokens: null }]))).toBe(`${name} points[1] should be an object of settings (numbers, true/false or text).`);
     expect(await attempt((row) => delete row.plan)).toBe(`${name} plan should be { vary: [text, …] }.`);
+    expect(await attempt((row) => (row.plan = { vary: [], random: '12' }))).toBe(`${name} plan.random should be a number when given, got "12".`);
+    expect(await attempt((row) => (row.contextWindow = 0))).toBe(`${name} contextWindow should be a number of tokens above 0, got 0.`);
     expect(await attempt((row) => delete row.id)).toBe('a sweeps row without its "id" (expected a string or number, got nothing).');
     expect(await library(target)).toEqual(before);
   });
