@@ -6,7 +6,7 @@
 import { useEffect, useState } from 'react';
 import { detectWebGPU } from '../../llm/webllm/webgpu.ts';
 import { useAppStore } from '../../store/store.ts';
-import { localModelState } from './live-local-model.ts';
+import { localModelState } from '../../store/live-local-model.ts';
 
 /** What the option says about the local model; `usable` enables it. */
 export interface LocalModelStatus {

@@ -21,7 +21,7 @@ import { IDLE_RUNTIME, useLiveStore } from '../../store/live-store.ts';
 import { useAppStore } from '../../store/store.ts';
 import type { PickedFolder } from './folder-pick.ts';
 import type { LiveFolderSource, LiveHostApi, LiveStart } from '../../worker/live/live-host.ts';
-import { connectLiveModel, onEngineLost, releaseEnginePorts, releaseLiveModel, transferables, type ConnectedModel, type LocalModelProgress } from './live-local-model.ts';
+import { connectLiveModel, onEngineLost, releaseEnginePorts, releaseLiveModel, transferables, type ConnectedModel, type LocalModelProgress } from '../../store/live-local-model.ts';
 import { createLiveStream, nextFrame, type LiveStream } from './live-stream.ts';
 import { createLiveWorkerClient, type LiveWorkerLostError } from './live-worker-client.ts';
 

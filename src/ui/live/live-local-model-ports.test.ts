@@ -14,7 +14,7 @@ import type { SharedLocalModel, SharedModelSource } from '../../llm/webllm/webll
 import type { WebLLMEngine } from '../../llm/webllm/webllm.ts';
 import { Engine } from '../../worker/engine/engine.ts';
 import { LiveHost, type LiveFolderSource } from '../../worker/live/live-host.ts';
-import { connectLiveModel, type ConnectedModel } from './live-local-model.ts';
+import { connectLiveModel, type ConnectedModel } from '../../store/live-local-model.ts';
 
 const MODEL = 'Qwen2.5-1.5B-Instruct-q4f16_1-MLC';
 const config: LiveSessionConfig = { model: { kind: 'webllm', modelId: MODEL }, strategy: 'pi', options: {}, contextWindow: 200_000, counter: 'chars4', gitignore: true };

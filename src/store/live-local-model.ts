@@ -5,10 +5,10 @@
  * relays nothing afterwards: chunks go from the engine worker to the session's worker directly.
  */
 import type { InitProgressReport } from '@mlc-ai/web-llm';
-import { loadSharedModel, releaseSharedModel } from '../../llm/webllm/webllm-shared.ts';
-import { mapWebLLMError } from '../../llm/webllm/webllm.ts';
-import type { LiveModelSpec } from '../../store/live-model.ts';
-import { engine, engineClient } from '../../worker/client.ts';
+import { loadSharedModel, releaseSharedModel } from '../llm/webllm/webllm-shared.ts';
+import { mapWebLLMError } from '../llm/webllm/webllm.ts';
+import type { LiveModelSpec } from './live-model.ts';
+import { engine, engineClient } from '../worker/client.ts';
 import * as Comlink from 'comlink';
 
 /** Load progress of the local model: 0..1 and WebLLM's text ("Loading model from cache[3/24]..."). */
