@@ -72,9 +72,13 @@ describe('opencode strategy', () => {
     expect(context.entries[0]!.origin).toBe('summary');
     expect(context.entries.slice(1).map((e) => e.entry)).toEqual(head.entries.slice(tail));
     expect(plan.summaries[0]!.indices).toEqual(Array.from({ length: tail }, (_, i) => i));
-    // No tail: everything is summarized.
+    // No tail: everything is summarized but the head's last entry, a call whose result is not in the
+    // head yet (the run stopped while its tool ran): a call is summarized only with its result.
     const none = planAndAssemble(head, { tail_turns: 0 });
-    expect(none.context.entries).toHaveLength(1);
+    const waiting = head.entries[n - 1]!.blocks.find((b) => b.type === 'tool_call');
+    expect(waiting?.type === 'tool_call' && waiting.resultEntryId).toBe(input.entries[n]!.id);
+    expect(none.context.entries.map((e) => e.origin)).toEqual(['summary', 'journal']);
+    expect(none.context.entries[1]!.entry).toEqual(head.entries[n - 1]);
     // A second compaction folds the first summary and its tail into the new summary.
     const later = { ...input, entries: input.entries.slice(0, 200), tokens: input.tokens.prefixOf(200), previous: context.previous };
     const second = planAndAssemble(later, { preserve_recent_tokens: 6_000 });

@@ -142,7 +142,7 @@ export function planOpencode(input: CompactionInput, options: OpencodeOptions): 
   }
 
   const initial = new Set(initialContextIndices(input.entries));
-  const tail = tailStart(input, options, now.view.start);
+  const tail = pairSafeTail(input, now.view, tailStart(input, options, now.view.start));
   // The previous compaction's tail is history now too: summarized with what came after it.
   const summarized: number[] = [];
   for (const item of now.view.items) {
@@ -174,4 +174,30 @@ export function planOpencode(input: CompactionInput, options: OpencodeOptions): 
     'opencode does not cap the summary here: the estimate counts it once written (offline), or leaves it out (a model writes it).',
   );
   return plan;
+}
+
+/**
+ * Where the verbatim tail may start so that a call and its result are summarized together or kept
+ * together: the latest start at or before the budget's `tail` at which every summarized call (in
+ * the previous compaction's tail, or before the start) has its result summarized too and none is
+ * still waiting for its result (a run compacted while a tool ran); else the earliest one after it.
+ */
+function pairSafeTail(input: CompactionInput, view: AgentView, tail: number): number {
+  const results = (entry: Entry): number[] => entry.blocks.flatMap((b) => (b.type === 'tool_call' && b.resultEntryId !== undefined ? [indexOfId(input.entries, b.resultEntryId)] : []));
+  let furthest = -1;
+  for (const item of view.items) if (item.origin === 'journal') furthest = Math.max(furthest, ...results(item.entry));
+  let pending = false;
+  let before = -1;
+  for (let t = view.start; t <= input.entries.length; t++) {
+    const valid = !pending && furthest < t;
+    if (valid && t <= tail) before = t;
+    if (valid && t > tail) return before >= 0 ? before : t;
+    if (t === input.entries.length) break;
+    for (const r of results(input.entries[t]!)) {
+      if (r < 0) pending = true;
+      furthest = Math.max(furthest, r);
+    }
+    if (t >= tail && before >= 0) return before;
+  }
+  return before >= 0 ? before : tail;
 }
