@@ -1,35 +1,19 @@
-import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { importFile, loadPrompts } from '../test-fixtures.ts';
-import { buildInput } from '../compaction/input.ts';
+import { loadPrompts } from '../test-fixtures.ts';
 import { OptionError } from '../compaction/options.ts';
 import { placeholders } from '../compaction/prompts.ts';
-import { taskRequest } from '../compaction/task-request.ts';
 import type { CompactionInput } from '../compaction/types.ts';
 import { replaySession } from '../replay/replay.ts';
-import { createOfflineSummarizer, offlineSummaryText } from '../summarize/offline.ts';
-import { getCounter } from '../tokens/counters.ts';
-import { countEntries } from '../tokens/entry-tokens.ts';
+import { createOfflineSummarizer } from '../summarize/offline.ts';
 import { isRealUserMessage } from './agent-state.ts';
 import { getStrategy, STRATEGY_IDS } from './index.ts';
+import { claudeCodeSample, planWithOfflineSummaries } from './test-fixtures.ts';
 import { opencodeLimits, opencodeStrategy } from './opencode.ts';
 import { PRUNED_OUTPUT } from './opencode/prune.ts';
 
 const prompts = loadPrompts();
-const SAMPLE = resolve(import.meta.dirname, '../../../public/samples/claude-code/37f83ec9-f2ea-42a9-925e-0d5c105cb6e8.jsonl');
-
-async function sample(contextWindow: number): Promise<CompactionInput> {
-  const imported = await importFile(SAMPLE);
-  const counter = await getCounter('o200k');
-  return buildInput(imported.entries, countEntries(imported.entries, counter).totals, counter, { contextWindow }).input;
-}
-
-function planAndAssemble(input: CompactionInput, raw: Record<string, unknown> = {}) {
-  const options = opencodeStrategy.parse(raw);
-  const plan = opencodeStrategy.plan(input, options);
-  const summaries = new Map(plan.summaries.map((task) => [task.id, offlineSummaryText(taskRequest(input, task))]));
-  return { plan, context: opencodeStrategy.assemble(input, plan, summaries, options) };
-}
+const sample = claudeCodeSample;
+const planAndAssemble = (input: CompactionInput, raw: Record<string, unknown> = {}) => planWithOfflineSummaries(opencodeStrategy, input, raw);
 
 describe('opencode strategy', () => {
   it('is registered with compaction.* as options and opencode\'s defaults', () => {
