@@ -6,6 +6,7 @@
 import { db } from '../db/db.ts';
 import { jobsTable } from '../db/jobs.ts';
 import { liveSession } from '../db/live-sessions.ts';
+import { listSweeps } from '../db/sweeps.ts';
 import { PERSISTENCE_KEY, type PersistenceSetting } from './storage-persistence.ts';
 
 /** The main conversation of the session `sessionId` (a subagent's parent), the latest if imported twice. */
@@ -31,4 +32,14 @@ export function liveSessionRow(conversationId: string) {
 /** The ids of job records still marked running, joined: what the resume offer watches. */
 export async function runningJobKeys(): Promise<string> {
   return (await jobsTable(db)?.where('state').equals('running').primaryKeys())?.join(',') ?? '';
+}
+
+/** The library's conversations, the latest imported first. */
+export function conversationsNewestFirst() {
+  return db.conversations.orderBy('importedAt').reverse().toArray();
+}
+
+/** The saved sweeps, newest first. */
+export function savedSweeps() {
+  return listSweeps(db);
 }

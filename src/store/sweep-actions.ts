@@ -1,8 +1,8 @@
 /**
  * Runs a sweep from the Sweep tab (points from the form's ranges, the summarizer of Settings, the
  * page's counter and window), mirrors its progress into the store, and opens the saved sweep when
- * it ends; a cancel keeps the points done. Opens a point's replay in Compare. A failure leaves a
- * message the tab shows.
+ * it ends; a cancel keeps the points done. Rescores or deletes a saved sweep, opens a point's replay
+ * in Compare. A failure leaves a message the tab shows.
  */
 import { sweepPoints } from '../core/sweep/points.ts';
 import type { RetentionWeights } from '../core/sweep/types.ts';
@@ -10,9 +10,9 @@ import type { CounterId } from '../core/tokens/counters.ts';
 import { db } from '../db/db.ts';
 import type { ConversationRow } from '../db/schema.ts';
 import type { SweepRow } from '../db/sweep-row.ts';
-import { setSweepWeights } from '../db/sweeps.ts';
+import { deleteSweep, setSweepWeights } from '../db/sweeps.ts';
 import { engine, newJobId, proxy } from '../worker/client.ts';
-import { browserSweepWorker, sweepPoolSize } from '../worker/sweep/sweep-spawn.ts';
+import { pageSweepWorkers } from '../worker/sweep/sweep-client.ts';
 import { errorMessage } from './actions.ts';
 import { runCompare } from './compare-actions.ts';
 import { useAppStore } from './store.ts';
@@ -49,7 +49,6 @@ export async function runSweep(start: SweepStart): Promise<string | undefined> {
     const fields = await summarizerFields();
     if (fields.summarizer === 'webllm') throw new Error('A sweep replays in several workers at once, and the local model runs in one: choose the offline summarizer or a remote model in Settings > Models.');
     const summarizerLabel = modelLabel(store()) ?? 'offline';
-    const size = typeof Worker === 'undefined' ? 1 : sweepPoolSize(navigator.hardwareConcurrency);
     const { row, cancelled } = await runSweepJob(
       {
         name: `${start.strategy}: ${start.vary.join(' ')}${start.random !== undefined ? ` (${start.random} random)` : ''}`,
@@ -65,8 +64,7 @@ export async function runSweep(start: SweepStart): Promise<string | undefined> {
       },
       {
         db,
-        spawn: browserSweepWorker,
-        size,
+        ...pageSweepWorkers(),
         countTokens: (conversationId, counter) => engine().countTokens(`${jobId}-count`, conversationId, counter, proxy(() => undefined)),
       },
       controller.signal,
@@ -98,6 +96,11 @@ export async function saveSweepWeights(id: string, weights: RetentionWeights): P
   } catch (error) {
     store().setSweepMessage({ kind: 'error', text: errorMessage(error) });
   }
+}
+
+/** Removes a saved sweep and its points (the sessions stay); rejects when the database refuses. */
+export function deleteSavedSweep(id: string): Promise<void> {
+  return deleteSweep(db, id);
 }
 
 /**

@@ -9,8 +9,7 @@ import type { RetentionWeights, SweepOptions } from '../core/sweep/types.ts';
 import type { FoldlabDatabase } from '../db/schema.ts';
 import type { SweepPlan, SweepRow, SweepSessionRef } from '../db/sweep-row.ts';
 import { saveSweep } from '../db/sweeps.ts';
-import { runSweepPool, type SweepPoolProgress } from '../worker/sweep/sweep-pool.ts';
-import type { SweepTask, SweepWorkerFactory } from '../worker/sweep/sweep-protocol.ts';
+import { runSweepPool, type SweepPoolProgress, type SweepTask, type SweepWorkerFactory } from '../worker/sweep/sweep-client.ts';
 
 export interface SweepJobRequest {
   name: string;

@@ -1,8 +1,7 @@
 /** The saved sweeps, newest first: open one, or delete it after a confirmation. */
 import { useState } from 'react';
-import { db } from '../../db/db.ts';
 import type { SweepRow } from '../../db/sweep-row.ts';
-import { deleteSweep } from '../../db/sweeps.ts';
+import { deleteSavedSweep } from '../../store/sweep-actions.ts';
 import { ConfirmDialog } from '../common/ConfirmDialog.tsx';
 
 export interface SavedSweepsProps {
@@ -38,7 +37,7 @@ export function SavedSweeps({ rows, openId, onOpen }: SavedSweepsProps) {
           message={`"${deleting.name}" and its points will be removed from this browser. The sessions are not affected.`}
           confirmLabel="Delete"
           onConfirm={() => {
-            deleteSweep(db, deleting.id).catch((e: unknown) => setError(`Could not delete: ${e instanceof Error ? e.message : String(e)}`));
+            deleteSavedSweep(deleting.id).catch((e: unknown) => setError(`Could not delete: ${e instanceof Error ? e.message : String(e)}`));
           }}
           onClose={() => setDeleting(undefined)}
         />

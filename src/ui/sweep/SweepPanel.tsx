@@ -5,9 +5,8 @@
  */
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useEffect } from 'react';
-import { db } from '../../db/db.ts';
 import type { ConversationRow } from '../../db/schema.ts';
-import { listSweeps } from '../../db/sweeps.ts';
+import { savedSweeps } from '../../store/library-reads.ts';
 import { useAppStore } from '../../store/store.ts';
 import { SavedSweeps } from './SavedSweeps.tsx';
 import { SweepResultView } from './SweepResultView.tsx';
@@ -15,7 +14,7 @@ import { SweepSetup } from './SweepSetup.tsx';
 import './sweep.css';
 
 export function SweepPanel({ conversation }: { conversation: ConversationRow }) {
-  const saved = useLiveQuery(() => listSweeps(db), []);
+  const saved = useLiveQuery(() => savedSweeps(), []);
   const openId = useAppStore((s) => s.sweepOpen);
   const openSweep = useAppStore((s) => s.openSweep);
   const message = useAppStore((s) => s.sweepMessage);

@@ -3,8 +3,8 @@
  * task, ratio to uncompacted, retention, overflowing calls and compactions, whether the point is
  * on the front or recommended, and a button per row that opens its replay in Compare.
  */
-import { variedNames } from '../../core/sweep/recommend.ts';
 import type { SweepResult } from '../../core/sweep/types.ts';
+import { variedNames } from '../../store/view/sweep.ts';
 import { formatNumber } from '../common/format.ts';
 
 export interface SweepPointsTableProps {

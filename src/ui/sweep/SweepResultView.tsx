@@ -5,14 +5,15 @@
  */
 import { lazy, Suspense, useMemo, useState } from 'react';
 import type { RetentionWeights } from '../../core/sweep/types.ts';
-import { COUNTER_LABELS } from '../../core/tokens/counters.ts';
 import type { SweepRow } from '../../db/sweep-row.ts';
 import { openPointInCompare, saveSweepWeights } from '../../store/sweep-actions.ts';
 import { useAppStore } from '../../store/store.ts';
+import { sweepCsvText, sweepJson, sweepResultOf } from '../../store/view/sweep.ts';
+import { COUNTER_LABELS } from '../../store/view/vocabulary.ts';
 import { download, slug } from '../common/download.ts';
 import { formatNumber } from '../common/format.ts';
 import { AgentConfigPanel } from './AgentConfigPanel.tsx';
-import { durationText, sweepCsvText, sweepJson, sweepResultOf } from './sweep-model.ts';
+import { durationText } from './sweep-model.ts';
 import { SweepPointsTable } from './SweepPointsTable.tsx';
 import { WeightsEditor } from './WeightsEditor.tsx';
 

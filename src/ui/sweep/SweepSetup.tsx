@@ -5,14 +5,13 @@
  */
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useMemo } from 'react';
-import { configTitle, REPLAYABLE_IDS } from '../../core/replay/config-options.ts';
-import { DEFAULT_RETENTION_WEIGHTS } from '../../core/sweep/score.ts';
-import { sweepPoints } from '../../core/sweep/points.ts';
-import { COUNTER_LABELS } from '../../core/tokens/counters.ts';
-import { db } from '../../db/db.ts';
 import type { ConversationRow } from '../../db/schema.ts';
+import { conversationsNewestFirst } from '../../store/library-reads.ts';
 import { cancelSweep, runSweep } from '../../store/sweep-actions.ts';
 import { useAppStore } from '../../store/store.ts';
+import { configTitle, REPLAYABLE_IDS } from '../../store/view/replay-settings.ts';
+import { DEFAULT_RETENTION_WEIGHTS, sweepPlanSize } from '../../store/view/sweep.ts';
+import { COUNTER_LABELS } from '../../store/view/vocabulary.ts';
 import { formatNumber } from '../common/format.ts';
 import { progressText } from './sweep-model.ts';
 import { varyRows, varyTexts } from './sweep-form.ts';
@@ -29,20 +28,17 @@ export function SweepSetup({ conversation }: { conversation: ConversationRow }) 
   const counter = useAppStore((s) => s.counter);
   const contextWindow = useAppStore((s) => s.windowTokens);
   const run = useAppStore((s) => s.sweepRun);
-  const library = useLiveQuery(() => db.conversations.orderBy('importedAt').reverse().toArray(), []);
+  const library = useLiveQuery(() => conversationsNewestFirst(), []);
   const chosen = picked.length > 0 ? picked : [conversation.id];
   const sessions = (library ?? []).filter((c) => chosen.includes(c.id));
   const vary = varyTexts(strategy, edits);
   const count = random.trim() === '' ? undefined : Number(random);
-  const plan = useMemo(() => {
-    try {
-      return { points: sweepPoints({ strategy, vary, contextWindow, ...(count !== undefined ? { random: count } : {}) }).length };
-    } catch (error) {
-      return { error: error instanceof Error ? error.message : String(error) };
-    }
+  const plan = useMemo(
+    () => sweepPlanSize({ strategy, vary, contextWindow, ...(count !== undefined ? { random: count } : {}) }),
     // `vary` is new each render: its text names what it holds.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [strategy, vary.join('\n'), count, contextWindow]);
+    [strategy, vary.join('\n'), count, contextWindow],
+  );
 
   const toggle = (id: string, on: boolean) => setPicked(on ? [...new Set([...chosen, id])] : chosen.filter((c) => c !== id));
   const start = () => {

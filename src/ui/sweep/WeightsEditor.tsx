@@ -3,9 +3,9 @@
  * changing one scores the saved sweep again (front and recommendation included) without replaying.
  */
 import { useState } from 'react';
-import { PROBE_CATEGORIES, type ProbeCategory } from '../../core/probes/types.ts';
-import { checkWeights, DEFAULT_RETENTION_WEIGHTS } from '../../core/sweep/score.ts';
 import type { RetentionWeights } from '../../core/sweep/types.ts';
+import { checkWeights, DEFAULT_RETENTION_WEIGHTS } from '../../store/view/sweep.ts';
+import { PROBE_CATEGORIES, type ProbeCategory } from '../../store/view/vocabulary.ts';
 
 export interface WeightsEditorProps {
   weights: RetentionWeights;

@@ -4,9 +4,8 @@
  * rows as the `--vary` texts the CLI takes, so the page's points are `sweepPoints` of those texts.
  */
 import type { OptionSpec } from '../../core/compaction/options.ts';
-import { configOptionSpecs } from '../../core/replay/config-options.ts';
-
 import type { VaryDraft } from '../../store/sweep-slice.ts';
+import { configOptionSpecs } from '../../store/view/replay-settings.ts';
 
 export type { VaryDraft };
 

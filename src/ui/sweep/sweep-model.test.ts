@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { emptyScores } from '../../core/replay/scoring.ts';
-import { assembleSweep } from '../../core/sweep/assemble.ts';
 import { DEFAULT_RETENTION_WEIGHTS, type SessionFigures } from '../../core/sweep/score.ts';
-import { sweepTable } from '../../core/sweep/table.ts';
 import type { SweepRow } from '../../db/sweep-row.ts';
-import { chartColumns, durationText, nearestPoint, pointKind, progressText, sweepCsvText, sweepJson, sweepResultOf } from './sweep-model.ts';
+import { sweepResultOf } from '../../store/view/sweep.ts';
+import { chartColumns, durationText, nearestPoint, pointKind, progressText } from './sweep-model.ts';
 
 function figures(tokens: number, kept: number, overflowCalls = 0): SessionFigures {
   const probes = emptyScores();
@@ -22,17 +21,6 @@ const row: SweepRow = {
 };
 
 describe('a saved sweep in the Sweep tab', () => {
-  it('is scored by the core with the sessions as named in the row, and exports the CLI\'s JSON and CSV', () => {
-    const result = sweepResultOf(row);
-    expect(result).toEqual(assembleSweep({ strategy: 'pi', points: row.points, sessions: ['first session', 'second session'], figures: row.figures, weights: row.weights, contextWindow: 50_000 }));
-    expect(result.recommended).toBe(1);
-    expect(result.agentConfig?.agent).toBe('pi');
-    expect(Object.keys(JSON.parse(sweepJson(result)) as object)).toEqual(['strategy', 'points', 'pareto', 'recommended', 'reason', 'agentConfig']);
-    const csv = sweepCsvText(result).trimEnd().split('\n');
-    expect(csv[0]).toBe(sweepTable(result).header.join(','));
-    expect(csv).toHaveLength(4);
-  });
-
   it('draws points that overflow apart from those that fit, the front, and the recommended point, sorted by ratio', () => {
     const result = sweepResultOf(row);
     expect(pointKind(result, 2)).toBe('overflows');
@@ -53,13 +41,6 @@ describe('a saved sweep in the Sweep tab', () => {
     expect(nearestPoint(positions, 12, 9, 14)).toBe(2);
     expect(nearestPoint(positions, 60, 30, 14)).toBeUndefined();
     expect(nearestPoint([], 0, 0, 14)).toBeUndefined();
-  });
-
-  it('other weights score it again without replaying', () => {
-    const result = sweepResultOf(row, { ...DEFAULT_RETENTION_WEIGHTS, task: 0 });
-    // No other category has probes: nothing was lost under those weights, every point keeps all.
-    expect(result.points.map((p) => p.retention)).toEqual([1, 1, 1]);
-    expect(result.recommended).toBe(0);
   });
 
   it('says how far a sweep has come and what is left', () => {

@@ -1,31 +1,9 @@
 /**
- * What the Sweep tab shows of a saved sweep, all from the core: the result scored with the weights
- * chosen (`assembleSweep`: points, front, recommendation, the agent's block), its exports (JSON in
- * the shape `cli sweep --json` prints, CSV as `cli sweep --csv`), the chart's columns and the
- * progress line of a running sweep.
+ * How the Sweep tab draws a scored sweep (store/view/sweep.ts scores it): the series a point is in,
+ * the chart's columns, the point a click picks, and the progress line of a running sweep.
  */
-import { assembleSweep } from '../../core/sweep/assemble.ts';
-import { sweepCsv } from '../../core/sweep/table.ts';
-import type { RetentionWeights, SweepResult } from '../../core/sweep/types.ts';
-import type { SweepRow } from '../../db/sweep-row.ts';
+import type { SweepResult } from '../../core/sweep/types.ts';
 import type { SweepJobProgress } from '../../store/sweep-job.ts';
-
-/** The saved sweep scored with `weights` (the row's own by default). */
-export function sweepResultOf(row: SweepRow, weights: Readonly<RetentionWeights> = row.weights): SweepResult {
-  return assembleSweep({
-    strategy: row.strategy, points: row.points, sessions: row.sessions.map((session) => session.title), figures: row.figures, weights, contextWindow: row.contextWindow,
-  });
-}
-
-/** The JSON export: what `cli sweep --json` prints for the same figures. */
-export function sweepJson(result: SweepResult): string {
-  return JSON.stringify(result, null, 2);
-}
-
-/** The CSV export: what `cli sweep --csv` prints. */
-export function sweepCsvText(result: SweepResult): string {
-  return sweepCsv(result);
-}
 
 /** Which series of the chart a point is drawn in. */
 export type PointKind = 'fits' | 'overflows' | 'failed';
