@@ -4,7 +4,7 @@
  * down with it. Then only the schema banner above this boundary speaks; any other failure is shown.
  */
 import { Component, type ReactNode } from 'react';
-import { schemaState } from '../../db/upgrade-guard.ts';
+import { schemaState } from '../../store/library-state.ts';
 
 interface State {
   error?: Error;

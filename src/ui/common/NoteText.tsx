@@ -1,6 +1,6 @@
 /** A note with the entry ids in it named by line and excerpt; the id shows on hover (title). */
 import type { Entry } from '../../core/journal/entry.ts';
-import { noteParts } from './entry-ref.ts';
+import { noteParts } from '../../store/view/entry-ref.ts';
 
 export function NoteText({ note, byId }: { note: string; byId: (id: string) => Entry | undefined }) {
   return (

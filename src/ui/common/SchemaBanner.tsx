@@ -4,7 +4,7 @@
  * device was saved by a newer Foldlab than this page. Reloading loads the version that matches.
  */
 import { useSyncExternalStore } from 'react';
-import { schemaState, subscribeSchemaState } from '../../db/upgrade-guard.ts';
+import { schemaState, subscribeSchemaState } from '../../store/library-state.ts';
 
 export function SchemaBanner() {
   const state = useSyncExternalStore(subscribeSchemaState, schemaState);

@@ -4,7 +4,7 @@
  * else a run's export in the Runs tab), then delete conversations in the library.
  */
 import { useEffect, useState } from 'react';
-import { formatUsage, storageUsage, type StorageUsage } from '../../db/storage-errors.ts';
+import { formatUsage, storageUsage, type StorageUsage } from '../../store/library-state.ts';
 import { useAppStore } from '../../store/store.ts';
 
 /** Moves the keyboard focus to an element of the library panel, scrolled into view. */

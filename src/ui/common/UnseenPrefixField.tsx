@@ -4,32 +4,18 @@
  * tokens. Persisted with the other preferences; Compact and Compare send it, and the worker applies
  * it only where no call recorded usage.
  */
-import { UNSEEN_PREFIX_PRESETS, parseUnseenPrefix } from '../../core/replay/unseen-estimate.ts';
 import { useAppStore } from '../../store/store.ts';
+import { UNSEEN_PREFIX_PRESETS, unseenEstimateNote } from '../../store/view/replay-settings.ts';
 
-/** True when `value` is an estimate the worker accepts (and not the default 0). */
-export function validEstimate(value: string): boolean {
-  if (value.trim() === '') return false;
-  try {
-    return parseUnseenPrefix(value).tokens > 0;
-  } catch {
-    return false;
-  }
-}
+/** The forms that send the estimate check it with the same function. */
+export { validEstimate } from '../../store/view/replay-settings.ts';
 
 export function UnseenPrefixField() {
   const value = useAppStore((s) => s.unseenEstimate);
   const setValue = useAppStore((s) => s.setUnseenEstimate);
   const preset = UNSEEN_PREFIX_PRESETS.find((p) => p.id === value);
   const choice = value.trim() === '' ? 'none' : preset ? preset.id : 'tokens';
-  let note: string;
-  let invalid = false;
-  try {
-    note = parseUnseenPrefix(value.trim() === '' ? '0' : value).note;
-  } catch (error) {
-    note = (error as Error).message;
-    invalid = true;
-  }
+  const { note, invalid } = unseenEstimateNote(value);
   return (
     <fieldset className="field inline unseen-prefix" data-testid="unseen.field">
       <legend>Unseen prefix where no usage was recorded (an estimate)</legend>

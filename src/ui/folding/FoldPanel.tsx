@@ -4,15 +4,14 @@
  * its source. Folding runs in the worker; this panel only draws what it returns.
  */
 import { useEffect, useMemo, useState } from 'react';
-import { DEFAULT_REPLAY_FROM, type ReplayFrom } from '../../core/compaction/input-scope.ts';
 import { StartChoice } from '../common/StartChoice.tsx';
-import { FOLD_OPTIONS } from '../../core/folding/options.ts';
 import type { Entry } from '../../core/journal/entry.ts';
 import type { ConversationRow } from '../../db/schema.ts';
 import { errorMessage } from '../../store/actions.ts';
 import { useAppStore } from '../../store/store.ts';
 import { modelLabel, summarizerFields } from '../../store/summarizer-request.ts';
 import { cancelFoldJob, fold, foldJobId } from '../../store/fold-actions.ts';
+import { configOptionSpecs, DEFAULT_REPLAY_FROM, type ReplayFrom } from '../../store/view/replay-settings.ts';
 import type { FoldView, RecallRequest } from '../../worker/fold/fold-protocol.ts';
 import type { JobProgress } from '../../worker/engine/protocol.ts';
 import { OptionsForm } from '../strategies/OptionsForm.tsx';
@@ -27,6 +26,8 @@ import { useBookmarks } from './use-bookmarks.ts';
 import { useRefold } from './use-refold.ts';
 
 const EMPTY: Record<string, string> = {};
+/** Folding's options, as the Compare tab lists them for its `folding` configuration. */
+const FOLD_OPTIONS = configOptionSpecs('folding');
 
 export function FoldPanel({ conversation, journal, leafId }: { conversation: ConversationRow; journal: readonly Entry[]; leafId: string | undefined }) {
   const counter = useAppStore((s) => s.counter);

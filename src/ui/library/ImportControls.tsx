@@ -4,9 +4,9 @@
  * and the bundled real samples.
  */
 import { useRef, useState, type DragEvent } from 'react';
-import { FORMAT_IDS, FORMAT_LABELS, type FormatId } from '../../core/import/types.ts';
 import { importDemo, importSample } from '../../store/actions.ts';
 import { importFiles as importPicked, pickedFiles, type PickedFile } from '../../store/import-files.ts';
+import { FORMAT_IDS, FORMAT_LABELS, type FormatId } from '../../store/view/vocabulary.ts';
 import { droppedFiles } from './dropped-files.ts';
 import { SAMPLES } from './samples.ts';
 import { StoragePersistence } from './StoragePersistence.tsx';
