@@ -4,6 +4,7 @@
  * these instead of reading the database themselves.
  */
 import { db } from '../db/db.ts';
+import { listBookmarks } from '../db/folds.ts';
 import { jobsTable } from '../db/jobs.ts';
 import { liveSession } from '../db/live-sessions.ts';
 import { listSweeps } from '../db/sweeps.ts';
@@ -42,4 +43,9 @@ export function conversationsNewestFirst() {
 /** The saved sweeps, newest first. */
 export function savedSweeps() {
   return listSweeps(db);
+}
+
+/** A conversation's bookmarked fold iterations (0-based), in order. */
+export function foldBookmarks(conversationId: string) {
+  return listBookmarks(db, conversationId);
 }

@@ -5,8 +5,8 @@
  */
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useCallback, useMemo } from 'react';
-import { db } from '../../db/db.ts';
-import { listBookmarks, toggleBookmark } from '../../db/folds.ts';
+import { toggleFoldBookmark } from '../../store/library-actions.ts';
+import { foldBookmarks } from '../../store/library-reads.ts';
 import { useAppStore } from '../../store/store.ts';
 
 export interface Bookmarks {
@@ -20,7 +20,7 @@ export interface Bookmarks {
 }
 
 export function useBookmarks(conversationId: string, values: Record<string, string>): Bookmarks {
-  const stored = useLiveQuery(() => listBookmarks(db, conversationId), [conversationId]);
+  const stored = useLiveQuery(() => foldBookmarks(conversationId), [conversationId]);
   const setOption = useAppStore((s) => s.setOption);
   const fromOption = useMemo(() => (values.bookmarks ?? '').split(',').map((s) => s.trim()).filter(Boolean), [values.bookmarks]);
   const list = useMemo(
@@ -36,10 +36,10 @@ export function useBookmarks(conversationId: string, values: Record<string, stri
     if (fromOption.includes(key)) {
       const next = fromOption.filter((b) => b !== key);
       setOption('folding', 'bookmarks', next.length ? next.join(',') : undefined);
-      if (stored?.includes(iteration)) void toggleBookmark(db, conversationId, iteration);
+      if (stored?.includes(iteration)) void toggleFoldBookmark(conversationId, iteration);
       return;
     }
-    void toggleBookmark(db, conversationId, iteration);
+    void toggleFoldBookmark(conversationId, iteration);
   }, [conversationId, fromOption, setOption, stored]);
   return { ready: stored !== undefined, list, options, toggle };
 }

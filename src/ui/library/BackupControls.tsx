@@ -6,13 +6,9 @@
  * provider settings apply only when "restore settings too" is ticked and its endpoints confirmed.
  */
 import { useRef, useState } from 'react';
-import { exportBackup, readBackup, restoreBackup } from '../../db/backup.ts';
-import { UNCHECKED_NOTE, type ParsedBackup } from '../../db/backup-format.ts';
-import { backupEndpoints, type BackupEndpoint } from '../../db/backup-trust.ts';
-import { db } from '../../db/db.ts';
+import type { ParsedBackup } from '../../db/backup-format.ts';
 import { errorMessage } from '../../store/actions.ts';
-import { adoptStoredPreferences, currentPreferences } from '../../store/preferences-storage.ts';
-import { useAppStore } from '../../store/store.ts';
+import { backupEndpoints, backupLibrary, readBackupFile, restoreLibrary, type BackupEndpoint } from '../../store/library-actions.ts';
 import { restoreSummary } from './restore-summary.ts';
 
 type Status = { kind: 'busy'; text: string } | { kind: 'done'; text: string } | { kind: 'error'; text: string };
@@ -34,7 +30,7 @@ export function BackupControls() {
   const backup = async () => {
     setStatus({ kind: 'busy', text: 'Writing the backup…' });
     try {
-      const file = await exportBackup(db);
+      const file = await backupLibrary();
       const url = URL.createObjectURL(file);
       const link = document.createElement('a');
       link.href = url;
@@ -51,10 +47,8 @@ export function BackupControls() {
     setConfirming(undefined);
     setStatus({ kind: 'busy', text: `Restoring ${name}…` });
     try {
-      const report = await restoreBackup(db, backup, { settings, currentPreferences: await currentPreferences() });
-      if (await adoptStoredPreferences()) await useAppStore.persist.rehydrate();
-      const endpoints = backupEndpoints(backup).length > 0;
-      setStatus({ kind: 'done', text: restoreSummary(report, !endpoints ? 'none' : settings ? 'applied' : 'kept', backup.checksum === 'verified' ? undefined : UNCHECKED_NOTE) });
+      const outcome = await restoreLibrary(backup, settings);
+      setStatus({ kind: 'done', text: restoreSummary(outcome.report, outcome.settings, outcome.unchecked) });
     } catch (error) {
       setStatus({ kind: 'error', text: `${name} was not restored, and nothing was changed. ${errorMessage(error)}` });
     }
@@ -64,7 +58,7 @@ export function BackupControls() {
     setStatus({ kind: 'busy', text: `Reading ${file.name}…` });
     let backup: ParsedBackup;
     try {
-      backup = await readBackup(file);
+      backup = await readBackupFile(file);
     } catch (error) {
       setStatus({ kind: 'error', text: `${file.name} was not restored, and nothing was changed. ${errorMessage(error)}` });
       return;

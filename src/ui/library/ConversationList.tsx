@@ -5,20 +5,20 @@
  */
 import { useLiveQuery } from 'dexie-react-hooks';
 import { memo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
-import { FORMAT_LABELS } from '../../core/import/types.ts';
-import { db } from '../../db/db.ts';
-import { renameConversation } from '../../db/conversations.ts';
 import { deleteFromLibrary } from './delete-conversation.ts';
 import type { ConversationRow } from '../../db/schema.ts';
 import { errorMessage, importFile } from '../../store/actions.ts';
+import { renameInLibrary } from '../../store/library-actions.ts';
+import { conversationsNewestFirst } from '../../store/library-reads.ts';
 import { useAppStore } from '../../store/store.ts';
+import { FORMAT_LABELS } from '../../store/view/vocabulary.ts';
 import { ConfirmDialog } from '../common/ConfirmDialog.tsx';
 import { BackupControls } from './BackupControls.tsx';
 import { formatNumber } from '../common/format.ts';
 import { libraryTree, subagentNote, type LibraryNode } from './library-tree.ts';
 
 export function ConversationList() {
-  const conversations = useLiveQuery(() => db.conversations.orderBy('importedAt').reverse().toArray(), []);
+  const conversations = useLiveQuery(conversationsNewestFirst, []);
   const selectedId = useAppStore((state) => state.selectedId);
   const select = useAppStore((state) => state.select);
   const list = useRef<HTMLUListElement>(null);
@@ -98,7 +98,7 @@ const ConversationItem = memo(function ConversationItem({ conversation, selected
 
   const rename = async (title: string) => {
     try {
-      await renameConversation(db, conversation.id, title);
+      await renameInLibrary(conversation.id, title);
       setRenaming(false);
       setError(undefined);
     } catch (err) {
@@ -166,7 +166,7 @@ const ConversationItem = memo(function ConversationItem({ conversation, selected
           onClose={() => setConfirming(false)}
           onConfirm={() => {
             if (selected) select(undefined);
-            void deleteFromLibrary(db, conversation.id);
+            void deleteFromLibrary(conversation.id);
           }}
         />
       )}

@@ -1,20 +1,15 @@
 /**
- * Deleting a conversation from the library. A live session of it running in this tab is closed
- * first (its turn stopped, its model port released, its pending writes finished), so a deleted
- * session does not go on calling its model, possibly a paid one, for a journal that is gone.
+ * Deleting a conversation from the Library panel: the store deletes it once this tab's live session
+ * of it, if one is open, is closed. The live-session code is loaded on demand only: the library's
+ * first screen does not carry it.
  */
-import { deleteConversation } from '../../db/conversations.ts';
-import type { FoldlabDatabase } from '../../db/schema.ts';
-
-/** Closes the conversation's live session in this tab, if one is open. Loaded on demand: the library's first screen does not carry the live code. */
-export type CloseLive = (conversationId: string) => Promise<void>;
+import { deleteFromLibrary as deleteWithLiveClosed, type CloseLive } from '../../store/library-actions.ts';
 
 const closeLiveSession: CloseLive = async (conversationId) => {
   const live = await import('../live/live-actions.ts');
   if (live.isAttached(conversationId)) await live.closeLiveSession(conversationId);
 };
 
-export async function deleteFromLibrary(db: FoldlabDatabase, conversationId: string, closeLive: CloseLive = closeLiveSession): Promise<void> {
-  await closeLive(conversationId);
-  await deleteConversation(db, conversationId);
+export function deleteFromLibrary(conversationId: string): Promise<void> {
+  return deleteWithLiveClosed(conversationId, closeLiveSession);
 }
