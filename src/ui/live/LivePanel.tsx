@@ -4,10 +4,10 @@
  * on another branch, whose summary is shown), and export as pi session JSONL v3.
  */
 import { useCallback, useMemo, useRef, useState } from 'react';
-import { listBranches, pathTo } from '../../core/journal/tree.ts';
 import type { ConversationRow, EntryRow } from '../../db/schema.ts';
 import { closeLiveSession, editAndResendLive, exportLiveSession, isAttached, liveLeaf, sendLive, stopLive, switchLiveBranch } from './live-actions.ts';
 import { IDLE_RUNTIME, useLiveStore } from '../../store/live-store.ts';
+import { liveBranchView } from '../../store/view/live-session.ts';
 import { download } from '../common/download.ts';
 import { MarkdownText } from '../common/MarkdownText.tsx';
 import { LiveComposer } from './LiveComposer.tsx';
@@ -32,12 +32,8 @@ function AttachedPanel({ conversation, entries }: { conversation: ConversationRo
   const runtime = useLiveStore((s) => s.runtimes[id]) ?? IDLE_RUNTIME;
   const [exported, setExported] = useState<string>();
   const leaf = liveLeaf(id);
-  // While a turn runs the session's leaf may not be stored yet: the newest stored entry is on its branch.
-  const stored = useMemo(() => new Set(entries.map((entry) => entry.id)), [entries]);
-  const shownLeaf = leaf && stored.has(leaf) ? leaf : entries.at(-1)?.id;
-  const path = useMemo(() => (shownLeaf ? pathTo(entries, shownLeaf) : []), [entries, shownLeaf]);
-  const branches = useMemo(() => listBranches(entries), [entries]);
-  const branch = useMemo(() => path.flatMap((index) => (entries[index] ? [entries[index]] : [])), [path, entries]);
+  // Drawn again only when the journal or the leaf changes, not at every streamed piece.
+  const { shownLeaf, path, branches, todos } = useMemo(() => liveBranchView(entries, leaf), [entries, leaf]);
   const busy = runtime.busy;
   const onResend = useCallback((entryId: string, text: string) => void editAndResendLive(id, entryId, text), [id]);
   // The same elements while a reply streams (the runtime changes many times a second): React skips the stored entries.
@@ -79,7 +75,7 @@ function AttachedPanel({ conversation, entries }: { conversation: ConversationRo
         <button type="button" onClick={() => void closeLiveSession(id)} title="Stop the session in this tab and let go of its model; the journal is kept and can be opened again" data-testid="live.close">Close session</button>
       </div>
       {exported && <p className="small muted" data-testid="live.exported">{exported}</p>}
-      <LiveTodos branch={branch} />
+      <LiveTodos todos={todos} />
       {runtime.branchSummary && (
         <details className="live-branch-summary" open data-testid="live.branch-summary">
           <summary>Summary of the branch left behind (given to the model where this branch continues)</summary>

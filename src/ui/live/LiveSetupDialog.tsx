@@ -4,10 +4,9 @@
  * tab; nothing is stored when the model cannot be made.
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { OptionError } from '../../core/compaction/options.ts';
 import type { StrategyId } from '../../core/compaction/types.ts';
-import { getStrategy, STRATEGY_IDS } from '../../core/strategies/index.ts';
-import { COUNTER_LABELS } from '../../core/tokens/counters.ts';
+import { COUNTER_LABELS } from '../../store/view/vocabulary.ts';
+import { getStrategy, optionProblem, STRATEGY_IDS } from '../../store/view/strategies.ts';
 import type { LiveModelChoice } from '../../db/live-session-row.ts';
 import { startLiveSession } from './live-actions.ts';
 import { useAppStore } from '../../store/store.ts';
@@ -44,14 +43,7 @@ export function LiveSetupDialog({ onClose }: { onClose: () => void }) {
     if (dialog && !dialog.open) dialog.showModal();
   }, []);
 
-  const optionError = useMemo(() => {
-    try {
-      strategy.parse(values);
-      return undefined;
-    } catch (e) {
-      return e instanceof OptionError ? { option: e.option, message: e.message } : { option: '', message: String(e) };
-    }
-  }, [strategy, values]);
+  const optionError = useMemo(() => optionProblem(strategyId, values), [strategyId, values]);
 
   const windowTokens = Number(contextWindow);
   const windowError = Number.isInteger(windowTokens) && windowTokens >= 1000 ? undefined : 'The window is a whole number of tokens, at least 1,000.';

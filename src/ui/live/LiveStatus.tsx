@@ -4,7 +4,7 @@
  * Compact job's wait line), compaction progress (it blocks input, L11), and the
  * session's notes (overflow retry, recovery failed, the 120 s fallback), calls and cost.
  */
-import { formatUsd, PRICES_AS_OF } from '../../core/pricing.ts';
+import { formatUsd, PRICES_AS_OF } from '../../store/view/prices.ts';
 import type { LiveRuntime } from '../../store/live-store.ts';
 import { formatNumber } from '../common/format.ts';
 import { JobWaitNotice } from '../common/JobWaitNotice.tsx';

@@ -1,15 +1,13 @@
 /**
- * The agent's todo list on the shown branch (what its last `todo_write` holds), with each item's
- * status: what the todo recap at the end of the model's context recaps.
+ * The agent's todo list on the shown branch (what its last `todo_write` holds, found by
+ * store/view/live-session.ts), with each item's status: what the todo recap at the end of the
+ * model's context recaps.
  */
-import { useMemo } from 'react';
-import type { Entry } from '../../core/journal/entry.ts';
-import { currentTodos, type TodoStatus } from '../../core/agent/todos.ts';
+import type { Todo, TodoStatus } from '../../core/agent/todos.ts';
 
 const MARKS: Record<TodoStatus, string> = { pending: '○', in_progress: '◐', completed: '●' };
 
-export function LiveTodos({ branch }: { branch: readonly Entry[] }) {
-  const todos = useMemo(() => currentTodos(branch), [branch]);
+export function LiveTodos({ todos }: { todos: readonly Todo[] | undefined }) {
   if (!todos) return null;
   const done = todos.filter((todo) => todo.status === 'completed').length;
   return (

@@ -6,7 +6,7 @@
  * A value out of range is shown with why, and the one in use stays.
  */
 import { useState } from 'react';
-import { timeoutProblem, type TimeoutSeconds } from '../../llm/remote/timeouts.ts';
+import { timeoutProblem, type TimeoutSeconds } from '../../store/view/model-settings.ts';
 import { useAppStore } from '../../store/store.ts';
 
 const FIELDS: ReadonlyArray<{ id: keyof TimeoutSeconds; label: string }> = [
