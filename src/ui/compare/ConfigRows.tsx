@@ -4,9 +4,8 @@
  * named on its row even while the row is folded.
  */
 import { useState } from 'react';
-import { configOptionSpecs, configTitle } from '../../core/replay/config-options.ts';
 import { useAppStore } from '../../store/store.ts';
-import { MAX_COMPARE_CONFIGS } from '../../worker/compare/compare-protocol.ts';
+import { configOptionSpecs, configTitle, MAX_COMPARE_CONFIGS } from '../../store/view/replay-settings.ts';
 import { OptionsForm } from '../strategies/OptionsForm.tsx';
 import { checkConfig, COMPARABLE_STRATEGIES, uniqueLabels } from './configs.ts';
 import { colorOf } from './model.ts';

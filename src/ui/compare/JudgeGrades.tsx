@@ -4,8 +4,8 @@
  * grade and the judge's reason, with the reference facts it was graded against.
  */
 import { memo } from 'react';
-import { formatUsd } from '../../core/pricing.ts';
-import { PROBE_CATEGORIES } from '../../core/probes/types.ts';
+import { formatUsd } from '../../store/view/prices.ts';
+import { PROBE_CATEGORIES } from '../../store/view/vocabulary.ts';
 import type { CategoryGrade } from '../../core/replay/judge.ts';
 import type { JudgeResult } from '../../worker/judge/judge-protocol.ts';
 import { colorOf } from './model.ts';

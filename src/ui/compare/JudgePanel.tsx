@@ -3,7 +3,7 @@
  * estimate (requests, tokens, cost), the user confirms, the run shows its progress with Cancel,
  * and the grades appear below. Needs a model from Settings > Models: offline cannot judge.
  */
-import { formatUsd } from '../../core/pricing.ts';
+import { formatUsd } from '../../store/view/prices.ts';
 import { cancelJudge, dismissJudgeQuote, estimateJudge, runJudge } from '../../store/judge-actions.ts';
 import type { JudgeRunState } from '../../store/judge-slice.ts';
 import { useAppStore } from '../../store/store.ts';

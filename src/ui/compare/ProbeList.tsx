@@ -6,8 +6,8 @@
 import { memo, useMemo, useState } from 'react';
 import type { Entry } from '../../core/journal/entry.ts';
 import type { Probe, ProbeCategory } from '../../core/probes/types.ts';
-import { retention } from '../../core/replay/retention.ts';
-import { PROBE_CATEGORIES } from '../../core/probes/types.ts';
+import { retention } from '../../store/view/replay-settings.ts';
+import { PROBE_CATEGORIES } from '../../store/view/vocabulary.ts';
 import type { ProbeOutcome } from '../../core/replay/types.ts';
 import type { ReplayResultView } from '../../worker/compare/compare-view.ts';
 import { colorOf, preview } from './model.ts';

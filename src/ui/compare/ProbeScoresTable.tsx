@@ -4,8 +4,8 @@
  * removed them. Cells hold the counts in `data-kept` / `data-total` (compared with `cli eval --json`).
  */
 import { memo } from 'react';
-import { PROBE_CATEGORIES } from '../../core/probes/types.ts';
-import { retention } from '../../core/replay/retention.ts';
+import { PROBE_CATEGORIES } from '../../store/view/vocabulary.ts';
+import { retention } from '../../store/view/replay-settings.ts';
 import type { ReplayResultView } from '../../worker/compare/compare-view.ts';
 import { colorOf, percent } from './model.ts';
 

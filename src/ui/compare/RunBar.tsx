@@ -2,10 +2,10 @@
  * The settings every configuration shares (counter and window from the gauge, a price model, the
  * summarizer from Settings), the Run button, and the running compare's progress with Cancel.
  */
-import { DEFAULT_REPLAY_FROM } from '../../core/compaction/input-scope.ts';
+import { DEFAULT_REPLAY_FROM } from '../../store/view/replay-settings.ts';
 import { StartChoice } from '../common/StartChoice.tsx';
-import { PRICES, PRICES_AS_OF, priceFor } from '../../core/pricing.ts';
-import { COUNTER_LABELS } from '../../core/tokens/counters.ts';
+import { PRICES, PRICES_AS_OF, priceFor } from '../../store/view/prices.ts';
+import { COUNTER_LABELS } from '../../store/view/vocabulary.ts';
 import type { ConversationRow } from '../../db/schema.ts';
 import { cancelCompare, runCompare } from '../../store/compare-actions.ts';
 import type { CompareRunState } from '../../store/compare-slice.ts';

@@ -3,10 +3,8 @@
  * option error (checked on the page as the user types, the worker checks again), and the request's
  * `configs` with the labels the chart and tables will show.
  */
-import { OptionError } from '../../core/compaction/options.ts';
-import { configLabel } from '../../core/replay/label.ts';
 import type { ReplayConfig } from '../../core/replay/types.ts';
-import { parseConfigOptions, REPLAYABLE_IDS } from '../../core/replay/config-options.ts';
+import { configLabel, OptionError, parseConfigOptions, REPLAYABLE_IDS } from '../../store/view/replay-settings.ts';
 import type { CompareConfigDraft } from '../../store/compare-slice.ts';
 
 /** Every registered strategy but the custom plugin (the replay refuses it: it needs its own worker per call), and memory folding. */

@@ -14,7 +14,8 @@ import { comparisonView, viewBuffers, type ComparisonView } from './compare-view
 import { loadEntries } from '../../db/conversations.ts';
 import type { FoldlabDatabase } from '../../db/schema.ts';
 import { DEFAULT_SUMMARIZERS, type SummarizerFactory } from '../compaction/compaction-jobs.ts';
-import { MAX_COMPARE_CONFIGS, type CompareProgress, type CompareRequest, type CompareResult, type CompareSave } from './compare-protocol.ts';
+import type { CompareProgress, CompareRequest, CompareResult, CompareSave } from './compare-protocol.ts';
+import { MAX_COMPARE_CONFIGS } from '../../core/replay/config-options.ts';
 import { PROMPTS } from '../engine/prompts.ts';
 import { loadHookRunner } from '../../core/hooks/runner.ts';
 import { browserHookWorker, type HookWorkerFactory } from '../sandbox/hook-worker.ts';

@@ -10,9 +10,6 @@ import type { StoredCompareRequest } from '../../db/comparison-row.ts';
 
 export type { CompareResult } from '../../db/comparison-row.ts';
 
-/** Two to eight configurations in a compare; one in a plain replay. */
-export const MAX_COMPARE_CONFIGS = 8;
-
 export interface CompareRequest extends Omit<StoredCompareRequest, 'remote'> {
   jobId: string;
   remote?: RemoteConfig;
