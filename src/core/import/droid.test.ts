@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { entryText, type ToolCallBlock, type ToolResultBlock } from '../journal/entry.ts';
 import { linkReport } from '../journal/link.ts';
+import { activeLeaf, listBranches, pathTo } from '../journal/tree.ts';
 import { importText } from './run.ts';
 
 const read = (name: string) => readFileSync(new URL(`../../../public/samples/droid/${name}`, import.meta.url), 'utf8');
@@ -111,5 +112,59 @@ describe('Factory Droid session store', () => {
       '6 unsupported line type "mystery" is not a Factory Droid session or stream-json line (keys: type, id); skipped',
       '7 malformed not valid JSON (Unterminated string in JSON at position 27); expected one JSON object per line',
     ]);
+  });
+});
+
+/** A session store file with a subagent and a rewind, its subagent's own file and its `.settings.json` (see public/samples/NOTICE.md). */
+const PARENT_ID = 'e3a7c1d9-52b8-4f06-8d3e-9b1f4a6c2e70';
+const PARENT = read(`${PARENT_ID}.jsonl`);
+const SUBAGENT = read('5b9d2f4e-8c13-4a7b-b6e0-2d4f6a8c1e93.jsonl');
+
+describe('Factory Droid session store tree and subagents', () => {
+  it('keeps the rewind as a branch: the abandoned reply (lines 8-9) and the path taken (lines 10-13) both hang under line 7', () => {
+    const result = importText(PARENT, { fileName: `${PARENT_ID}.jsonl` });
+    expect(result.issues).toEqual([]);
+    const byLine = (line: number) => result.entries.find((entry) => entry.line === line)!;
+    expect(byLine(2).parentId).toBeNull();
+    expect(byLine(8).parentId).toBe(byLine(7).id);
+    expect(byLine(10).parentId).toBe(byLine(7).id);
+    expect(byLine(11).parentId).toBe(byLine(10).id);
+    expect(listBranches(result.entries)).toHaveLength(2);
+    const leaf = activeLeaf(result.entries)!;
+    expect(leaf.line).toBe(13);
+    expect(pathTo(result.entries, leaf.id).map((index) => result.entries[index]!.line)).toEqual([2, 3, 4, 5, 6, 7, 10, 11, 12, 13]);
+    expect(result.meta.subagent).toBeUndefined();
+    expect(linkReport(result.entries)).toEqual({ toolCalls: 3, toolResults: 3, orphanToolCalls: 0, orphanToolResults: 0 });
+  });
+
+  it('links the subagent session to its caller: callingSessionId and callingToolUseId (the parent Task call on line 5)', () => {
+    const result = importText(SUBAGENT, { fileName: '5b9d2f4e-8c13-4a7b-b6e0-2d4f6a8c1e93.jsonl' });
+    expect(result.format).toBe('droid');
+    expect(result.meta).toMatchObject({ sessionId: '5b9d2f4e-8c13-4a7b-b6e0-2d4f6a8c1e93', title: 'Review the CSV export', subagent: { parentSessionId: PARENT_ID, parentToolUseId: 'toolu_01TaskReview3nV8cW2yL5q' } });
+    const parent = importText(PARENT, { fileName: `${PARENT_ID}.jsonl` });
+    const task = parent.entries.flatMap((entry) => entry.blocks).find((block): block is ToolCallBlock => block.type === 'tool_call' && block.name === 'Task')!;
+    expect(task.callId).toBe(result.meta.subagent!.parentToolUseId);
+    expect(result.entries.map((entry) => `${entry.role}:${entry.line}`)).toEqual(['user:2', 'assistant:3', 'tool:4', 'assistant:5']);
+    expect(linkReport(result.entries)).toEqual({ toolCalls: 1, toolResults: 1, orphanToolCalls: 0, orphanToolResults: 0 });
+  });
+
+  it('puts a compaction marker on the path it summarizes: what follows the message before it hangs under the marker', () => {
+    const result = importText(STORE, { fileName: 'b6a1f0d2-3c4e-4f8a-9d21-7e5c0a9b3f14.jsonl' });
+    const marker = result.entries.find((entry) => entry.kind === 'compaction')!;
+    expect(marker.parentId).toBe(result.entries.find((entry) => entry.line === 9)!.id);
+    expect(result.entries.find((entry) => entry.line === 11)!.parentId).toBe(marker.id);
+    expect(listBranches(result.entries)).toHaveLength(1);
+  });
+
+  it('makes a message whose parentId names no earlier message a root, said by line; a caller naming itself is no subagent; lines without parentId chain', () => {
+    const result = importText(jsonl(
+      { type: 'session_start', id: 's-4', callingSessionId: 's-4' },
+      { type: 'message', id: 'u1', parentId: 's-4', message: { role: 'user', content: [{ type: 'text', text: 'hi' }] } },
+      { type: 'message', id: 'a1', parentId: 'gone', message: { role: 'assistant', content: [{ type: 'text', text: 'hello' }] } },
+      { type: 'message', id: 'u2', message: { role: 'user', content: [{ type: 'text', text: 'again' }] } },
+    ));
+    expect(result.meta.subagent).toBeUndefined();
+    expect(result.entries.map((entry) => [entry.id, entry.parentId])).toEqual([['u1', null], ['a1', null], ['u2', 'a1']]);
+    expect(result.issues.map(({ line, message }) => `${line} ${message}`)).toEqual(['3 parentId "gone" names no earlier message; the entry was made a root']);
   });
 });

@@ -14,6 +14,15 @@
  * - A stream's `tool_call` joins the assistant message its `messageId` names (the one just read, or
  *   a new assistant entry when the model wrote no text); a `tool_result` without an id answers the
  *   oldest unanswered call, as the stream is in order.
+ * - Store messages form a tree by `parentId` (a rewind writes its new messages under an earlier
+ *   one, so a branch stays a branch, as for Claude Code and pi). A `parentId` naming the session is
+ *   a root; one naming no earlier message is reported and the entry made a root. A
+ *   `compaction_state` line hangs under the entry before it and takes its place as the parent of
+ *   what follows (Droid keeps the message chain through a compaction), so the marker stays on the
+ *   path it summarizes.
+ * - A session a Task call started (a subagent, a spawned droid) names its caller in its
+ *   `session_start`: `callingSessionId` and `callingToolUseId` become its `meta.subagent`, which
+ *   links it under the parent session and the call, as Claude Code's subagents are.
  * - `completion.finalText` is the last assistant message: a new entry only when it differs from it.
  * - Usage per call only where a message records it (`message.usage`); the store's `.settings.json`
  *   and the completion's `usage` are totals of the whole run, not split over calls.
@@ -42,6 +51,10 @@ class DroidImporter implements LineImporter {
   /** Stream: calls not answered yet, oldest first (for results without an id). */
   private readonly unanswered: string[] = [];
   private lastAssistantText: string | undefined;
+  /** Store: each message id -> the entry its children hang under (the last entry it became, or a compaction marker after it). */
+  private readonly tips = new Map<string, string>();
+  /** Store: the message id whose tip is the last entry, for a compaction marker to take its place. */
+  private lastMessageId: string | undefined;
 
   line(value: Record<string, unknown>, lineNo: number): void {
     const builder = this.builder;
@@ -60,9 +73,11 @@ class DroidImporter implements LineImporter {
         else if (typeof value.role === 'string') this.streamMessage(value, common);
         else builder.issue(lineNo, 'a "message" line without a "message" object or a "role"; skipped');
         return;
-      case 'compaction_state':
-        builder.push({ ...common, ...(str(value.id) ? { id: str(value.id) } : {}), role: 'summary', kind: 'compaction', blocks: [{ type: 'text', text: str(value.summaryText) ?? '' }], marker: { source: 'droid.compaction_state' } });
+      case 'compaction_state': {
+        const marker = builder.push({ ...common, ...(str(value.id) ? { id: str(value.id) } : {}), role: 'summary', kind: 'compaction', blocks: [{ type: 'text', text: str(value.summaryText) ?? '' }], marker: { source: 'droid.compaction_state' } });
+        if (this.lastMessageId !== undefined) this.tips.set(this.lastMessageId, marker.id);
         return;
+      }
       case 'tool_call':
         this.streamCall(value, common);
         return;
@@ -100,6 +115,25 @@ class DroidImporter implements LineImporter {
     if (model) meta.model ??= model;
     const version = value.version;
     if (typeof version === 'string' || typeof version === 'number') meta.version ??= String(version);
+    const caller = str(value.callingSessionId);
+    if (value.type === 'session_start' && caller && caller !== id) {
+      const call = str(value.callingToolUseId);
+      meta.subagent = { parentSessionId: caller, ...(call ? { parentToolUseId: call } : {}) };
+    }
+  }
+
+  /**
+   * The entry a store message hangs under: its `parentId`'s tip; the previous entry when the line
+   * has no `parentId` (older files); a root when it names the session or no earlier message.
+   */
+  private parentOf(value: Record<string, unknown>, lineNo: number): string | null | undefined {
+    if (!('parentId' in value)) return undefined;
+    const raw = str(value.parentId);
+    if (raw === undefined || raw === this.builder.meta.sessionId) return null;
+    const tip = this.tips.get(raw);
+    if (tip !== undefined) return tip;
+    this.builder.issue(lineNo, `parentId ${JSON.stringify(raw)} names no earlier message; the entry was made a root`);
+    return null;
   }
 
   // ---- the session store ----------------------------------------------------------------------
@@ -119,18 +153,23 @@ class DroidImporter implements LineImporter {
     const blocks = convertContent(content, common.line);
     const id = str(value.id);
     const flags = value.visibility === 'llm_only' ? { injected: true } : undefined;
+    const parentId = this.parentOf(value, common.line);
+    const parent = parentId === undefined ? {} : { parentId };
+    let last: Entry;
     if (role === 'assistant') {
-      const entry = builder.push({ ...common, ...(id ? { id } : {}), role: 'assistant', kind: 'message', blocks, ...(flags ? { flags } : {}) });
+      last = builder.push({ ...common, ...(id ? { id } : {}), ...parent, role: 'assistant', kind: 'message', blocks, ...(flags ? { flags } : {}) });
       const model = str(message.model);
-      if (model) entry.model = model;
+      if (model) last.model = model;
       const usage = normalizeUsage(message.usage);
-      if (usage) entry.usage = usage;
-      return;
+      if (usage) last.usage = usage;
+    } else {
+      const results = blocks.filter((block) => block.type === 'tool_result');
+      const rest = blocks.filter((block) => block.type !== 'tool_result');
+      const first = results.length > 0 ? builder.push({ ...common, ...(id ? { id: rest.length > 0 ? `${id}/results` : id } : {}), ...parent, role: 'tool', kind: 'message', blocks: results }) : undefined;
+      last = first !== undefined && rest.length === 0 ? first : builder.push({ ...common, ...(id ? { id } : {}), ...(first ? {} : parent), role: 'user', kind: 'message', blocks: rest, ...(flags ? { flags } : {}) });
     }
-    const results = blocks.filter((block) => block.type === 'tool_result');
-    const rest = blocks.filter((block) => block.type !== 'tool_result');
-    if (results.length > 0) builder.push({ ...common, ...(id ? { id: rest.length > 0 ? `${id}/results` : id } : {}), role: 'tool', kind: 'message', blocks: results });
-    if (rest.length > 0 || results.length === 0) builder.push({ ...common, ...(id ? { id } : {}), role: 'user', kind: 'message', blocks: rest, ...(flags ? { flags } : {}) });
+    if (id !== undefined) this.tips.set(id, last.id);
+    this.lastMessageId = id;
   }
 
   // ---- stream-json ----------------------------------------------------------------------------
