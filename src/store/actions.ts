@@ -27,7 +27,7 @@ async function runImport(label: string, fileName: string, run: (jobId: string) =
   try {
     const outcome = await run(jobId);
     // The reply carries the counts the import stored: the opened conversation needs no second request.
-    store().putCounts(countsKey(outcome.conversation.id, outcome.conversation.importId, outcome.counts.counter), outcome.counts);
+    store().putCounts(outcome.counts);
     // Imports count in slices, so two of them interleave: the one the user started keeps the view.
     if (!background || store().selectedId === undefined) store().select(outcome.conversation.id);
     const { skippedLines, blankLines } = outcome.report;
@@ -94,7 +94,7 @@ export async function ensureCounts(conversationId: string, importId: string, cou
   if (!quiet) store().startJob(jobId, `Counting tokens (${counter})`);
   try {
     const counts = await engine().countTokens(jobId, conversationId, counter, proxy((progress) => !quiet && store().updateJob({ ...progress, jobId })));
-    store().putCounts(key, counts);
+    store().putCounts(counts);
   } catch (error) {
     store().putCountError(key, errorMessage(error));
   } finally {

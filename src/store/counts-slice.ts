@@ -1,23 +1,22 @@
-/** Token counts the worker computed, kept for the open conversation and counter (keyed by import). */
+/** Token counts the worker computed, kept as it answered them under their own key (conversation, import, counter). */
 import type { StateCreator } from 'zustand';
-import type { TokenCounts } from '../worker/engine/protocol.ts';
+import { keyOf, type TokenCounts } from '../db/token-counts.ts';
+
+export { countsKey } from '../db/token-counts.ts';
 
 export interface CountsSlice {
-  /** Key `${conversationId}|${importId}|${counter}`. */
+  /** Keyed by `countsKey` (db/token-counts.ts). */
   counts: Record<string, TokenCounts>;
   countErrors: Record<string, string>;
-  putCounts: (key: string, counts: TokenCounts) => void;
+  /** Keeps counts under the key of their own conversation, import and counter. */
+  putCounts: (counts: TokenCounts) => void;
   putCountError: (key: string, message: string) => void;
-}
-
-export function countsKey(conversationId: string, importId: string, counter: string): string {
-  return `${conversationId}|${importId}|${counter}`;
 }
 
 export const createCountsSlice: StateCreator<CountsSlice, [], [], CountsSlice> = (set) => ({
   counts: {},
   countErrors: {},
-  putCounts: (key, counts) => set((state) => ({ counts: { ...withoutSuperseded(state.counts, counts), [key]: counts } })),
+  putCounts: (counts) => set((state) => ({ counts: { ...withoutSuperseded(state.counts, counts), [keyOf(counts)]: counts } })),
   putCountError: (key, message) => set((state) => ({ countErrors: { ...state.countErrors, [key]: message } })),
 });
 

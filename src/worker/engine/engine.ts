@@ -15,7 +15,7 @@ import { countEntriesSliced } from '../../core/tokens/sliced-count.ts';
 import type { EntriesTokens } from '../../core/tokens/entry-tokens.ts';
 import { commitImport, deleteConversation, loadEntries } from '../../db/conversations.ts';
 import type { FoldlabDatabase } from '../../db/schema.ts';
-import { cachedCounts, storeCounts } from '../../db/token-counts.ts';
+import { answeredCounts, cachedCounts, storeCounts } from '../../db/token-counts.ts';
 import type { CompactionRow } from '../../db/schema.ts';
 import { CompactionJobs, localModelState, sharedLocalModel } from '../compaction/compaction-jobs.ts';
 import type { SharedModelSource } from '../../llm/webllm/webllm-shared.ts';
@@ -243,10 +243,8 @@ export class Engine implements EngineApi {
       const conversation = await this.db.conversations.get(conversationId);
       if (!conversation) throw new Error(`No conversation ${conversationId}: it may have been deleted.`);
       const counter = await getCounter(counterId);
-      const hit = await cachedCounts(this.db, conversationId, counterId, conversation.importId);
-      if (hit) {
-        return { ...hit, label: counter.label, exact: counter.exact, cached: true };
-      }
+      const hit = await cachedCounts(this.db, { conversationId, importId: conversation.importId, counter: counterId });
+      if (hit) return answeredCounts(hit, counter, true);
       // A live session's journal grew since it was last counted: only its new entries are counted.
       const grown = await grownJournal(this.db, conversation, counterId);
       const entries = grown?.entries ?? await loadEntries(this.db, conversationId);
@@ -256,7 +254,7 @@ export class Engine implements EngineApi {
       // The conversation may have been re-imported or deleted meanwhile: store only if still current.
       const current = await this.db.conversations.get(conversationId);
       if (current?.importId === conversation.importId) await storeCounts(this.db, row);
-      return { ...row, label: counter.label, exact: counter.exact, cached: false };
+      return answeredCounts(row, counter, false);
     });
   }
 
@@ -308,7 +306,7 @@ export class Engine implements EngineApi {
     const counts = { conversationId: conversation.id, counter: 'o200k' as const, importId: conversation.importId, ...counted };
     // Only a cache: if it cannot be written, the counts are made again when asked for.
     await storeCounts(this.db, counts).catch(() => undefined);
-    const answered: TokenCounts = { ...counts, label: COUNTER_LABELS.o200k, exact: true, cached: false };
+    const answered = answeredCounts(counts, await getCounter('o200k'), false);
     return { conversation, report: inspect(result, summaryOf(answered)), counts: answered };
   }
 

@@ -9,11 +9,11 @@ import type { KimiFolderInfo } from '../../core/import/kimi-folder.ts';
 import type { InputScope } from '../../core/compaction/input-scope.ts';
 import type { FormatId } from '../../core/import/types.ts';
 import type { InspectReport } from '../../core/inspect.ts';
-import type { BlockType, Role } from '../../core/journal/entry.ts';
 import type { CounterId } from '../../core/tokens/counters.ts';
 import type { Plan } from '../../core/compaction/types.ts';
 import type { RemoteConfig } from '../../llm/remote/remote.ts';
 import type { CompactionRow, ConversationRow } from '../../db/schema.ts';
+import type { TokenCounts } from '../../db/token-counts.ts';
 import type { FoldRequest, FoldSimulateRequest, FoldSimulateView, FoldView } from '../fold/fold-protocol.ts';
 import type { CompareProgress, CompareRequest, CompareResult, CompareSave } from '../compare/compare-protocol.ts';
 import type { CompactionDetailView, ComparisonSummary, ComparisonView } from '../compare/compare-view.ts';
@@ -75,18 +75,6 @@ export interface ImportOutcome {
   counts: TokenCounts;
 }
 
-export interface TokenCounts {
-  conversationId: string;
-  counter: CounterId;
-  label: string;
-  exact: boolean;
-  totals: Uint32Array;
-  total: number;
-  byRole: Record<Role, number>;
-  byKind: Record<BlockType, number>;
-  /** True when the counts came from the cache (Dexie) rather than a fresh count. */
-  cached: boolean;
-}
 
 /** A compaction to preview or run on a stored conversation. */
 export interface CompactRequest extends Omit<StoredCompactRequest, 'remote'> {
@@ -112,7 +100,7 @@ export interface PlanPreview {
   unseenPrefix: UnseenPrefix;
 }
 
-export type { FoldRequest, FoldView };
+export type { FoldRequest, FoldView, TokenCounts };
 
 export interface EngineApi {
   importBlob(blob: Blob, request: ImportRequest, onProgress: ProgressCallback): Promise<ImportOutcome>;

@@ -6,11 +6,12 @@
 import type { EntriesTokens } from '../../core/tokens/entry-tokens.ts';
 import type { CounterId } from '../../core/tokens/counters.ts';
 import type { ConversationRow, EntryRow, FoldlabDatabase, TokenCountRow } from '../../db/schema.ts';
+import { storedCounts } from '../../db/token-counts.ts';
 
 /** The stored counts of a shorter version of a live session's journal, and its entries after them; undefined when there are none to extend. */
 export async function grownJournal(db: FoldlabDatabase, conversation: ConversationRow, counter: CounterId): Promise<{ earlier: TokenCountRow; entries: EntryRow[] } | undefined> {
   if (conversation.origin !== 'live') return undefined;
-  const earlier = await db.tokenCounts.get([conversation.id, counter]);
+  const earlier = await storedCounts(db, conversation.id, counter);
   const from = earlier?.totals.length ?? 0;
   if (!earlier || from === 0 || from > conversation.entryCount) return undefined;
   const entries = await db.entries.where('[conversationId+index]').between([conversation.id, from], [conversation.id, Infinity]).toArray();

@@ -15,7 +15,7 @@ import { getCounter, type CounterId } from '../../core/tokens/counters.ts';
 import { createOfflineSummarizer } from '../../core/summarize/offline.ts';
 import { loadEntries } from '../../db/conversations.ts';
 import type { FoldlabDatabase } from '../../db/schema.ts';
-import { cachedCounts } from '../../db/token-counts.ts';
+import { cachedCounts, countsKey } from '../../db/token-counts.ts';
 import { createRemoteSummarizer } from '../../llm/remote/remote.ts';
 import { PROMPTS } from '../engine/prompts.ts';
 import type { SweepReply, SweepRequest, SweepTask } from './sweep-protocol.ts';
@@ -66,7 +66,7 @@ export class SweepReplayer {
   private async session(conversationId: string, counterId: CounterId): Promise<LoadedSession> {
     const conversation = await this.db.conversations.get(conversationId);
     if (!conversation) throw new Error(`No conversation ${conversationId}: it may have been deleted since the sweep started.`);
-    const key = `${conversationId}\u0000${conversation.importId}\u0000${counterId}`;
+    const key = countsKey(conversationId, conversation.importId, counterId);
     const at = this.loaded.findIndex((session) => session.key === key);
     if (at >= 0) {
       const [hit] = this.loaded.splice(at, 1);
@@ -74,7 +74,7 @@ export class SweepReplayer {
       return hit!;
     }
     const journal = await loadEntries(this.db, conversationId);
-    const cached = await cachedCounts(this.db, conversationId, counterId, conversation.importId);
+    const cached = await cachedCounts(this.db, { conversationId, importId: conversation.importId, counter: counterId });
     const totals = cached?.totals ?? countEntries(journal, await getCounter(counterId)).totals;
     const session = { key, journal, totals };
     this.loaded.push(session);
