@@ -107,8 +107,8 @@ const PRECACHE_FILE_LIMIT = 3 * 1024 * 1024;
  * The service worker (Workbox via vite-plugin-pwa) and the web app manifest. Precache: the app
  * shell, every chunk, the workers and the tokenizer tables, icons and the small samples, so the app
  * opens and works offline after one visit. WebLLM's worker (the library, ~6 MB) is cached the first
- * time a local model is used, sql.js's WebAssembly (0.7 MB, the Cursor chat store reader) the first
- * time a state.vscdb is imported; model weights are cached by WebLLM itself, never by us. 'prompt':
+ * time a local model is used, sql.js's WebAssembly (0.7 MB, the Cursor and opencode store reader) the first
+ * time a state.vscdb or opencode.db is imported; model weights are cached by WebLLM itself, never by us. 'prompt':
  * a new version waits until the page accepts it (UpdatePrompt), never swapping code under a job.
  */
 export const PWA_OPTIONS: Partial<VitePWAOptions> = {
@@ -131,7 +131,7 @@ export const PWA_OPTIONS: Partial<VitePWAOptions> = {
     ],
   },
   workbox: {
-    globPatterns: ['**/*.{js,css,html,svg,png,webmanifest,json,jsonl,md,vscdb}'],
+    globPatterns: ['**/*.{js,css,html,svg,png,webmanifest,json,jsonl,md,vscdb,db}'],
     globIgnores: ['**/webllm.worker-*.js', ...largeSamples()],
     maximumFileSizeToCacheInBytes: PRECACHE_FILE_LIMIT,
     // The first install takes control of the open page at once, so what it loads later in that first

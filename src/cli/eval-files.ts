@@ -8,7 +8,7 @@
 import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { binaryReason, SNIFF_BYTES } from '../core/import/binary.ts';
-import { cursorStorePath } from './load-cursor.ts';
+import { storePath } from './load-store.ts';
 import { isSubagentMetaName, parseSubagentMeta, subagentMetaNameOf, subagentTranscriptNameOf } from '../core/import/subagent-meta.ts';
 import type { SubagentLink } from '../core/import/types.ts';
 import { isSessionFolder } from './load.ts';
@@ -62,9 +62,9 @@ export function findEvalInputs(paths: readonly string[]): EvalInputs {
     else walk(path);
   };
   for (const path of paths) {
-    // A Cursor chat store (state.vscdb, or state.vscdb#<composerId>) is read by its own reader.
-    const store = cursorStorePath(path);
-    if (store) found.add(store.composerId === undefined ? resolve(store.file) : `${resolve(store.file)}#${store.composerId}`);
+    // An agent's SQLite store (state.vscdb, opencode.db, or either #<conversation id>) is read by its own reader.
+    const store = storePath(path);
+    if (store) found.add(store.id === undefined ? resolve(store.file) : `${resolve(store.file)}#${store.id}`);
     else if (statSync(path).isDirectory()) folder(path);
     else if (isSubagentMetaName(basename(path))) consider(path, true);
     else add(path);

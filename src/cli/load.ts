@@ -6,17 +6,17 @@ import { isClineTaskFolder, readClineTasks } from '../core/import/cline-folder.t
 import { cursorTranscriptPath } from '../core/import/cursor.ts';
 import { isOpencodeStorage, readOpencodeFolder, type FolderFile } from '../core/import/opencode-folder.ts';
 import { importText, ImportSession } from '../core/import/run.ts';
-import { cursorStorePath, importCursorStore } from './load-cursor.ts';
+import { importSqliteStore, storePath } from './load-store.ts';
 import { importKimiFolder, isKimiFolder } from './load-kimi.ts';
 import { ImportFormatError, type FormatId, type ImportResult } from '../core/import/types.ts';
 
 /**
  * A transcript file, a folder Foldlab reads as one session (an opencode storage folder), or one
- * conversation of a Cursor chat store (`state.vscdb`, or `state.vscdb#<composerId>`).
+ * conversation of an agent's SQLite store (Cursor's `state.vscdb`, opencode's `opencode.db`; or `<store>#<id>`).
  */
 export async function importFile(path: string, format?: FormatId): Promise<ImportResult> {
-  const store = cursorStorePath(path);
-  if (store) return importCursorStore(store.file, store.composerId);
+  const store = storePath(path);
+  if (store) return importSqliteStore(store.file, store.id);
   const stat = statSync(path);
   if (stat.isDirectory()) return (await importKimiFolder(path)) ?? importFolder(path);
   const size = stat.size;

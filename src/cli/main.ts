@@ -66,7 +66,7 @@ const USAGE = `usage:
                       [--strategy ID --option key=value ...] [--window TOKENS] [--counter C] [--gitignore] [--mentions reminder|paste] [--summarizer model|offline]
                       --prompt "<user message>" [--prompt "<next>" ...] --out <session.jsonl> [--idle-timeout S] [--connect-timeout S] [--reply-timeout S] [--json]
                       (the API key is read from FOLDLAB_API_KEY, never from the command line)
-  (a Cursor chat store holds many conversations: every command reads one as state.vscdb#<composerId>)`;
+  (a Cursor chat store or an opencode.db holds many conversations: every command reads one as state.vscdb#<composerId> or opencode.db#<sessionId>)`;
 
 const write = (stream: NodeJS.WriteStream) => (text: string) => void stream.write(text);
 

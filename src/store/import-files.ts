@@ -11,7 +11,7 @@ import { isOpencodeStorage, readOpencodeFolder, type FolderFile } from '../core/
 import { kimiWirePath, readKimiFolder } from '../core/import/kimi-folder.ts';
 import { isSubagentMetaName, parseSubagentMeta, subagentMetaNameOf } from '../core/import/subagent-meta.ts';
 import type { FormatId } from '../core/import/types.ts';
-import { readCursorStoreFile } from '../worker/import/cursor-db-client.ts';
+import { readStoreFile } from '../worker/import/store-db-client.ts';
 import { errorMessage, importFile } from './actions.ts';
 import { useAppStore } from './store.ts';
 
@@ -90,21 +90,27 @@ async function importClineFolder(files: readonly PickedFile[]): Promise<void> {
 }
 
 /**
- * A Cursor chat store (`state.vscdb`, recognized by its SQLite header): read in a worker of its
- * own, each conversation with messages imported as a session (oldest first, so the newest is open
- * at the end), sub-composers linked to the conversation that started them. A file that cannot be
- * read changes nothing; bubbles a conversation lists but the store lacks are named in a notice.
+ * An agent's SQLite store, recognized by its header and told apart by its tables: Cursor's chat
+ * store (`state.vscdb`) or opencode's (`opencode.db`). Read in a worker of its own, each
+ * conversation with messages imported as a session (Cursor's oldest first, so the newest is open
+ * at the end; opencode's in id order, which is time order), subagents linked to the conversation
+ * that started them. A file that cannot be read changes nothing; rows the store could not read
+ * are named in a notice.
  */
-async function importCursorStore(file: File): Promise<void> {
-  let store;
+async function importSqliteStore(file: File): Promise<void> {
+  let read;
   try {
-    store = await readCursorStoreFile(file);
+    read = await readStoreFile(file);
   } catch (error) {
     useAppStore.getState().setNotice({ fileName: file.name, error: errorMessage(error), nothingChanged: true });
     return;
   }
-  for (const composer of [...store.composers].reverse()) await importFile(documentFile(composer.document, composer.composerId), { format: 'cursor' });
-  noticeProblems(store.problems.map(({ key, message }) => ({ path: key, message })), 'chat store');
+  if (read.kind === 'opencode') {
+    for (const session of read.store.sessions) await importFile(documentFile(session.document, session.sessionId), { format: 'opencode' });
+  } else {
+    for (const composer of [...read.store.composers].reverse()) await importFile(documentFile(composer.document, composer.composerId), { format: 'cursor' });
+  }
+  noticeProblems(read.store.problems.map(({ key, message }) => ({ path: key, message })), read.kind === 'opencode' ? 'opencode store' : 'chat store');
 }
 
 async function isSqliteFile(file: File): Promise<boolean> {
@@ -122,7 +128,7 @@ function documentFile(document: unknown, id: string): File {
 function noticeProblems(problems: ReadonlyArray<{ path: string; message: string }>, what: string): void {
   const first = problems[0];
   if (first === undefined) return;
-  useAppStore.getState().setNotice({ fileName: first.path, error: `${problems.length} ${what === 'chat store' ? 'record' : 'file'}${problems.length === 1 ? '' : 's'} of the ${what} could not be read and ${problems.length === 1 ? 'was' : 'were'} left out; the first: ${first.path}: ${first.message}.` });
+  useAppStore.getState().setNotice({ fileName: first.path, error: `${problems.length} ${what.endsWith('store') ? 'record' : 'file'}${problems.length === 1 ? '' : 's'} of the ${what} could not be read and ${problems.length === 1 ? 'was' : 'were'} left out; the first: ${first.path}: ${first.message}.` });
 }
 
 /** Imports the files one after the other, each subagent with its metadata. */
@@ -151,7 +157,7 @@ export async function importFiles(files: readonly PickedFile[], options: { forma
   }
   for (const { file, meta } of transcripts) {
     if (await isSqliteFile(file)) {
-      await importCursorStore(file);
+      await importSqliteStore(file);
       continue;
     }
     let subagentMeta;

@@ -1,15 +1,17 @@
 /**
- * Cursor's chat store on the command line: a `state.vscdb` holds many conversations (composers),
- * the command line reads one. `state.vscdb` alone reads its only top-level conversation;
- * `state.vscdb#<composerId>` picks one (its sub-composers come with it as subagent threads). A
+ * An agent's SQLite store on the command line: Cursor's `state.vscdb` (conversations are composers)
+ * or opencode's `opencode.db` (sessions), told apart by their tables. A store holds many
+ * conversations, the command line reads one: the path alone reads its only top-level conversation;
+ * `<store>#<id>` picks one (the conversations it started come with it as subagent threads). A
  * store of several is refused with the newest ones listed, each with the path that reads it.
  */
 import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
-import { isSqliteHeader, type CursorComposer } from '../core/import/cursor-store.ts';
+import { isSqliteHeader, type CursorComposer, type CursorStore } from '../core/import/cursor-store.ts';
 import { importText } from '../core/import/run.ts';
 import { ImportFormatError, type ImportResult } from '../core/import/types.ts';
-import { readCursorDatabase } from '../sqlite/cursor-db.ts';
+import { readAgentStore } from '../sqlite/agent-store.ts';
+import { opencodeConversation } from './load-opencode-db.ts';
 
 /** Composers named in the refusal of a store of several. */
 const LISTED = 10;
@@ -26,12 +28,19 @@ export function isSqliteFile(path: string): boolean {
   }
 }
 
-/** `store.vscdb#id` split into the file and the composer, when the file is an SQLite database. */
-export function cursorStorePath(path: string): { file: string; composerId?: string } | undefined {
+/** `store.vscdb#id` (or `opencode.db#id`) split into the file and the conversation, when the file is an SQLite database. */
+export function storePath(path: string): { file: string; id?: string } | undefined {
   if (isSqliteFile(path)) return { file: path };
   const hash = path.lastIndexOf('#');
   if (hash <= 0 || !isSqliteFile(path.slice(0, hash))) return undefined;
-  return { file: path.slice(0, hash), composerId: path.slice(hash + 1) };
+  return { file: path.slice(0, hash), id: path.slice(hash + 1) };
+}
+
+/** One conversation of a Cursor or opencode store, with the conversations it started as threads. */
+export async function importSqliteStore(file: string, id?: string): Promise<ImportResult> {
+  const name = basename(file);
+  const store = await readAgentStore(readFileSync(file), name);
+  return store.kind === 'opencode' ? opencodeConversation(file, store.store, id) : cursorConversation(file, store.store, id);
 }
 
 function read(composer: CursorComposer): ImportResult {
@@ -39,9 +48,8 @@ function read(composer: CursorComposer): ImportResult {
 }
 
 /** One conversation of a Cursor chat store, its sub-composers as threads, the store's problems as issues. */
-export async function importCursorStore(file: string, composerId?: string): Promise<ImportResult> {
+function cursorConversation(file: string, { composers, problems }: CursorStore, composerId?: string): ImportResult {
   const name = basename(file);
-  const { composers, problems } = await readCursorDatabase(readFileSync(file), name);
   let chosen: CursorComposer | undefined;
   if (composerId !== undefined) {
     chosen = composers.find((composer) => composer.composerId === composerId);
