@@ -3,7 +3,7 @@
  * (system prompt, tool definitions) the run was computed with, as it was then, whatever the
  * estimate entered since.
  */
-import { sentSentence } from '../../core/replay/session-prefix.ts';
+import { sentSentence } from '../../store/view/replay-settings.ts';
 import type { CompactionRow } from '../../db/schema.ts';
 
 export function RunSent({ row }: { row: Pick<CompactionRow, 'record' | 'unseenPrefix'> }) {

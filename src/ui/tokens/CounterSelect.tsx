@@ -1,5 +1,5 @@
 /** Picks the token counter: exact tokenizers or the seeds' estimators. */
-import { COUNTER_IDS, COUNTER_LABELS, type CounterId } from '../../core/tokens/counters.ts';
+import { COUNTER_IDS, COUNTER_LABELS, type CounterId } from '../../store/view/vocabulary.ts';
 import { useAppStore } from '../../store/store.ts';
 
 const HINTS: Record<CounterId, string> = {

@@ -7,12 +7,11 @@
  * on top of the history they summarize.
  */
 import { useMemo, useState } from 'react';
-import { formatUsd, inputCost, priceFor, PRICES_AS_OF } from '../../core/pricing.ts';
-import { formatWindow, windowPresets } from '../../core/tokens/windows.ts';
+import { formatUsd, inputCost, priceFor, PRICES_AS_OF } from '../../store/view/prices.ts';
+import { sentSentence } from '../../store/view/replay-settings.ts';
+import { formatWindow, GAUGE_COUNTS, windowPresets, type GaugeContext } from '../../store/view/transcript.ts';
 import { useAppStore } from '../../store/store.ts';
 import { formatNumber } from '../common/format.ts';
-import { sentSentence } from '../../core/replay/session-prefix.ts';
-import { GAUGE_COUNTS, type GaugeContext } from '../../core/compaction/gauge-context.ts';
 
 export function WindowGauge({ context, label }: { context: GaugeContext | undefined; label: string }) {
   const transcript = context?.transcriptTokens;

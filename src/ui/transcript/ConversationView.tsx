@@ -4,16 +4,15 @@
  */
 import { useLiveQuery } from 'dexie-react-hooks';
 import { lazy, Suspense, useEffect, useMemo } from 'react';
-import { FORMAT_LABELS } from '../../core/import/types.ts';
 import type { Entry } from '../../core/journal/entry.ts';
-import { activeLeaf, pathTo, type Branch } from '../../core/journal/tree.ts';
-import { viewRows } from '../../core/journal/view-rows.ts';
-import { COUNTER_LABELS } from '../../core/tokens/counters.ts';
-import { db } from '../../db/db.ts';
+import type { Branch } from '../../core/journal/tree.ts';
 import type { ConversationRow, EntryRow } from '../../db/schema.ts';
 import { ensureCounts } from '../../store/actions.ts';
 import { countsKey, latestCounts } from '../../store/counts-slice.ts';
+import { conversationRow, pinnedEntryIds, togglePin } from '../../store/journal-reads.ts';
 import { useAppStore } from '../../store/store.ts';
+import { branchPath, gaugeContext, shownLeaf, viewRows } from '../../store/view/transcript.ts';
+import { COUNTER_LABELS, FORMAT_LABELS } from '../../store/view/vocabulary.ts';
 import { TokenTotals } from '../tokens/TokenTotals.tsx';
 import { WindowGauge } from '../tokens/WindowGauge.tsx';
 import { BranchPicker } from './BranchPicker.tsx';
@@ -25,7 +24,6 @@ import { VerbosityToggle } from './VerbosityToggle.tsx';
 import { formatNumber } from '../common/format.ts';
 import { tabKeyTarget } from '../common/tab-keys.ts';
 import type { ConversationTab } from '../../store/compact-slice.ts';
-import { gaugeContext } from '../../core/compaction/gauge-context.ts';
 // The compaction panels (strategies, exports) load on first use: the first screen stays light.
 const CompactPanel = lazy(() => import('../strategies/CompactPanel.tsx').then((m) => ({ default: m.CompactPanel })));
 const FoldPanel = lazy(() => import('../folding/FoldPanel.tsx').then((m) => ({ default: m.FoldPanel })));
@@ -38,7 +36,7 @@ const TAB_LABELS: Record<ConversationTab, string> = { live: 'Live', transcript: 
 const TABS = ['transcript', 'compact', 'runs', 'fold', 'compare', 'sweep'] as const;
 
 export function ConversationView({ conversationId }: { conversationId: string }) {
-  const conversation = useLiveQuery(() => db.conversations.get(conversationId), [conversationId]);
+  const conversation = useLiveQuery(() => conversationRow(conversationId), [conversationId]);
   if (conversation === undefined) return <p className="muted">Loading…</p>;
   // A live session's journal grows (each entry is a new importId): its view stays mounted meanwhile.
   return <LoadedConversation key={conversation.origin === 'live' ? conversation.id : `${conversation.id}|${conversation.importId}`} conversation={conversation} />;
@@ -118,22 +116,16 @@ function BranchedTranscript({ conversation, entries, totals, counterLabel, branc
   const chosenTab = useAppStore((s) => s.tab);
   const tab = chosenTab === 'live' && !live ? 'transcript' : chosenTab;
   const setTab = useAppStore((s) => s.setTab);
-  const pins = useLiveQuery(() => db.pins.where('conversationId').equals(conversation.id).toArray(), [conversation.id]);
-  const pinned = useMemo(() => new Set((pins ?? []).map((pin) => pin.entryId)), [pins]);
-  const leafId = chosenLeaf && branches.some((b) => b.leafId === chosenLeaf) ? chosenLeaf : activeLeaf(entries)?.id;
-  const path = useMemo(() => {
-    if (branches.length <= 1 || !leafId) return entries.map((entry) => entry.index);
-    return pathTo(entries, leafId, byId);
-  }, [entries, branches.length, leafId, byId]);
+  const pins = useLiveQuery(() => pinnedEntryIds(conversation.id), [conversation.id]);
+  const pinned = useMemo(() => pins ?? new Set<string>(), [pins]);
+  const leafId = shownLeaf(entries, branches, chosenLeaf);
+  const path = useMemo(() => branchPath(entries, branches.length, leafId, byId), [entries, branches.length, leafId, byId]);
   const rows = useMemo(() => viewRows(entries, path, verbosity), [entries, path, verbosity]);
   const unseenEstimate = useAppStore((s) => s.unseenEstimate);
   const replayFrom = useAppStore((s) => s.replayFrom);
   // What the agent's model is sent at the end of the branch, read as the Start choice reads it (gauge-context.ts).
   const gauge = useMemo(() => (totals ? gaugeContext(entries, path, totals, replayFrom, unseenEstimate) : undefined), [entries, path, totals, replayFrom, unseenEstimate]);
-  const togglePin = (entryId: string) => {
-    if (pinned.has(entryId)) void db.pins.delete([conversation.id, entryId]);
-    else void db.pins.put({ conversationId: conversation.id, entryId });
-  };
+  const onTogglePin = (entryId: string) => void togglePin(conversation.id, entryId, pinned.has(entryId));
 
   const shownTabs: readonly ConversationTab[] = live ? ['live', ...TABS] : TABS;
   return (
@@ -159,7 +151,7 @@ function BranchedTranscript({ conversation, entries, totals, counterLabel, branc
         {tab === 'transcript' && <span className="muted small" data-testid="transcript.count">{formatNumber(rows.length)} rows</span>}
       </div>
       <div className="tab-panel" id="tab-panel" role="tabpanel" aria-labelledby={`tab-${tab}`}>
-      {tab === 'transcript' && <TranscriptList entries={entries} byId={byId} rows={rows} totals={totals} counterLabel={counterLabel} pinned={pinned} onTogglePin={togglePin} />}
+      {tab === 'transcript' && <TranscriptList entries={entries} byId={byId} rows={rows} totals={totals} counterLabel={counterLabel} pinned={pinned} onTogglePin={onTogglePin} />}
       <Suspense fallback={<p className="muted">Loading…</p>}>
         {tab === 'live' && <LivePanel conversation={conversation} entries={entries} />}
         {tab === 'compact' && <CompactPanel conversation={conversation} leafId={branches.length > 1 ? leafId : undefined} entryCount={entries.length} entries={entries} />}

@@ -5,7 +5,7 @@
  */
 import type { ReactNode } from 'react';
 import type { Block, Entry, ImageBlock, ToolCallBlock } from '../../core/journal/entry.ts';
-import { entryText } from '../../core/journal/entry.ts';
+import { entryText } from '../../store/view/transcript.ts';
 import { formatNumber } from '../common/format.ts';
 import { CLIP, Clipped } from './Clipped.tsx';
 import { MessageText } from './MessageText.tsx';

@@ -5,7 +5,7 @@
  * as markdown.
  */
 import type { Entry } from '../../core/journal/entry.ts';
-import { messageParts } from '../../core/summarize/harness.ts';
+import { messageParts } from '../../store/view/transcript.ts';
 import { Clipped } from './Clipped.tsx';
 
 export function MessageText({ text, entry, max }: { text: string; entry: Entry; max: number }) {

@@ -1,5 +1,5 @@
 /** default / compact / quiet (A12), as a keyboard-friendly radio group. */
-import { VERBOSITIES, type Verbosity } from '../../core/journal/view-rows.ts';
+import { VERBOSITIES, type Verbosity } from '../../store/view/transcript.ts';
 import { useAppStore } from '../../store/store.ts';
 
 const HINTS: Record<Verbosity, string> = {

@@ -1,15 +1,14 @@
 /**
- * Loads a conversation's journal entries from IndexedDB (once per import of it). The loaded entries
+ * Loads a conversation's journal entries through the store (once per import of it). The loaded entries
  * are shown in a transition: React renders the transcript, tabs and totals in slices that yield
  * to the browser, so a conversation opening (the first visit's demo, a large import) does not hold
  * the main thread in one long task. A live session's journal grows one entry at a time (each a new
  * import id): only the new entries are read and appended, the ones shown stay the same objects.
  */
 import { startTransition, useEffect, useRef, useState } from 'react';
-import { db } from '../../db/db.ts';
-import { readGrownJournal } from '../../db/journal-tail.ts';
 import type { EntryRow } from '../../db/schema.ts';
 import { errorMessage } from '../../store/actions.ts';
+import { readJournal } from '../../store/journal-reads.ts';
 
 export type EntriesState = { status: 'loading' } | { status: 'ready'; entries: readonly EntryRow[] } | { status: 'error'; message: string };
 
@@ -22,7 +21,7 @@ export function useEntries(conversationId: string, importId: string, { grows = f
   useEffect(() => {
     let live = true;
     const shown = grows && held.current?.conversationId === conversationId ? held.current.entries : undefined;
-    readGrownJournal(db, conversationId, shown).then(
+    readJournal(conversationId, shown).then(
       (entries) => {
         if (!live) return;
         held.current = { conversationId, entries };
