@@ -33,6 +33,7 @@ import { withMentions } from './mentions.ts';
 import { recordContext } from './recorded-context.ts';
 import { renderSystemPrompt } from './system-prompt.ts';
 import { WakeTimer } from './wake-timer.ts';
+import { wakeAfterCall } from '../replay/trigger-loop.ts';
 import { abortable, runToolCall, toolsByName, type ToolRunHost } from './tool-run.ts';
 import {
   ContextOverflowError, type AgentEvent, type AgentSessionApi, type AgentSessionOptions, type AgentTool,
@@ -264,8 +265,8 @@ class AgentSession implements AgentSessionApi, ToolRunHost {
   private armTimer(call: number): void {
     const view = this.view();
     const now = this.now();
-    const decision = this.strategy.trigger(strategyInput(view, this.tokens, this.o.contextWindow, now), this.strategy.parse(this.rawOptions));
-    if (decision.wakeAt !== undefined) this.timer.arm(decision.wakeAt, now, (at) => void this.onTimer(at, call));
+    const wakeAt = wakeAfterCall(this.strategy, strategyInput(view, this.tokens, this.o.contextWindow, now), this.strategy.parse(this.rawOptions));
+    if (wakeAt !== undefined) this.timer.arm(wakeAt, now, (at) => void this.onTimer(at, call));
   }
 
   /** The timer fired with no call since: compact between the calls, the clock at the timer's moment; a running turn checks it itself. */

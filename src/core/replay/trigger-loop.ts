@@ -4,7 +4,8 @@
  * context), and the "compact now?" steps every caller shares. Strategy replays (replay.ts) and
  * folding replays (folding-replay.ts) walk their calls with `walkCalls`; they and the live
  * session (agent/compact.ts) ask a strategy's trigger with `askTrigger` and judge what a
- * compaction did with `planChanged` and `madeSmaller`, so the three decide the same way.
+ * compaction did with `planChanged` and `madeSmaller`, so the three decide the same way; the live
+ * session arms its between-calls timer for the moment `wakeAfterCall` asks it again.
  */
 import type { CompactionOutcome } from '../compaction/run.ts';
 import type { Options, Strategy } from '../compaction/strategy.ts';
@@ -32,6 +33,16 @@ export function askTrigger(strategy: Strategy, input: CompactionInput, options: 
   const decision = strategy.trigger(input, options);
   const idle = decision.fire && cheapCheck ? strategy.nothingToDo?.(input, options) : undefined;
   return idle === undefined ? { decision } : { decision, idle };
+}
+
+/**
+ * After a call: the moment (epoch ms) the trigger wants to be asked again if no call comes first
+ * (A1: Augment's cache-expiry timer, seed 000 §1.5), or undefined. The live session arms its timer
+ * for it; a replay asks at the recording's idle gap, and its decision names the same moment
+ * (`numbers.cacheFiresAt`).
+ */
+export function wakeAfterCall(strategy: Strategy, input: CompactionInput, options: Options): number | undefined {
+  return askTrigger(strategy, input, options, false).decision.wakeAt;
 }
 
 /** The plan found something to do, or the run changed the context anyway (a fallback truncation). */
