@@ -43,7 +43,7 @@ async function fakeWebLLMWorker(source: string): Promise<void> {
 }
 
 async function crashLiveWorker(): Promise<void> {
-  (await import('./live/live-actions.ts')).crashLiveWorkerForTest();
+  (await import('../store/live-actions.ts')).crashLiveWorkerForTest();
 }
 
 /** Lets tests read the plan the timeline was drawn from. */

@@ -3,7 +3,7 @@
  * read): started on first use, and started again after it died. Without this, every call waiting
  * on a dead worker would stay pending for ever. Instead the dead worker is terminated, each
  * waiting call fails with the client's error, the listeners are told, and the next call starts a
- * fresh worker. The engine's client (client.ts) and the live sessions' (live-worker-client.ts)
+ * fresh worker. The engine's client (client.ts) and the live sessions' (live/live-client.ts)
  * are built on it.
  */
 import * as Comlink from 'comlink';

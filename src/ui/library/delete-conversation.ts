@@ -6,7 +6,7 @@
 import { deleteFromLibrary as deleteWithLiveClosed, type CloseLive } from '../../store/library-actions.ts';
 
 const closeLiveSession: CloseLive = async (conversationId) => {
-  const live = await import('../live/live-actions.ts');
+  const live = await import('../../store/live-actions.ts');
   if (live.isAttached(conversationId)) await live.closeLiveSession(conversationId);
 };
 

@@ -2,9 +2,7 @@
  * The folder of a new live session: the browser's folder picker where it has one (the live folder,
  * offered again after a reload), or a directory read as a snapshot (a copy taken now).
  */
-import type { PickedFolder } from './folder-pick.ts';
-import { canPickLiveFolder, pickLiveFolder, snapshotFolder } from './folder-pick.ts';
-import { loadDemoFolder } from './demo-folder.ts';
+import { canPickLiveFolder, loadDemoFolder, pickLiveFolder, snapshotFolder, type PickedFolder } from '../../store/live-folder.ts';
 
 export function LiveFolderField({ picked, onPick, onError }: { picked: PickedFolder | undefined; onPick: (picked: PickedFolder) => void; onError: (message: string) => void }) {
   const live = canPickLiveFolder();

@@ -5,7 +5,7 @@
  */
 import { useCallback, useMemo, useRef, useState } from 'react';
 import type { ConversationRow, EntryRow } from '../../db/schema.ts';
-import { closeLiveSession, editAndResendLive, exportLiveSession, isAttached, liveLeaf, sendLive, stopLive, switchLiveBranch } from './live-actions.ts';
+import { closeLiveSession, editAndResendLive, exportLiveSession, isAttached, liveLeaf, sendLive, stopLive, switchLiveBranch } from '../../store/live-actions.ts';
 import { IDLE_RUNTIME, useLiveStore } from '../../store/live-store.ts';
 import { liveBranchView } from '../../store/view/live-session.ts';
 import { download } from '../common/download.ts';

@@ -7,8 +7,8 @@ import { useLiveQuery } from 'dexie-react-hooks';
 import { useEffect, useState } from 'react';
 import { liveSessionRow } from '../../store/library-reads.ts';
 import { useLiveStore } from '../../store/live-store.ts';
-import { resumeLiveSession } from './live-actions.ts';
-import { canPickLiveFolder, folderPermission, pickLiveFolder, reopenHandle, snapshotFolder, type PickedFolder } from './folder-pick.ts';
+import { resumeLiveSession } from '../../store/live-actions.ts';
+import { canPickLiveFolder, folderPermission, pickLiveFolder, reopenHandle, snapshotFolder, type PickedFolder } from '../../store/live-folder.ts';
 
 export function LiveReconnect({ conversationId }: { conversationId: string }) {
   const row = useLiveQuery(() => liveSessionRow(conversationId), [conversationId]);

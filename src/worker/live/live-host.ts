@@ -26,7 +26,7 @@ import { sharedModelEngine } from '../../llm/webllm/webllm-shared.ts';
 import { createRemoteSummarizer } from '../../llm/remote/remote.ts';
 import type { LiveModelSpec } from '../../store/live-model.ts';
 import { PROMPTS } from '../engine/prompts.ts';
-import { createFileListFolder, createHandleFolder, type DirectoryHandleLike, type FileLike } from './folder-access.ts';
+import { createFileListFolder, createHandleFolder, type DirectoryHandleLike, type FileLike } from '../../core/agent/tools/folder-access.ts';
 
 /** Pause before each streamed piece of a scripted reply, ms: slow enough to watch it stream. */
 export const SCRIPTED_DELAY_MS = 15;

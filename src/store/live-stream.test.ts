@@ -3,10 +3,10 @@
 // and Stop keeping exactly the text that was shown. Frames are run by hand, never by a timer.
 import fc from 'fast-check';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { AgentEvent } from '../../core/agent/types.ts';
-import type { Entry } from '../../core/journal/entry.ts';
-import { applyLiveEvent } from '../../store/live-events.ts';
-import { IDLE_RUNTIME, useLiveStore, type LiveRuntime } from '../../store/live-store.ts';
+import type { AgentEvent } from '../core/agent/types.ts';
+import type { Entry } from '../core/journal/entry.ts';
+import { applyLiveEvent } from './live-events.ts';
+import { IDLE_RUNTIME, useLiveStore, type LiveRuntime } from './live-store.ts';
 import { createLiveStream, type FrameScheduler } from './live-stream.ts';
 
 const ID = 'session';

@@ -6,24 +6,24 @@
  * loses at most the reply being streamed, and mirrors the rest into the live store.
  */
 import * as Comlink from 'comlink';
-import { toPiSessionJsonl } from '../../core/agent/pi-export.ts';
-import type { AgentEvent, TurnResult } from '../../core/agent/types.ts';
-import type { Entry } from '../../core/journal/entry.ts';
-import { loadEntries } from '../../db/conversations.ts';
-import { db } from '../../db/db.ts';
-import type { LiveSessionConfig, LiveSessionRow } from '../../db/live-session-row.ts';
-import { appendLiveEntry, countLiveCall, createLiveSession, liveSession, storeLiveRun, updateLiveFolder } from '../../db/live-sessions.ts';
-import type { EntryRow } from '../../db/schema.ts';
-import { errorMessage, runListeners } from '../../store/actions.ts';
-import { liveRun } from '../../store/live-events.ts';
-import { resolveLiveModel, type LiveModelSpec } from '../../store/live-model.ts';
-import { IDLE_RUNTIME, useLiveStore } from '../../store/live-store.ts';
-import { useAppStore } from '../../store/store.ts';
-import type { PickedFolder } from './folder-pick.ts';
-import type { LiveFolderSource, LiveHostApi, LiveStart } from '../../worker/live/live-host.ts';
-import { connectLiveModel, onEngineLost, releaseEnginePorts, releaseLiveModel, transferables, type ConnectedModel, type LocalModelProgress } from '../../store/live-local-model.ts';
+import { toPiSessionJsonl } from '../core/agent/pi-export.ts';
+import type { AgentEvent, TurnResult } from '../core/agent/types.ts';
+import type { Entry } from '../core/journal/entry.ts';
+import { loadEntries } from '../db/conversations.ts';
+import { db } from '../db/db.ts';
+import type { LiveSessionConfig } from '../db/live-session-row.ts';
+import { appendLiveEntry, countLiveCall, createLiveSession, liveSession, storeLiveRun, updateLiveFolder } from '../db/live-sessions.ts';
+import type { EntryRow } from '../db/schema.ts';
+import { errorMessage, runListeners } from './actions.ts';
+import { liveRun } from './live-events.ts';
+import { resolveLiveModel, type LiveModelSpec } from './live-model.ts';
+import { IDLE_RUNTIME, useLiveStore } from './live-store.ts';
+import { useAppStore } from './store.ts';
+import type { PickedFolder } from './live-folder.ts';
+import type { LiveFolderSource, LiveHostApi, LiveStart } from '../worker/live/live-host.ts';
+import { connectLiveModel, onEngineLost, releaseEnginePorts, releaseLiveModel, transferables, type ConnectedModel, type LocalModelProgress } from './live-local-model.ts';
 import { createLiveStream, nextFrame, type LiveStream } from './live-stream.ts';
-import { createLiveWorkerClient, type LiveWorkerLostError } from './live-worker-client.ts';
+import { browserLiveWorkerClient, type LiveWorkerLostError } from '../worker/live/live-client.ts';
 
 interface Attached {
   config: LiveSessionConfig;
@@ -47,7 +47,7 @@ const live = () => useLiveStore.getState();
 const app = () => useAppStore.getState();
 
 /** The worker is made at the first live session of the tab and kept for the next ones; made again after it died. */
-const liveWorkers = createLiveWorkerClient(() => new Worker(new URL('../../worker/live/live.worker.ts', import.meta.url), { type: 'module', name: 'foldlab-live' }), releaseEnginePorts);
+const liveWorkers = browserLiveWorkerClient(releaseEnginePorts);
 const liveHost = (): Comlink.Remote<LiveHostApi> => liveWorkers.host();
 liveWorkers.onLost(workerLost);
 
@@ -104,10 +104,6 @@ export async function resumeLiveSession(conversationId: string, picked: PickedFo
     throw error;
   }
   await attach(conversationId, picked, row.config, journal, model, row.modelCalls);
-}
-
-export function liveSessionRow(conversationId: string): Promise<LiveSessionRow | undefined> {
-  return liveSession(db, conversationId);
 }
 
 async function attach(id: string, picked: PickedFolder, config: LiveSessionConfig, journal: Entry[], model: ConnectedModel, modelCalls?: number): Promise<void> {

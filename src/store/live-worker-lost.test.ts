@@ -8,27 +8,27 @@
 import 'fake-indexeddb/auto';
 import type { ChatCompletionChunk } from '@mlc-ai/web-llm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { LiveSessionConfig } from '../../db/live-session-row.ts';
-import type { SharedModelSource } from '../../llm/webllm/webllm-shared.ts';
-import type { WebLLMEngine } from '../../llm/webllm/webllm.ts';
-import { useLiveStore } from '../../store/live-store.ts';
-import { Engine } from '../../worker/engine/engine.ts';
-import { FakeWorker } from '../../worker/test-fake-worker.ts';
-import { createFileListFolder } from '../../worker/live/folder-access.ts';
-import type { PickedFolder } from './folder-pick.ts';
-import { LiveHost } from '../../worker/live/live-host.ts';
+import type { LiveSessionConfig } from '../db/live-session-row.ts';
+import type { SharedModelSource } from '../llm/webllm/webllm-shared.ts';
+import type { WebLLMEngine } from '../llm/webllm/webllm.ts';
+import { useLiveStore } from './live-store.ts';
+import { Engine } from '../worker/engine/engine.ts';
+import { FakeWorker } from '../worker/test-fake-worker.ts';
+import { createFileListFolder } from '../core/agent/tools/folder-access.ts';
+import type { PickedFolder } from './live-folder.ts';
+import { LiveHost } from '../worker/live/live-host.ts';
 
 const MODEL = 'Qwen2.5-1.5B-Instruct-q4f16_1-MLC';
 
 const fake = vi.hoisted(() => ({
-  engine: undefined as unknown as import('../../worker/engine/engine.ts').Engine,
+  engine: undefined as unknown as import('../worker/engine/engine.ts').Engine,
   /** Generations the engine worker's model was asked to stop. */
   interrupts: 0,
 }));
 
 // The page's engine worker is the Engine itself (its calls made directly, as Comlink would).
-vi.mock('../../worker/client.ts', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../../worker/client.ts')>()),
+vi.mock('../worker/client.ts', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../worker/client.ts')>()),
   engine: () => ({
     serveLocalModel: async (port: MessagePort, key?: string) => fake.engine.serveLocalModel(port, key),
     releaseLocalModelPorts: (keys: string[]) => fake.engine.releaseLocalModelPorts(keys),
@@ -91,14 +91,14 @@ function picked(): PickedFolder {
 }
 
 let actions: typeof import('./live-actions.ts');
-let db: typeof import('../../db/db.ts').db;
+let db: typeof import('../db/db.ts').db;
 
 beforeAll(async () => {
   vi.stubGlobal('Worker', FakeLiveWorker);
   // The streamed pieces reach the store once per frame: a frame is the next task here.
   vi.stubGlobal('requestAnimationFrame', (callback: () => void) => setTimeout(callback));
   vi.stubGlobal('cancelAnimationFrame', (handle: ReturnType<typeof setTimeout>) => clearTimeout(handle));
-  db = (await import('../../db/db.ts')).db;
+  db = (await import('../db/db.ts')).db;
   fake.engine = new Engine(db, { localModel: fakeModel() });
   actions = await import('./live-actions.ts');
 });

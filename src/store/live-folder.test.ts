@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FolderGoneError, FolderPermissionError, folderPermission, reopenHandle } from './folder-pick.ts';
+import { FolderGoneError, FolderPermissionError, folderPermission, reopenHandle } from './live-folder.ts';
 
 /** A kept directory handle as far as reopening needs it: its permission answers and whether its folder is still there. */
 function keptHandle(options: { query?: PermissionState; request?: PermissionState; gone?: boolean; noPermissionsApi?: boolean }) {

@@ -6,9 +6,9 @@
  * Stop freezes the reply where the user saw it: pieces not drawn yet, and any the model still sends
  * while it stops, are dropped, and the text shown stays on screen marked as not complete.
  */
-import type { AgentEvent } from '../../core/agent/types.ts';
-import { applyLiveEvent } from '../../store/live-events.ts';
-import type { LiveRuntime } from '../../store/live-store.ts';
+import type { AgentEvent } from '../core/agent/types.ts';
+import { applyLiveEvent } from './live-events.ts';
+import type { LiveRuntime } from './live-store.ts';
 
 /** Runs `flush` once, later (the next frame); returns a function that cancels it. */
 export type FrameScheduler = (flush: () => void) => () => void;

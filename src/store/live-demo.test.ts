@@ -7,11 +7,11 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { AgentEvent } from '../../core/agent/types.ts';
-import { STRATEGY_IDS } from '../../core/strategies/index.ts';
-import type { LiveSessionConfig } from '../../db/live-session-row.ts';
-import { demoFolderFrom } from './demo-folder.ts';
-import { LiveHost } from '../../worker/live/live-host.ts';
+import type { AgentEvent } from '../core/agent/types.ts';
+import { STRATEGY_IDS } from '../core/strategies/index.ts';
+import type { LiveSessionConfig } from '../db/live-session-row.ts';
+import { demoFolderFrom } from './live-folder.ts';
+import { LiveHost } from '../worker/live/live-host.ts';
 
 const SCRIPT = JSON.parse(readFileSync('public/samples/live/demo-script.json', 'utf8')) as unknown;
 const SNAPSHOT = JSON.parse(readFileSync('public/samples/live/demo-folder.json', 'utf8')) as { name: string; files: Record<string, string> };

@@ -7,8 +7,8 @@
  *   (`snapshot: true`); paths from `webkitRelativePath`, whose first segment is the folder's name.
  * Neither writes; the API offers no symlinks to follow, so neither has `realPath`.
  */
-import type { Folder, FolderEntry, FolderStat } from '../../core/agent/types.ts';
-import { normalizeToolPath } from '../../core/agent/tools/paths.ts';
+import type { Folder, FolderEntry, FolderStat } from '../types.ts';
+import { normalizeToolPath } from './paths.ts';
 
 /** What the folder needs of a `File` (a real one fits). */
 export interface FileLike {

@@ -6,11 +6,12 @@
  * memory. Instead the dead worker is terminated, each waiting call fails with LiveWorkerLostError,
  * the ports it was given are released in the engine worker by their keys (a MessagePort cannot
  * tell that its other end is gone, so the page keeps the list per worker), and the listeners are
- * told (live-actions.ts stops the sessions it ran).
+ * told (store/live-actions.ts stops the sessions it ran). The store reaches the live worker
+ * through this module only.
  */
 import type * as Comlink from 'comlink';
-import { restartingWorker, workerLossReason, type WorkerLike } from '../../worker/worker-loss.ts';
-import type { LiveHostApi } from '../../worker/live/live-host.ts';
+import { restartingWorker, workerLossReason, type WorkerLike } from '../worker-loss.ts';
+import type { LiveHostApi } from './live-host.ts';
 
 /** The live sessions' worker stopped: the sessions it ran are stopped; their stored journals are kept. */
 export class LiveWorkerLostError extends Error {
@@ -69,4 +70,9 @@ export function createLiveWorkerClient(spawn: () => LiveWorkerLike, releasePorts
 function lostMessage(event: Event): string {
   const reason = workerLossReason(event);
   return `The live session's worker stopped: ${reason}. Its journal is kept (a reply still being written when it stopped is not). Open the session again to continue.`;
+}
+
+/** The page's live worker client: the worker is made at the first live session of the tab and again after it died. */
+export function browserLiveWorkerClient(releasePorts: (keys: string[]) => Promise<void>): LiveWorkerClient {
+  return createLiveWorkerClient(() => new Worker(new URL('./live.worker.ts', import.meta.url), { type: 'module', name: 'foldlab-live' }), releasePorts);
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createFolderTools } from '../../core/agent/tools/index.ts';
-import { toolRunner } from '../../core/agent/tools/testing.ts';
+import { createFolderTools } from './index.ts';
+import { toolRunner } from './testing.ts';
 import { createFileListFolder, createHandleFolder, type DirectoryHandleLike, type FileHandleLike, type FileLike } from './folder-access.ts';
 
 /** The browser's own handle and File types fit the folder's structural types. */
