@@ -3,17 +3,16 @@
  * Compact. The run is stored and opened; a failure or a cancel leaves everything as it was.
  */
 import { useEffect, useMemo, useState } from 'react';
-import { OptionError } from '../../core/compaction/options.ts';
 import type { StrategyId } from '../../core/compaction/types.ts';
-import { getStrategy, STRATEGY_IDS } from '../../core/strategies/index.ts';
-import { COUNTER_LABELS } from '../../core/tokens/counters.ts';
 import type { ConversationRow } from '../../db/schema.ts';
 import type { Entry } from '../../core/journal/entry.ts';
 import { errorMessage, planCompaction, runCompactionJob } from '../../store/actions.ts';
 import { summarizerFields, summarizerKindOf } from '../../store/summarizer-request.ts';
 import { useAppStore } from '../../store/store.ts';
 import type { CompactRequest, PlanPreview } from '../../worker/engine/protocol.ts';
-import { DEFAULT_REPLAY_FROM } from '../../core/compaction/input-scope.ts';
+import { DEFAULT_REPLAY_FROM } from '../../store/view/replay-settings.ts';
+import { getStrategy, optionProblem, STRATEGY_IDS } from '../../store/view/strategies.ts';
+import { COUNTER_LABELS } from '../../store/view/vocabulary.ts';
 import { StartChoice } from '../common/StartChoice.tsx';
 import { OptionsForm } from './OptionsForm.tsx';
 import { EXAMPLE_PLUGIN } from './plugin-example.ts';
@@ -52,14 +51,7 @@ export function CompactPanel({ conversation, leafId, entryCount, entries }: { co
   const hookSource = useAppStore((s) => s.hookSource);
   const unseenEstimate = useAppStore((s) => s.unseenEstimate);
 
-  const optionError = useMemo(() => {
-    try {
-      strategy.parse(values);
-      return undefined;
-    } catch (error) {
-      return error instanceof OptionError ? { option: error.option, message: error.message } : { option: '', message: errorMessage(error) };
-    }
-  }, [strategy, values]);
+  const optionError = useMemo(() => optionProblem(strategyId, values), [strategyId, values]);
 
   // The page's one Start choice: the gauge above counts from the same place.
   const from = useAppStore((s) => s.replayFrom);

@@ -2,7 +2,7 @@
  * Augment's memories compression (A11) side by side: the memories before (the older ones the
  * model rewrites, the recent ones kept verbatim) and, once a run has made them, after.
  */
-import { plannedMemories } from '../../core/strategies/augment/memories.ts';
+import { plannedMemories } from '../../store/view/compaction.ts';
 import type { Plan } from '../../core/compaction/types.ts';
 
 export function MemoriesView({ plan, after }: { plan: Plan; after?: string | undefined }) {

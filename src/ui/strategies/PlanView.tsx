@@ -4,9 +4,8 @@ import { FateStrip } from './FateStrip.tsx';
 import { MemoriesView } from './MemoriesView.tsx';
 import { NoteText } from '../common/NoteText.tsx';
 import type { Entry } from '../../core/journal/entry.ts';
-import { describeChange } from '../../core/compaction/plan-change.ts';
-import { PLAN_AFTER_NOTES } from '../../core/compaction/planned-after.ts';
-import { sentSentence } from '../../core/replay/session-prefix.ts';
+import { sentSentence } from '../../store/view/replay-settings.ts';
+import { describeChange, PLAN_AFTER_NOTES } from '../../store/view/compaction.ts';
 
 /** `byId` finds the conversation's entries, so the notes name them by line and excerpt. */
 export function PlanView({ preview, counterLabel, byId }: { preview: PlanPreview; counterLabel: string; byId?: (id: string) => Entry | undefined }) {

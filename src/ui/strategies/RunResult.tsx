@@ -4,11 +4,9 @@
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { ContextEntry } from '../../core/compaction/types.ts';
-import { formatUsd, priceFor, PRICES_AS_OF, usageCost } from '../../core/pricing.ts';
-import { toAnthropicMessages, toMarkdown, toOpenAIMessages } from '../../core/export/index.ts';
 import type { Entry } from '../../core/journal/entry.ts';
-import { countEntry } from '../../core/tokens/entry-tokens.ts';
-import { getEstimator } from '../../core/tokens/counters.ts';
+import { formatUsd, priceFor, PRICES_AS_OF, usageCost } from '../../store/view/prices.ts';
+import { contextExport, roughTokens, type ContextExportKind } from '../../store/view/compaction.ts';
 import type { CompactionRow } from '../../db/schema.ts';
 import { download, slug } from '../common/download.ts';
 import { VirtualList, type VirtualListHandle } from '../common/VirtualList.tsx';
@@ -31,14 +29,12 @@ export function RunResult({ row, journal, title }: { row: CompactionRow; journal
   const record = row.record;
   const fmt = (n: number) => n.toLocaleString('en-US');
   const name = `${slug(title)}-${row.strategy}`;
-  const rough = useMemo(() => getEstimator('chars4'), []);
   const list = useRef<VirtualListHandle>(null);
   const made = useMemo(() => context.flatMap((item, i) => (item.origin === 'summary' ? [{ i, count: item.replaces?.count }] : [])), [context]);
 
-  const exportAs = (kind: 'openai' | 'anthropic' | 'markdown') => {
-    if (kind === 'openai') download(`${name}.openai.json`, JSON.stringify(toOpenAIMessages(context), null, 2));
-    else if (kind === 'anthropic') download(`${name}.anthropic.json`, JSON.stringify(toAnthropicMessages(context), null, 2));
-    else download(`${name}.md`, toMarkdown(context, title), 'text/markdown');
+  const exportAs = (kind: ContextExportKind) => {
+    const file = contextExport(kind, context, title);
+    download(`${name}.${file.extension}`, file.text, file.type);
   };
 
   return (
@@ -96,7 +92,7 @@ export function RunResult({ row, journal, title }: { row: CompactionRow; journal
         render={(i) => {
           const item = context[i];
           if (!item) return null;
-          return <ContextItem item={item} journal={journal} byId={byId} open={open.has(i)} onToggle={() => setOpen((s) => toggle(s, i))} tokens={countEntry(item.entry, rough).total} />;
+          return <ContextItem item={item} journal={journal} byId={byId} open={open.has(i)} onToggle={() => setOpen((s) => toggle(s, i))} tokens={roughTokens(item.entry)} />;
         }}
       />
     </section>
