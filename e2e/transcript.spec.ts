@@ -1,13 +1,19 @@
 /** The transcript view: tool calls beside their results, verbosity modes, branches, placeholders, no page stalls. */
 import { expect, fixture, sample, test } from './fixtures/app.ts';
 
-test('a tool call shows its result beside it and a result links back to its call', async ({ app, page }) => {
+test('a tool call shows its result beside it, a result links back to its call, and an entry pins and unpins', async ({ app, page }) => {
   await app.importFile(fixture('anthropic-messages.json'));
   const pair = page.getByTestId('transcript.tool-pair').first();
   await expect(pair).toContainText('Bash');
   await expect(pair).toContainText("error TS2322");
   await expect(page.locator('.entry.has-error').first()).toBeVisible();
   await expect(page.getByText('shown beside its call').first()).toBeVisible();
+  // Pinning is stored and read back: the button shows the stored state, both ways.
+  const pin = page.getByTestId('transcript.entry.pin').first();
+  await pin.click();
+  await expect(pin).toHaveAttribute('aria-pressed', 'true');
+  await pin.click();
+  await expect(pin).toHaveAttribute('aria-pressed', 'false');
 });
 
 test('verbosity modes change what is shown', async ({ app, page }) => {
