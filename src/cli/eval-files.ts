@@ -9,6 +9,7 @@ import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync, s
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { binaryReason, SNIFF_BYTES } from '../core/import/binary.ts';
 import { storePath } from './load-store.ts';
+import { isDroidSettingsName } from '../core/import/droid-settings.ts';
 import { isSubagentMetaName, parseSubagentMeta, subagentMetaNameOf, subagentTranscriptNameOf } from '../core/import/subagent-meta.ts';
 import type { SubagentLink } from '../core/import/types.ts';
 import { isSessionFolder } from './load.ts';
@@ -44,6 +45,8 @@ export function findEvalInputs(paths: readonly string[]): EvalInputs {
       if (!existsSync(transcript)) skip(path, `subagent metadata without its transcript ${basename(transcript)}`);
       // Found in a folder beside its transcript, it is read with it and is not a skip.
       else if (named) skip(path, `subagent metadata, read with its transcript: evaluate ${shownPath(transcript)} or its folder`);
+    } else if (isDroidSettingsName(name) && !named && existsSync(join(dirname(path), name.replace(/\.settings\.json$/i, '.jsonl')))) {
+      // A Factory Droid session's settings, read with the session file beside it.
     } else if (SUPPORTED.test(name)) add(path);
     else skip(path, 'not a transcript (.jsonl or .json)');
   };

@@ -1,9 +1,10 @@
 /** Reads a transcript file through the same streaming import the app uses, and the prompt files from disk. */
-import { createReadStream, readdirSync, readFileSync, statSync } from 'node:fs';
-import { basename, join, relative, resolve } from 'node:path';
+import { createReadStream, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import type { PromptLibrary } from '../core/compaction/prompts.ts';
 import { isClineTaskFolder, readClineTasks } from '../core/import/cline-folder.ts';
 import { cursorTranscriptPath } from '../core/import/cursor.ts';
+import { droidSettingsNameOf, parseDroidSettings, withDroidSettings } from '../core/import/droid-settings.ts';
 import { isOpencodeStorage, readOpencodeFolder, type FolderFile } from '../core/import/opencode-folder.ts';
 import { importText, ImportSession } from '../core/import/run.ts';
 import { importSqliteStore, storePath } from './load-store.ts';
@@ -26,7 +27,15 @@ export async function importFile(path: string, format?: FormatId): Promise<Impor
   // A Cursor subagent (<session>/subagents/<id>.jsonl) names its session by its folder.
   const cursor = result.format === 'cursor' ? cursorTranscriptPath(resolve(path).split('\\').join('/')) : undefined;
   if (cursor?.parentSessionId && result.meta.subagent === undefined) result.meta.subagent = { parentSessionId: cursor.parentSessionId, agentId: cursor.sessionId };
-  return result;
+  return result.format === 'droid' ? withDroidSettingsBeside(path, result) : result;
+}
+
+/** A Factory Droid session with the `<id>.settings.json` beside it applied (model, token totals check), when there is one. */
+function withDroidSettingsBeside(path: string, result: ImportResult): ImportResult {
+  const name = droidSettingsNameOf(basename(path));
+  const settingsPath = name === undefined ? undefined : join(dirname(path), name);
+  if (name === undefined || settingsPath === undefined || !existsSync(settingsPath)) return result;
+  return withDroidSettings(result, parseDroidSettings(readFileSync(settingsPath, 'utf8'), name), name);
 }
 
 /** Every file under `dir`, with its path relative to it ('/'-separated). */

@@ -3,6 +3,7 @@
  * (`<session>.jsonl`, `<session>/subagents/agent-<id>.jsonl` and their `agent-<id>.meta.json`). Each
  * metadata file is read with the transcript it describes, never imported as one; files of a folder
  * that are not transcripts are left out. The library links the subagents to their session by id.
+ * A Factory Droid session's `<id>.settings.json` is read with its `<id>.jsonl` the same way.
  */
 import { isClineTaskFolder, readClineTasks } from '../core/import/cline-folder.ts';
 import { isSqliteHeader } from '../core/import/cursor-store.ts';
@@ -10,6 +11,7 @@ import { cursorTranscriptPath } from '../core/import/cursor.ts';
 import { isOpencodeStorage, readOpencodeFolder, type FolderFile } from '../core/import/opencode-folder.ts';
 import { kimiWirePath, readKimiFolder } from '../core/import/kimi-folder.ts';
 import { isSubagentMetaName, parseSubagentMeta, subagentMetaNameOf } from '../core/import/subagent-meta.ts';
+import { droidSettingsNameOf, isDroidSettingsName, parseDroidSettings } from '../core/import/droid-settings.ts';
 import type { FormatId } from '../core/import/types.ts';
 import { readStoreFile } from '../worker/import/store-db-client.ts';
 import { errorMessage, importFile } from './actions.ts';
@@ -35,7 +37,7 @@ function folderOf({ path }: PickedFile): string {
 }
 
 export interface ImportPlan {
-  transcripts: Array<{ file: File; meta?: File }>;
+  transcripts: Array<{ file: File; meta?: File; settings?: File }>;
   /** Files of a folder that are neither transcripts nor subagent metadata. */
   skipped: File[];
 }
@@ -44,20 +46,22 @@ export interface ImportPlan {
 export function planImport(files: readonly PickedFile[]): ImportPlan {
   const metas = new Map<string, File>();
   for (const picked of files) {
-    if (isSubagentMetaName(picked.file.name)) metas.set(`${folderOf(picked)}/${picked.file.name}`, picked.file);
+    if (isSubagentMetaName(picked.file.name) || isDroidSettingsName(picked.file.name)) metas.set(`${folderOf(picked)}/${picked.file.name}`, picked.file);
   }
   const transcripts: ImportPlan['transcripts'] = [];
   const skipped: File[] = [];
   for (const picked of files) {
     const { file } = picked;
-    if (isSubagentMetaName(file.name)) continue;
+    if (isSubagentMetaName(file.name) || isDroidSettingsName(file.name)) continue;
     if (picked.path !== '' && !TRANSCRIPT.test(file.name)) {
       skipped.push(file);
       continue;
     }
     const metaName = subagentMetaNameOf(file.name);
     const meta = metaName === undefined ? undefined : metas.get(`${folderOf(picked)}/${metaName}`);
-    transcripts.push(meta ? { file, meta } : { file });
+    const settingsName = droidSettingsNameOf(file.name);
+    const settings = settingsName === undefined ? undefined : metas.get(`${folderOf(picked)}/${settingsName}`);
+    transcripts.push({ file, ...(meta ? { meta } : {}), ...(settings ? { settings } : {}) });
   }
   return { transcripts, skipped };
 }
@@ -155,7 +159,7 @@ export async function importFiles(files: readonly PickedFile[], options: { forma
     useAppStore.getState().setNotice({ fileName: files[0]?.path.split('/')[0] || 'the selection', error: `No transcript (.jsonl, .json) to import${names ? `: found ${names}${skipped.length > 5 ? ', …' : ''}` : ''}.`, nothingChanged: true });
     return;
   }
-  for (const { file, meta } of transcripts) {
+  for (const { file, meta, settings } of transcripts) {
     if (await isSqliteFile(file)) {
       await importSqliteStore(file);
       continue;
@@ -170,8 +174,16 @@ export async function importFiles(files: readonly PickedFile[], options: { forma
     // A Cursor subagent (<session>/subagents/<id>.jsonl) is linked to its session by its folder.
     const cursor = meta === undefined ? cursorTranscriptPath(pathOf.get(file) ?? '') : undefined;
     if (cursor?.parentSessionId) subagentMeta = { parentSessionId: cursor.parentSessionId, agentId: cursor.sessionId };
-    const outcome = await importFile(file, { ...options, ...(subagentMeta ? { subagentMeta } : {}) });
+    let droidSettings;
+    let settingsError: string | undefined;
+    try {
+      droidSettings = settings ? { fileName: settings.name, settings: parseDroidSettings(await settings.text(), settings.name) } : undefined;
+    } catch (error) {
+      settingsError = errorMessage(error);
+    }
+    const outcome = await importFile(file, { ...options, ...(subagentMeta ? { subagentMeta } : {}), ...(droidSettings ? { droidSettings } : {}) });
     // Broken metadata costs the subagent its description, not its import: said once it is in.
     if (metaError !== undefined && outcome !== undefined) useAppStore.getState().setNotice({ fileName: meta?.name ?? file.name, error: `${metaError} The subagent was imported without its description.` });
+    if (settingsError !== undefined && outcome !== undefined) useAppStore.getState().setNotice({ fileName: settings?.name ?? file.name, error: `${settingsError} The session was imported without its settings (model, token totals).` });
   }
 }

@@ -7,6 +7,7 @@ import { ImportSession, importText } from '../../core/import/run.ts';
 import type { ImportResult } from '../../core/import/types.ts';
 import { withSubagentMeta } from '../../core/import/subagent-meta.ts';
 import { withKimiFolder } from '../../core/import/kimi-folder.ts';
+import { withDroidSettings } from '../../core/import/droid-settings.ts';
 import { existingThreadId, threadFileName } from '../import/import-threads.ts';
 import { inspect, type InspectReport, type TokenSummary } from '../../core/inspect.ts';
 import type { Entry } from '../../core/journal/entry.ts';
@@ -211,7 +212,9 @@ export class Engine implements EngineApi {
       }
       const imported = session.finish();
       const described = request.subagentMeta ? withSubagentMeta(imported, request.subagentMeta) : imported;
-      const result = request.kimiFolder ? withKimiFolder(described, request.kimiFolder) : described;
+      const inFolder = request.kimiFolder ? withKimiFolder(described, request.kimiFolder) : described;
+      const settings = inFolder.format === 'droid' ? request.droidSettings : undefined;
+      const result = settings ? withDroidSettings(inFolder, settings.settings, settings.fileName) : inFolder;
       const outcome = await this.commit(result, request, blob.size, signal, onProgress);
       // Subagents written inline (older Claude Code) are saved as conversations of their own.
       // A Cancel after the session was saved stops here and keeps what was saved.

@@ -6,6 +6,7 @@ import { CancelledError } from '../../core/cancel.ts';
 import type { StoredCompactRequest } from '../../db/jobs.ts';
 import type { SubagentLink } from '../../core/import/types.ts';
 import type { KimiFolderInfo } from '../../core/import/kimi-folder.ts';
+import type { DroidSettings } from '../../core/import/droid-settings.ts';
 import type { InputScope } from '../../core/compaction/input-scope.ts';
 import type { FormatId } from '../../core/import/types.ts';
 import type { InspectReport } from '../../core/inspect.ts';
@@ -66,6 +67,8 @@ export interface ImportRequest {
   subagentMeta?: Pick<SubagentLink, 'agentType' | 'description' | 'parentSessionId' | 'agentId'>;
   /** A Kimi CLI session folder's id, title and subagent descriptions, applied to its `wire.jsonl`. */
   kimiFolder?: KimiFolderInfo;
+  /** A Factory Droid session's `<id>.settings.json`, read beside its session file (model, token totals). */
+  droidSettings?: { fileName: string; settings: DroidSettings };
 }
 
 export interface ImportOutcome {
