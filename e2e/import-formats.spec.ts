@@ -103,3 +103,13 @@ test('a cut-off Cursor chat store is refused with its reason and nothing is impo
   expect(error).toMatch(/"state\.vscdb" (is not a readable SQLite database|: the \w+ table could not be read)/);
   expect(await page.evaluate((from) => (window.__foldlab?.imports ?? []).slice(from).filter((o) => o.report.format === 'cursor').length, before)).toBe(0);
 });
+
+test("opencode's SQLite store picked as a file imports its session with the CLI's totals", async ({ app, page }) => {
+  // `npm run cli -- inspect public/samples/opencode/opencode.db --json` (the storage folder's session):
+  // 6 entries, 50 o200k tokens, 1 call with its result (src/sqlite/opencode-db.test.ts counts them by hand).
+  await importFolder(app, page, sample('opencode/opencode.db'), 's_stage0_large.json', 'import.input');
+  expect(await app.entryCount()).toBe(6);
+  expect(await app.totalTokens()).toBe(50);
+  const outcome = await app.reportFor('s_stage0_large.json');
+  expect(outcome).toMatchObject({ format: 'opencode', toolCalls: 1, toolResults: 1, roles: { system: 0, user: 2, assistant: 3, tool: 1 } });
+});
