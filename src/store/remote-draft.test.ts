@@ -2,7 +2,9 @@
 // one comes back with its preset, and a draft that cannot work says why before it is saved.
 import { describe, expect, it } from 'vitest';
 import type { RemoteSettings } from './models-slice.ts';
-import { draftForPreset, draftProblem, sameRemote } from './remote-draft.ts';
+import { openAIErrorBody, openAIStream } from '../llm/remote/test-server.ts';
+import { useFakeServer } from '../llm/remote/test-fixtures.ts';
+import { draftForPreset, draftProblem, sameRemote, testRemoteConnection } from './remote-draft.ts';
 
 const saved: RemoteSettings = { presetId: 'ollama', api: 'openai', baseUrl: 'http://localhost:11434/v1', model: 'qwen3:8b' };
 
@@ -28,5 +30,26 @@ describe('the remote draft', () => {
   it('compares configurations as saved (surrounding spaces ignored)', () => {
     expect(sameRemote(saved, { ...saved, model: ' qwen3:8b ' })).toBe(true);
     expect(sameRemote(saved, { ...saved, model: 'qwen3:4b' })).toBe(false);
+  });
+});
+
+describe('Test connection', () => {
+  const server = useFakeServer();
+  const draft = (): RemoteSettings => ({ presetId: 'custom', api: 'openai', baseUrl: `${server.url}/v1`, model: 'qwen3:4b' });
+
+  it('asks the draft\'s server for one word with the key typed for it, and answers with the model that replied', async () => {
+    server.reply({ events: openAIStream('OK', { model: 'qwen3:4b-instruct' }) });
+    await expect(testRemoteConnection(draft(), 'sk-typed')).resolves.toEqual({ model: 'qwen3:4b-instruct', text: 'OK' });
+    const [request] = server.requests;
+    expect(request?.path).toBe('/v1/chat/completions');
+    expect(request?.headers.authorization).toBe('Bearer sk-typed');
+    expect(JSON.stringify(request?.body)).toContain('Reply with the single word OK.');
+  });
+
+  it('throws the server\'s refusal, and a draft that cannot work before any request', async () => {
+    server.reply({ status: 401, json: openAIErrorBody('Incorrect API key provided', 'invalid_request_error', 'invalid_api_key') });
+    await expect(testRemoteConnection(draft(), 'sk-wrong')).rejects.toThrow(/401|Incorrect API key/);
+    await expect(testRemoteConnection({ ...draft(), model: ' ' }, '')).rejects.toThrow('Choose a model name');
+    expect(server.requests).toHaveLength(1);
   });
 });

@@ -4,7 +4,9 @@
  * or a half-typed base URL changes nothing. Choosing another provider preset never carries the
  * model name over: a model of one server means nothing to another.
  */
+import { originOf } from '../llm/remote/http.ts';
 import { PROVIDER_PRESETS } from '../llm/remote/provider-presets.ts';
+import { createRemoteSummarizer } from '../llm/remote/remote.ts';
 import type { RemoteSettings } from './models-slice.ts';
 
 /**
@@ -33,4 +35,21 @@ export function draftProblem(draft: RemoteSettings): string | undefined {
 
 export function sameRemote(a: RemoteSettings, b: RemoteSettings): boolean {
   return a.presetId === b.presetId && a.api === b.api && a.baseUrl.trim() === b.baseUrl.trim() && a.model.trim() === b.model.trim();
+}
+
+/** How long "Test connection" waits for the whole answer, ms. */
+export const CONNECTION_TEST_TIMEOUT_MS = 30_000;
+
+/**
+ * "Test connection": one tiny request with the draft and the key typed for it (bound to the draft's
+ * base URL), answered with the model that replied and its text; a failure throws the request's
+ * error, which says what went wrong. Nothing is saved either way.
+ */
+export async function testRemoteConnection(draft: RemoteSettings, key: string): Promise<{ model: string; text: string }> {
+  const summarizer = createRemoteSummarizer({ ...draft, ...(key ? { apiKey: key, keyOrigin: originOf(draft.baseUrl) } : {}) });
+  const reply = await summarizer.summarize({
+    taskId: 'connection-test', promptId: 'connection-test', prompt: 'Reply with the single word OK.', entries: [], serialized: '', vars: {}, maxTokens: 16,
+    signal: AbortSignal.timeout(CONNECTION_TEST_TIMEOUT_MS),
+  });
+  return { model: reply.model, text: reply.text };
 }

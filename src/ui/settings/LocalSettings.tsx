@@ -4,10 +4,8 @@
  * option is disabled with the reason.
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { detectWebGPU, type WebGPUStatus } from '../../llm/webllm/webgpu.ts';
-import { createWebLLMSummarizer, type WebLLMSummarizer } from '../../llm/webllm/webllm.ts';
-import { deleteCached, isCached, listLocalModels, mayHaveCachedModels, selfHostedConfig, storageEstimate, type StorageInfo } from '../../llm/webllm/webllm-models.ts';
 import { errorMessage } from '../../store/actions.ts';
+import { deleteLocalModel, detectWebGPU, downloadLocalModel, listLocalModels, localModelCache, type StorageInfo, type WebGPUStatus } from '../../store/local-models.ts';
 import { useAppStore } from '../../store/store.ts';
 import { useOnline } from '../common/OfflineNotice.tsx';
 
@@ -26,30 +24,20 @@ export function LocalSettings({ gpu }: { gpu: WebGPUStatus | undefined }) {
   const setLocalModel = useAppStore((s) => s.setLocalModel);
   const baseUrl = useAppStore((s) => s.localModelBaseUrl);
   const setBaseUrl = useAppStore((s) => s.setLocalModelBaseUrl);
-  const appConfigFor = (id: string) => (baseUrl.trim() ? selfHostedConfig(baseUrl.trim(), id) : undefined);
   const [cached, setCached] = useState<Record<string, boolean>>({});
   const [storage, setStorage] = useState<StorageInfo>();
   const [progress, setProgress] = useState<{ id: string; progress: number; text: string; timeElapsed: number }>();
   const [error, setError] = useState<string>();
-  const loading = useRef<{ summarizer: WebLLMSummarizer; controller: AbortController }>(undefined);
+  const loading = useRef<AbortController>(undefined);
 
-  const safeConfig = (id: string) => {
-    try {
-      return appConfigFor(id);
-    } catch {
-      return undefined;
-    }
-  };
   const refresh = async () => {
-    // Before the first download there is no weight cache: answer without starting WebLLM's worker.
-    const any = await mayHaveCachedModels();
-    const entries = await Promise.all(models.map(async (m) => [m.id, any && (await isCached(m.id, safeConfig(m.id)))] as const));
-    setCached(Object.fromEntries(entries));
-    setStorage(await storageEstimate());
+    const state = await localModelCache(models, baseUrl);
+    setCached(state.cached);
+    setStorage(state.storage);
   };
   useEffect(() => {
     if (gpu?.available) void refresh();
-    // refresh reads only the stable model list
+    // refresh reads the stable model list and the base URL of the moment
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [gpu?.available]);
 
@@ -65,25 +53,12 @@ export function LocalSettings({ gpu }: { gpu: WebGPUStatus | undefined }) {
   const download = async (id: string) => {
     setError(undefined);
     const controller = new AbortController();
-    let summarizer: WebLLMSummarizer;
+    loading.current = controller;
     try {
-      const appConfig = appConfigFor(id);
-      summarizer = createWebLLMSummarizer({ modelId: id, ...(appConfig ? { appConfig } : {}), onProgress: (report) => setProgress({ id, ...report }) });
-    } catch (err) {
-      setError(errorMessage(err));
-      return;
-    }
-    loading.current = { summarizer, controller };
-    // A reload to a new version would cut the download off: the update prompt waits for it.
-    const endActivity = useAppStore.getState().beginActivity(`Downloading the model ${id}`);
-    try {
-      await summarizer.load(controller.signal);
-      await summarizer.unload();
-      setLocalModel(id);
+      await downloadLocalModel(id, baseUrl, (report) => setProgress({ id, ...report }), controller.signal);
     } catch (err) {
       setError(errorMessage(err));
     } finally {
-      endActivity();
       loading.current = undefined;
       setProgress(undefined);
       void refresh();
@@ -106,7 +81,7 @@ export function LocalSettings({ gpu }: { gpu: WebGPUStatus | undefined }) {
           <div className="progress-label">
             <span>Downloading {progress.id}: {Math.round(progress.progress * 100)}%</span>
             {eta !== undefined && <span className="muted">about {eta} s left</span>}
-            <button type="button" className="link" onClick={() => loading.current?.controller.abort()}>Cancel</button>
+            <button type="button" className="link" onClick={() => loading.current?.abort()}>Cancel</button>
           </div>
           <progress max={1} value={progress.progress} />
           <span className="muted small">{progress.text}</span>
@@ -127,7 +102,7 @@ export function LocalSettings({ gpu }: { gpu: WebGPUStatus | undefined }) {
               <td>{cached[m.id] ? 'yes' : 'no'}</td>
               <td>
                 {cached[m.id] ? (
-                  <button type="button" className="link danger" onClick={() => void deleteCached(m.id, safeConfig(m.id)).then(refresh)}>Delete</button>
+                  <button type="button" className="link danger" onClick={() => void deleteLocalModel(m.id, baseUrl).then(refresh)}>Delete</button>
                 ) : (
                   <button type="button" className="link" disabled={!!progress || !online || (m.f16 && !gpu.shaderF16)} title={online ? undefined : 'Downloading a model needs the network'} onClick={() => void download(m.id)}>Download</button>
                 )}

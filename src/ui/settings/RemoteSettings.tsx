@@ -7,14 +7,12 @@
  * base URL it was entered for: pointing the base URL elsewhere asks for the key again.
  */
 import { useEffect, useState } from 'react';
-import { originOf } from '../../llm/remote/http.ts';
-import { PROVIDER_PRESETS } from '../../llm/remote/presets.ts';
-import { createRemoteSummarizer } from '../../llm/remote/remote.ts';
 import { errorMessage } from '../../store/actions.ts';
 import { keyring } from '../../store/keyring.ts';
 import type { RemoteSettings as Remote } from '../../store/models-slice.ts';
-import { draftForPreset, draftProblem, sameRemote } from '../../store/remote-draft.ts';
+import { draftForPreset, draftProblem, sameRemote, testRemoteConnection } from '../../store/remote-draft.ts';
 import { useAppStore } from '../../store/store.ts';
+import { originOf, PROVIDER_PRESETS } from '../../store/view/model-settings.ts';
 
 export function RemoteSettings() {
   const saved = useAppStore((s) => s.remote);
@@ -73,11 +71,7 @@ export function RemoteSettings() {
     setTesting(true);
     setStatus(undefined);
     try {
-      const summarizer = createRemoteSummarizer({ ...remote, ...(key ? { apiKey: key, keyOrigin: origin } : {}) });
-      const reply = await summarizer.summarize({
-        taskId: 'connection-test', promptId: 'connection-test', prompt: 'Reply with the single word OK.', entries: [], serialized: '', vars: {}, maxTokens: 16,
-        signal: AbortSignal.timeout(30_000),
-      });
+      const reply = await testRemoteConnection(remote, key);
       const next = unchanged ? '' : ' Save to summarize with it.';
       setStatus({ ok: true, text: `Connected: ${reply.model} answered "${reply.text.trim().slice(0, 40)}".${next}` });
     } catch (error) {
