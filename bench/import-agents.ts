@@ -2,13 +2,17 @@
  * Import throughput per agent format (part of section 2): each JSONL sample repeated with fresh ids
  * into a ~200 MB file, then streamed through ImportSession in 1 MiB chunks as the CLI reads it. The
  * longest single push is the longest the worker is busy between two progress messages, so it is the
- * figure that says whether the page stays responsive.
+ * figure that says whether the page stays responsive. Then opencode's SQLite store: the sample
+ * `opencode.db`'s session copied with fresh ids into a store of ~95 MB, read whole (as the page's
+ * store reader does in its worker) and each session imported.
  */
 import { once } from 'node:events';
 import { createReadStream, createWriteStream, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ImportSession } from '../src/core/import/run.ts';
+import initSqlJs from 'sql.js';
+import { importText, ImportSession } from '../src/core/import/run.ts';
+import { readOpencodeDatabase } from '../src/sqlite/opencode-db.ts';
 import { duration, fmt, mb, printTable } from './report.ts';
 
 /** Size of each generated file. Default 200,000,000 (`BENCH_AGENT_BYTES` overrides). Unit: bytes (approximate). */
@@ -76,4 +80,61 @@ export async function agentImportTable(): Promise<void> {
   }
   console.log();
   printTable(['sample', 'read as', 'file', 'entries', 'issues', 'import', 'MB/s', 'longest push', 'finish'], rows);
+}
+
+/**
+ * JSON `data` written into the generated opencode.db (the file is about 2.4 times it, ~95 MB, and
+ * sql.js holds about twice the file in memory). Default 40,000,000 (`BENCH_OPENCODE_DB_BYTES`
+ * overrides). Unit: bytes (approximate).
+ */
+export const OPENCODE_DB_BYTES = Number(process.env.BENCH_OPENCODE_DB_BYTES ?? 40_000_000);
+
+/** The sample store's session copied with suffixed ids until the rows' data reach `bytes`: the file's bytes and its sessions. */
+async function opencodeStoreOf(bytes: number): Promise<{ file: Uint8Array; sessions: number }> {
+  const SQL = await initSqlJs();
+  const sample = new SQL.Database(readFileSync('public/samples/opencode/opencode.db'));
+  const db = new SQL.Database();
+  for (const [sql] of sample.exec("SELECT sql FROM sqlite_master WHERE type IN ('table', 'index') AND sql IS NOT NULL")[0]!.values) db.run(String(sql));
+  const rows = (table: string) => sample.exec(`SELECT * FROM ${table}`)[0]?.values ?? [];
+  const [projects, sessions, messages, parts] = ['project', 'session', 'message', 'part'].map(rows) as [unknown[][], unknown[][], unknown[][], unknown[][]];
+  sample.close();
+  for (const project of projects) db.run(`INSERT INTO project VALUES (${project.map(() => '?').join(', ')})`, project as never);
+  let written = 0;
+  let copies = 0;
+  db.run('BEGIN');
+  for (; written < bytes; copies++) {
+    const id = (value: unknown) => `${String(value)}~${copies}`;
+    for (const session of sessions) db.run(`INSERT INTO session VALUES (${session.map(() => '?').join(', ')})`, [id(session[0]), ...session.slice(1)] as never);
+    for (const [messageId, sessionId, created, updated, data] of messages) {
+      db.run('INSERT INTO message VALUES (?, ?, ?, ?, ?)', [id(messageId), id(sessionId), created, updated, data] as never);
+      written += String(data).length;
+    }
+    for (const [partId, messageId, sessionId, created, updated, data] of parts) {
+      db.run('INSERT INTO part VALUES (?, ?, ?, ?, ?, ?)', [id(partId), id(messageId), id(sessionId), created, updated, data] as never);
+      written += String(data).length;
+    }
+  }
+  db.run('COMMIT');
+  const file = db.export();
+  db.close();
+  return { file, sessions: copies * sessions.length };
+}
+
+export async function opencodeStoreTable(): Promise<void> {
+  const { file, sessions } = await opencodeStoreOf(OPENCODE_DB_BYTES);
+  const start = performance.now();
+  const store = await readOpencodeDatabase(file, 'opencode.db');
+  const read = performance.now();
+  let entries = 0;
+  let longest = 0;
+  for (const session of store.sessions) {
+    const one = performance.now();
+    entries += importText(JSON.stringify(session.document, null, 1), { format: 'opencode', fileName: `${session.sessionId}.json` }).entries.length;
+    longest = Math.max(longest, performance.now() - one);
+  }
+  const end = performance.now();
+  console.log();
+  printTable(['store', 'file', 'sessions', 'entries', 'read rows', 'import sessions', 'longest session', 'MB/s'], [[
+    'opencode.db', mb(file.byteLength), fmt(sessions), fmt(entries), duration(read - start), duration(end - read), duration(longest), fmt(file.byteLength / 1e6 / ((end - start) / 1000)),
+  ]]);
 }

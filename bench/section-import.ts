@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { generateSessionLines } from '../src/core/demo/generate-session.ts';
 import { ImportSession } from '../src/core/import/run.ts';
 import { duration, fmt, mb, printPairs, printTable } from './report.ts';
-import { agentImportTable } from './import-agents.ts';
+import { agentImportTable, opencodeStoreTable } from './import-agents.ts';
 
 /** Size of the generated file. Default 100,000,000. Unit: bytes (approximate). */
 export const IMPORT_BYTES = 100_000_000;
@@ -122,4 +122,5 @@ export async function importSection(): Promise<void> {
     rmSync(dir, { recursive: true, force: true });
   }
   await agentImportTable();
+  await opencodeStoreTable();
 }
