@@ -5,6 +5,7 @@
  */
 import { createReadStream, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join, relative, resolve } from 'node:path';
+import { kimiContextOrder } from '../core/import/kimi-context.ts';
 import { kimiWirePath, readKimiFolder, withKimiFolder } from '../core/import/kimi-folder.ts';
 import type { FolderFile } from '../core/import/opencode-folder.ts';
 import { ImportSession } from '../core/import/run.ts';
@@ -37,7 +38,8 @@ export async function importKimiFolder(dir: string): Promise<ImportResult | unde
   const wireFile = join(dir, wire);
   const session = new ImportSession({ fileName: 'wire.jsonl', size: statSync(wireFile).size, format: 'kimi' });
   for await (const chunk of createReadStream(wireFile, { highWaterMark: 1 << 20 })) session.push(chunk as Uint8Array);
-  const json: FolderFile[] = paths.filter((path) => path.endsWith('.json')).map((path) => ({ path, text: readFileSync(join(dir, path), 'utf8') }));
+  // The JSON files, and the context files that hold the compaction summaries.
+  const json: FolderFile[] = paths.filter((path) => path.endsWith('.json') || kimiContextOrder(path) !== undefined).map((path) => ({ path, text: readFileSync(join(dir, path), 'utf8') }));
   const { info, problems } = readKimiFolder(wire, json, basename(resolve(dir)));
   const result = withKimiFolder(session.finish(), info);
   for (const problem of problems) result.issues.push({ line: 0, kind: 'malformed', message: `${problem.path}: ${problem.message}; skipped` });

@@ -10,6 +10,7 @@ import { isSqliteHeader } from '../core/import/cursor-store.ts';
 import { cursorTranscriptPath } from '../core/import/cursor.ts';
 import { isOpencodeStorage, readOpencodeFolder, type FolderFile } from '../core/import/opencode-folder.ts';
 import { kimiWirePath, readKimiFolder } from '../core/import/kimi-folder.ts';
+import { kimiContextOrder } from '../core/import/kimi-context.ts';
 import { isSubagentMetaName, parseSubagentMeta, subagentMetaNameOf } from '../core/import/subagent-meta.ts';
 import { droidSettingsNameOf, isDroidSettingsName, parseDroidSettings } from '../core/import/droid-settings.ts';
 import type { FormatId } from '../core/import/types.ts';
@@ -81,7 +82,13 @@ async function importOpencodeFolder(files: readonly PickedFile[]): Promise<void>
 async function importKimiFolder(files: readonly PickedFile[], wirePath: string): Promise<void> {
   const wire = files.find((picked) => (picked.path || picked.file.name) === wirePath);
   if (!wire) return;
-  const { info, problems } = readKimiFolder(wirePath, await jsonTexts(files), wirePath.split('/')[0] ?? 'session');
+  // The session's own context files (beside its wire) hold the compaction summaries.
+  const dir = wirePath.includes('/') ? wirePath.slice(0, wirePath.lastIndexOf('/') + 1) : '';
+  const contexts = files.filter((picked) => {
+    const path = picked.path || picked.file.name;
+    return path.startsWith(dir) && kimiContextOrder(path.slice(dir.length)) !== undefined;
+  });
+  const { info, problems } = readKimiFolder(wirePath, [...(await jsonTexts(files)), ...(await Promise.all(contexts.map(async (picked) => ({ path: picked.path || picked.file.name, text: await picked.file.text() }))))], wirePath.split('/')[0] ?? 'session');
   await importFile(wire.file, { format: 'kimi', kimiFolder: info });
   noticeProblems(problems, 'Kimi session folder');
 }

@@ -23,6 +23,7 @@ const SAMPLES = [
   'public/samples/droid/exec-rc-claude.jsonl',
   'public/samples/droid/b6a1f0d2-3c4e-4f8a-9d21-7e5c0a9b3f14.jsonl',
   'public/samples/kimi/7f3a9c2e-5b1d-4e8f-a6c4-2d9e0b7f1a35/wire.jsonl',
+  'public/samples/kimi/7f3a9c2e-5b1d-4e8f-a6c4-2d9e0b7f1a35/context_1.jsonl',
   'public/samples/kimi/7f3a9c2e-5b1d-4e8f-a6c4-2d9e0b7f1a35/context.jsonl',
 ].map((path) => ({ path, lines: readFileSync(path, 'utf8').trimEnd().split('\n').slice(0, 40) }));
 

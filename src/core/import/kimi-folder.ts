@@ -3,9 +3,11 @@
  * events inline), the folder's name is the session id, `state.json` gives a title the user set, and
  * each `subagents/<agent id>/meta.json` the type and description of that subagent's thread. The
  * subagents' own `wire.jsonl` / `context.jsonl` and the session's `context.jsonl` repeat what the
- * wire holds, so they are not imported again.
+ * wire holds, so they are not imported again; only the compaction summaries the context files start
+ * with are read (kimi-context.ts) and written into the wire's compaction markers.
  */
 import { isRecord, str } from './builder.ts';
+import { kimiCompactionSummaries } from './kimi-context.ts';
 import type { FolderFile } from './opencode-folder.ts';
 import type { ImportResult, SubagentLink } from './types.ts';
 
@@ -14,6 +16,8 @@ export interface KimiFolderInfo {
   sessionId: string;
   title?: string;
   subagents: Record<string, Pick<SubagentLink, 'agentType' | 'description'>>;
+  /** The compaction summaries of the context files, oldest first. */
+  compactions?: string[];
 }
 
 const name = (path: string) => path.slice(path.lastIndexOf('/') + 1);
@@ -39,7 +43,8 @@ export function isKimiSessionFolder(paths: readonly string[]): boolean {
 }
 
 /**
- * The folder's information, from its JSON files (`state.json`, `subagents/<id>/meta.json`);
+ * The folder's information, from its JSON files (`state.json`, `subagents/<id>/meta.json`) and its
+ * context files (`context.jsonl`, `context_<n>.jsonl`: the compaction summaries);
  * `folderName` is the session folder's own name (the paths are relative to it, or start with it).
  * A file that is not the JSON object it should be is named with the reason.
  */
@@ -59,6 +64,8 @@ export function readKimiFolder(wirePath: string, files: readonly FolderFile[], f
     return undefined;
   };
   const prefix = dir ? `${dir}/` : '';
+  const compactions = kimiCompactionSummaries(files, prefix);
+  if (compactions.length > 0) info.compactions = compactions;
   for (const file of files) {
     if (file.path === `${prefix}state.json`) {
       const title = str(read(file)?.custom_title);
@@ -76,9 +83,19 @@ export function readKimiFolder(wirePath: string, files: readonly FolderFile[], f
   return { info, problems };
 }
 
-/** The wire's import with the folder's session id, title and subagent descriptions. */
+/**
+ * The wire's import with the folder's session id, title and subagent descriptions, and the
+ * compaction summaries in its markers: the newest summary in the last marker, and so on back (the
+ * context files of compactions older than the folder's rotations are gone, their markers stay empty).
+ */
 export function withKimiFolder(result: ImportResult, info: KimiFolderInfo): ImportResult {
   const title = info.title ?? result.meta.title;
+  const summaries = [...(info.compactions ?? [])];
+  const entries = summaries.length === 0 ? result.entries : [...result.entries];
+  for (let index = entries.length - 1; index >= 0 && summaries.length > 0; index--) {
+    const entry = entries[index]!;
+    if (entry.kind === 'compaction' && entry.marker?.source === 'kimi.compaction') entries[index] = { ...entry, blocks: [{ type: 'text', text: summaries.pop()! }] };
+  }
   const threads = result.threads?.map((thread): ImportResult => {
     const link: SubagentLink = { ...thread.meta.subagent, parentSessionId: info.sessionId };
     const known = link.agentId === undefined ? undefined : info.subagents[link.agentId];
@@ -87,5 +104,5 @@ export function withKimiFolder(result: ImportResult, info: KimiFolderInfo): Impo
     const threadTitle = known?.description ?? thread.meta.title;
     return { ...thread, meta: { ...thread.meta, sessionId: info.sessionId, ...(threadTitle ? { title: threadTitle } : {}), subagent: link } };
   });
-  return { ...result, meta: { ...result.meta, sessionId: info.sessionId, ...(title ? { title } : {}) }, ...(threads ? { threads } : {}) };
+  return { ...result, entries, meta: { ...result.meta, sessionId: info.sessionId, ...(title ? { title } : {}) }, ...(threads ? { threads } : {}) };
 }

@@ -7,7 +7,7 @@ import { importText } from './run.ts';
 /** A Kimi CLI session folder in the shape kimi-cli 1.49 writes (see public/samples/NOTICE.md). */
 const DIR = '../../../public/samples/kimi/7f3a9c2e-5b1d-4e8f-a6c4-2d9e0b7f1a35';
 const WIRE = readFileSync(new URL(`${DIR}/wire.jsonl`, import.meta.url), 'utf8');
-const CONTEXT = readFileSync(new URL(`${DIR}/context.jsonl`, import.meta.url), 'utf8');
+const CONTEXT = readFileSync(new URL(`${DIR}/context_1.jsonl`, import.meta.url), 'utf8');
 
 function jsonl(...lines: unknown[]): string {
   return `${lines.map((line) => (typeof line === 'string' ? line : JSON.stringify(line))).join('\n')}\n`;
