@@ -5,6 +5,7 @@ import type { PromptLibrary } from '../core/compaction/prompts.ts';
 import { isClineTaskFolder, readClineTasks } from '../core/import/cline-folder.ts';
 import { cursorTranscriptPath } from '../core/import/cursor.ts';
 import { droidSettingsNameOf, parseDroidSettings, withDroidSettings } from '../core/import/droid-settings.ts';
+import { parseCopilotWorkspace, withCopilotWorkspace } from '../core/import/copilot-workspace.ts';
 import { isOpencodeStorage, readOpencodeFolder, type FolderFile } from '../core/import/opencode-folder.ts';
 import { importText, ImportSession } from '../core/import/run.ts';
 import { importSqliteStore, storePath } from './load-store.ts';
@@ -27,7 +28,15 @@ export async function importFile(path: string, format?: FormatId): Promise<Impor
   // A Cursor subagent (<session>/subagents/<id>.jsonl) names its session by its folder.
   const cursor = result.format === 'cursor' ? cursorTranscriptPath(resolve(path).split('\\').join('/')) : undefined;
   if (cursor?.parentSessionId && result.meta.subagent === undefined) result.meta.subagent = { parentSessionId: cursor.parentSessionId, agentId: cursor.sessionId };
+  if (result.format === 'copilot-cli' && basename(path) === 'events.jsonl') return withCopilotWorkspaceBeside(path, result);
   return result.format === 'droid' ? withDroidSettingsBeside(path, result) : result;
+}
+
+/** A GitHub Copilot CLI session with the `workspace.yaml` of its folder applied (title, cwd), when there is one. */
+function withCopilotWorkspaceBeside(path: string, result: ImportResult): ImportResult {
+  const workspacePath = join(dirname(path), 'workspace.yaml');
+  if (!existsSync(workspacePath)) return result;
+  return withCopilotWorkspace(result, parseCopilotWorkspace(readFileSync(workspacePath, 'utf8'), 'workspace.yaml'));
 }
 
 /** A Factory Droid session with the `<id>.settings.json` beside it applied (model, token totals check), when there is one. */

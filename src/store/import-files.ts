@@ -3,7 +3,8 @@
  * (`<session>.jsonl`, `<session>/subagents/agent-<id>.jsonl` and their `agent-<id>.meta.json`). Each
  * metadata file is read with the transcript it describes, never imported as one; files of a folder
  * that are not transcripts are left out. The library links the subagents to their session by id.
- * A Factory Droid session's `<id>.settings.json` is read with its `<id>.jsonl` the same way.
+ * A Factory Droid session's `<id>.settings.json` is read with its `<id>.jsonl` the same way, and a
+ * GitHub Copilot CLI session's `workspace.yaml` with the `events.jsonl` beside it.
  */
 import { isClineTaskFolder, readClineTasks } from '../core/import/cline-folder.ts';
 import { isSqliteHeader } from '../core/import/cursor-store.ts';
@@ -13,6 +14,7 @@ import { kimiWirePath, readKimiFolder } from '../core/import/kimi-folder.ts';
 import { kimiContextOrder } from '../core/import/kimi-context.ts';
 import { isSubagentMetaName, parseSubagentMeta, subagentMetaNameOf } from '../core/import/subagent-meta.ts';
 import { droidSettingsNameOf, isDroidSettingsName, parseDroidSettings } from '../core/import/droid-settings.ts';
+import { parseCopilotWorkspace } from '../core/import/copilot-workspace.ts';
 import type { FormatId } from '../core/import/types.ts';
 import { readStoreFile } from '../worker/import/store-db-client.ts';
 import { errorMessage, importFile } from './actions.ts';
@@ -38,7 +40,7 @@ function folderOf({ path }: PickedFile): string {
 }
 
 export interface ImportPlan {
-  transcripts: Array<{ file: File; meta?: File; settings?: File }>;
+  transcripts: Array<{ file: File; meta?: File; settings?: File; workspace?: File }>;
   /** Files of a folder that are neither transcripts nor subagent metadata. */
   skipped: File[];
 }
@@ -47,13 +49,13 @@ export interface ImportPlan {
 export function planImport(files: readonly PickedFile[]): ImportPlan {
   const metas = new Map<string, File>();
   for (const picked of files) {
-    if (isSubagentMetaName(picked.file.name) || isDroidSettingsName(picked.file.name)) metas.set(`${folderOf(picked)}/${picked.file.name}`, picked.file);
+    if (isSubagentMetaName(picked.file.name) || isDroidSettingsName(picked.file.name) || picked.file.name === 'workspace.yaml') metas.set(`${folderOf(picked)}/${picked.file.name}`, picked.file);
   }
   const transcripts: ImportPlan['transcripts'] = [];
   const skipped: File[] = [];
   for (const picked of files) {
     const { file } = picked;
-    if (isSubagentMetaName(file.name) || isDroidSettingsName(file.name)) continue;
+    if (isSubagentMetaName(file.name) || isDroidSettingsName(file.name) || file.name === 'workspace.yaml') continue;
     if (picked.path !== '' && !TRANSCRIPT.test(file.name)) {
       skipped.push(file);
       continue;
@@ -62,7 +64,8 @@ export function planImport(files: readonly PickedFile[]): ImportPlan {
     const meta = metaName === undefined ? undefined : metas.get(`${folderOf(picked)}/${metaName}`);
     const settingsName = droidSettingsNameOf(file.name);
     const settings = settingsName === undefined ? undefined : metas.get(`${folderOf(picked)}/${settingsName}`);
-    transcripts.push({ file, ...(meta ? { meta } : {}), ...(settings ? { settings } : {}) });
+    const workspace = file.name === 'events.jsonl' ? metas.get(`${folderOf(picked)}/workspace.yaml`) : undefined;
+    transcripts.push({ file, ...(meta ? { meta } : {}), ...(settings ? { settings } : {}), ...(workspace ? { workspace } : {}) });
   }
   return { transcripts, skipped };
 }
@@ -166,7 +169,7 @@ export async function importFiles(files: readonly PickedFile[], options: { forma
     useAppStore.getState().setNotice({ fileName: files[0]?.path.split('/')[0] || 'the selection', error: `No transcript (.jsonl, .json) to import${names ? `: found ${names}${skipped.length > 5 ? ', …' : ''}` : ''}.`, nothingChanged: true });
     return;
   }
-  for (const { file, meta, settings } of transcripts) {
+  for (const { file, meta, settings, workspace } of transcripts) {
     if (await isSqliteFile(file)) {
       await importSqliteStore(file);
       continue;
@@ -188,9 +191,15 @@ export async function importFiles(files: readonly PickedFile[], options: { forma
     } catch (error) {
       settingsError = errorMessage(error);
     }
-    const outcome = await importFile(file, { ...options, ...(subagentMeta ? { subagentMeta } : {}), ...(droidSettings ? { droidSettings } : {}) });
+    let copilotWorkspace;
+    try {
+      copilotWorkspace = workspace ? parseCopilotWorkspace(await workspace.text(), workspace.name) : undefined;
+    } catch (error) {
+      settingsError = errorMessage(error);
+    }
+    const outcome = await importFile(file, { ...options, ...(subagentMeta ? { subagentMeta } : {}), ...(droidSettings ? { droidSettings } : {}), ...(copilotWorkspace ? { copilotWorkspace } : {}) });
     // Broken metadata costs the subagent its description, not its import: said once it is in.
     if (metaError !== undefined && outcome !== undefined) useAppStore.getState().setNotice({ fileName: meta?.name ?? file.name, error: `${metaError} The subagent was imported without its description.` });
-    if (settingsError !== undefined && outcome !== undefined) useAppStore.getState().setNotice({ fileName: settings?.name ?? file.name, error: `${settingsError} The session was imported without its settings (model, token totals).` });
+    if (settingsError !== undefined && outcome !== undefined) useAppStore.getState().setNotice({ fileName: settings?.name ?? workspace?.name ?? file.name, error: `${settingsError} The session was imported without ${settings ? 'its settings (model, token totals)' : 'its workspace (title, working directory)'}.` });
   }
 }

@@ -10,3 +10,11 @@ describe('planning a folder import', () => {
     expect(plan.skipped).toEqual([]);
   });
 });
+
+describe('planning a Copilot CLI session folder', () => {
+  it('reads workspace.yaml with the events.jsonl beside it', () => {
+    const plan = planImport([picked('s1/workspace.yaml'), picked('s1/events.jsonl'), picked('s2/events.jsonl')]);
+    expect(plan.transcripts.map(({ file, workspace }) => [file.name, workspace?.name])).toEqual([['events.jsonl', 'workspace.yaml'], ['events.jsonl', undefined]]);
+    expect(plan.skipped).toEqual([]);
+  });
+});

@@ -8,6 +8,7 @@ import type { ImportResult } from '../../core/import/types.ts';
 import { withSubagentMeta } from '../../core/import/subagent-meta.ts';
 import { withKimiFolder } from '../../core/import/kimi-folder.ts';
 import { withDroidSettings } from '../../core/import/droid-settings.ts';
+import { withCopilotWorkspace } from '../../core/import/copilot-workspace.ts';
 import { existingThreadId, threadFileName } from '../import/import-threads.ts';
 import { inspect, type InspectReport, type TokenSummary } from '../../core/inspect.ts';
 import type { Entry } from '../../core/journal/entry.ts';
@@ -214,7 +215,8 @@ export class Engine implements EngineApi {
       const described = request.subagentMeta ? withSubagentMeta(imported, request.subagentMeta) : imported;
       const inFolder = request.kimiFolder ? withKimiFolder(described, request.kimiFolder) : described;
       const settings = inFolder.format === 'droid' ? request.droidSettings : undefined;
-      const result = settings ? withDroidSettings(inFolder, settings.settings, settings.fileName) : inFolder;
+      const withSettings = settings ? withDroidSettings(inFolder, settings.settings, settings.fileName) : inFolder;
+      const result = request.copilotWorkspace && withSettings.format === 'copilot-cli' ? withCopilotWorkspace(withSettings, request.copilotWorkspace) : withSettings;
       const outcome = await this.commit(result, request, blob.size, signal, onProgress);
       // Subagents written inline (older Claude Code) are saved as conversations of their own.
       // A Cancel after the session was saved stops here and keeps what was saved.

@@ -7,6 +7,7 @@ import type { StoredCompactRequest } from '../../db/jobs.ts';
 import type { SubagentLink } from '../../core/import/types.ts';
 import type { KimiFolderInfo } from '../../core/import/kimi-folder.ts';
 import type { DroidSettings } from '../../core/import/droid-settings.ts';
+import type { CopilotWorkspace } from '../../core/import/copilot-workspace.ts';
 import type { InputScope } from '../../core/compaction/input-scope.ts';
 import type { FormatId } from '../../core/import/types.ts';
 import type { InspectReport } from '../../core/inspect.ts';
@@ -69,6 +70,8 @@ export interface ImportRequest {
   kimiFolder?: KimiFolderInfo;
   /** A Factory Droid session's `<id>.settings.json`, read beside its session file (model, token totals). */
   droidSettings?: { fileName: string; settings: DroidSettings };
+  /** A GitHub Copilot CLI session's `workspace.yaml`, read beside its `events.jsonl` (title, cwd). */
+  copilotWorkspace?: CopilotWorkspace;
 }
 
 export interface ImportOutcome {
