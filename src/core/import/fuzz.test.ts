@@ -22,6 +22,8 @@ const SAMPLES = [
   'public/samples/copilot-cli/049410b4-c1df-44ee-87a5-caa1c349091e/events.jsonl',
   'public/samples/droid/exec-rc-claude.jsonl',
   'public/samples/droid/b6a1f0d2-3c4e-4f8a-9d21-7e5c0a9b3f14.jsonl',
+  'public/samples/droid/e3a7c1d9-52b8-4f06-8d3e-9b1f4a6c2e70.jsonl',
+  'public/samples/droid/5b9d2f4e-8c13-4a7b-b6e0-2d4f6a8c1e93.jsonl',
   'public/samples/kimi/7f3a9c2e-5b1d-4e8f-a6c4-2d9e0b7f1a35/wire.jsonl',
   'public/samples/kimi/7f3a9c2e-5b1d-4e8f-a6c4-2d9e0b7f1a35/context_1.jsonl',
   'public/samples/kimi/7f3a9c2e-5b1d-4e8f-a6c4-2d9e0b7f1a35/context.jsonl',
