@@ -43,8 +43,8 @@ describe('a folder on the command line', () => {
 
   it('is one input of eval, not a folder of transcripts', () => {
     const inputs = findEvalInputs(['public/samples']);
-    // The folder holding only the storage folder is that session too; the other samples stay files.
-    expect(inputs.files.filter((file) => file.includes('/opencode')).map((file) => file.split('/').slice(-2).join('/'))).toEqual(['samples/opencode']);
+    // The storage folder is one session; the opencode message list beside it and the other samples stay files.
+    expect(inputs.files.filter((file) => file.includes('/opencode')).map((file) => file.split('/').slice(-2).join('/'))).toEqual(['opencode/sandbox-agent-messages.json', 'opencode/storage']);
     expect(inputs.files.some((file) => file.endsWith('openhands/basic_gui_mode.json'))).toBe(true);
   });
 

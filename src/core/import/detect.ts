@@ -108,6 +108,16 @@ export function isOpencodeExport(doc: unknown): boolean {
   return isRecord(doc) && isRecord(doc.info) && Array.isArray(doc.messages) && doc.messages.some((message) => isRecord(message) && isRecord(message.info) && Array.isArray(message.parts));
 }
 
+/** A session's messages as opencode's server lists them (`GET /session/:id/message`): `[{info: {sessionID, role}, parts}]`. */
+export function isOpencodeMessageList(doc: unknown): boolean {
+  return Array.isArray(doc) && doc.some(isOpencodeListedMessage);
+}
+
+/** One message of that list: `{info: {sessionID, role}, parts}`. */
+export function isOpencodeListedMessage(message: unknown): message is { info: Record<string, unknown>; parts: unknown[] } {
+  return isRecord(message) && isRecord(message.info) && typeof message.info.sessionID === 'string' && typeof message.info.role === 'string' && Array.isArray(message.parts);
+}
+
 /** A Cline / Roo Code task folder assembled by Foldlab: the history with the panel's messages. */
 export function isClineTask(doc: unknown): boolean {
   return isRecord(doc) && Array.isArray(doc.messages) && Array.isArray(doc.ui_messages);
@@ -134,7 +144,7 @@ function isGeminiChat(doc: unknown): boolean {
 export function detectDocumentFormat(doc: unknown): FormatId | undefined {
   if (openHandsEvents(doc)) return 'openhands';
   if (isGeminiChat(doc)) return 'gemini-cli';
-  if (isOpencodeExport(doc)) return 'opencode';
+  if (isOpencodeExport(doc) || isOpencodeMessageList(doc)) return 'opencode';
   if (isRecord(doc) && typeof doc.composerId === 'string' && Array.isArray(doc.conversation)) return 'cursor';
   if (isClineTask(doc) || isClineHistory(doc)) return 'cline';
   const lists = findMessageLists(doc);

@@ -48,6 +48,13 @@ const SAMPLES: DocumentSample[] = [
     entryId: (message) => (typeof message.id === 'string' ? message.id : undefined),
     place: (position) => `messages[${position}] `,
   },
+  {
+    path: 'public/samples/opencode/sandbox-agent-messages.json',
+    format: 'opencode',
+    events: (doc) => doc as unknown[],
+    entryId: (message) => (isRecord(message.info) && typeof message.info.id === 'string' ? message.info.id : undefined),
+    place: (position) => `messages[${position}] `,
+  },
 ];
 
 type Mutation =

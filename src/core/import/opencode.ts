@@ -1,7 +1,8 @@
 /**
  * opencode sessions (docs/formats.md, opencode): the document `opencode export <session>` prints,
  * `{info: Session, messages: [{info: Message, parts: Part[]}]}`, which is also what Foldlab
- * assembles from an opencode storage folder (opencode-folder.ts).
+ * assembles from an opencode storage folder (opencode-folder.ts); also a session's messages alone,
+ * `[{info, parts}]`, as opencode's server lists them (`GET /session/:id/message`).
  *
  * Decisions, following how opencode turns its messages back into model messages
  * (`session/message-v2.ts`, `toModelMessages`):
@@ -18,7 +19,7 @@
  */
 import type { Block, EntryFlags, ImageBlock, TextBlock, ToolResultBlock, Usage } from '../journal/entry.ts';
 import { EntryBuilder, describe, imageFromUrl, isRecord, num, str, toEpochMs, type EntryDraft } from './builder.ts';
-import { describeShape, isOpencodeExport } from './detect.ts';
+import { describeShape, isOpencodeExport, isOpencodeListedMessage, isOpencodeMessageList } from './detect.ts';
 import { childKey, childSpans, pathKey } from './json-document.ts';
 import { ImportFormatError, type DocumentImporter, type ImportResult } from './types.ts';
 
@@ -198,12 +199,15 @@ function assistantMessage(ctx: Context, info: Record<string, unknown>, parts: Re
 
 export const opencodeImporter: DocumentImporter = {
   parse(doc: unknown, text: string): ImportResult {
-    if (!isOpencodeExport(doc) || !isRecord(doc)) {
-      throw new ImportFormatError(`the JSON document is ${describeShape(doc)}, not an opencode session; expected {info, messages: [{info, parts}]} as "opencode export" prints it`);
+    const list = isOpencodeMessageList(doc);
+    if (!list && (!isOpencodeExport(doc) || !isRecord(doc))) {
+      throw new ImportFormatError(`the JSON document is ${describeShape(doc)}, not an opencode session; expected {info, messages: [{info, parts}]} as "opencode export" prints it, or the [{info, parts}] list of a session's messages`);
     }
+    const messages = (list ? doc : (doc as Record<string, unknown>).messages) as unknown[];
     const builder = new EntryBuilder('opencode');
     const unsupported = new UnreadParts(builder);
-    const session = doc.info as Record<string, unknown>;
+    // A message list names its session in every message; the export's info holds the rest.
+    const session = list ? { id: messages.find(isOpencodeListedMessage)?.info.sessionID } : ((doc as Record<string, unknown>).info as Record<string, unknown>);
     const meta = builder.meta;
     const sessionId = str(session.id);
     if (sessionId) meta.sessionId = sessionId;
@@ -213,10 +217,11 @@ export const opencodeImporter: DocumentImporter = {
     if (version) meta.version = version;
     const parentId = str(session.parentID);
     if (parentId) meta.subagent = { parentSessionId: parentId, ...(sessionId ? { agentId: sessionId } : {}) };
-    const spans = childSpans(text, [['messages']]);
-    const listKey = pathKey(['messages']);
+    const listPath = list ? [] : ['messages'];
+    const spans = childSpans(text, [listPath]);
+    const listKey = pathKey(listPath);
     const ctx: Context = { builder, unsupported, line: 1, lineEnd: undefined, messageId: '', parent: null, timestamp: undefined };
-    (doc.messages as unknown[]).forEach((message, i) => {
+    messages.forEach((message, i) => {
       builder.lines++;
       const span = spans.get(childKey(listKey, i));
       ctx.line = span?.line ?? 1;
