@@ -24,11 +24,20 @@ export function renameInLibrary(conversationId: string, title: string): Promise<
 export type CloseLive = (conversationId: string) => Promise<void>;
 
 /**
+ * Closes this tab's live session of the conversation if one is open. The live-session code is
+ * loaded on demand only, so the library's first screen does not carry it.
+ */
+const closeOpenLiveSession: CloseLive = async (conversationId) => {
+  const live = await import('./live-actions.ts');
+  if (live.isAttached(conversationId)) await live.closeLiveSession(conversationId);
+};
+
+/**
  * Deletes the conversation and everything made from it. Its live session in this tab is closed
  * first (its turn stopped, its model port released, its pending writes finished), so a deleted
  * session does not go on calling its model, possibly a paid one, for a journal that is gone.
  */
-export async function deleteFromLibrary(conversationId: string, closeLive: CloseLive): Promise<void> {
+export async function deleteFromLibrary(conversationId: string, closeLive: CloseLive = closeOpenLiveSession): Promise<void> {
   await closeLive(conversationId);
   await deleteConversation(db, conversationId);
 }

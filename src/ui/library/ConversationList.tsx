@@ -5,10 +5,9 @@
  */
 import { useLiveQuery } from 'dexie-react-hooks';
 import { memo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
-import { deleteFromLibrary } from './delete-conversation.ts';
 import type { ConversationRow } from '../../db/schema.ts';
 import { errorMessage, importFile } from '../../store/actions.ts';
-import { renameInLibrary } from '../../store/library-actions.ts';
+import { deleteFromLibrary, renameInLibrary } from '../../store/library-actions.ts';
 import { conversationsNewestFirst } from '../../store/library-reads.ts';
 import { useAppStore } from '../../store/store.ts';
 import { FORMAT_LABELS } from '../../store/view/vocabulary.ts';
