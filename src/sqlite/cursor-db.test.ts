@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import initSqlJs from 'sql.js';
 import { describe, expect, it } from 'vitest';
 import { importText } from '../core/import/run.ts';
+import { entryText } from '../core/journal/entry.ts';
 import { linkReport } from '../core/journal/link.ts';
 import { readCursorDatabase } from './cursor-db.ts';
 
@@ -47,7 +48,7 @@ describe('Cursor chat store files (state.vscdb)', () => {
       db.run('CREATE TABLE ItemTable (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB)');
       db.run("INSERT INTO ItemTable VALUES ('workbench.colorTheme', 'Dark')");
     });
-    await expect(readCursorDatabase(workspace, 'state.vscdb')).rejects.toThrow('"state.vscdb" holds no Cursor conversation: it has no composerData:* key.');
+    await expect(readCursorDatabase(workspace, 'state.vscdb')).rejects.toThrow('"state.vscdb" holds no Cursor conversation: it has no composerData:* key and no chat tab with messages (workbench.panel.aichat.view.aichat.chatdata).');
   });
 
   it('refuses a store over the size it can hold in memory before reading it', async () => {
@@ -63,4 +64,54 @@ describe('Cursor chat store files (state.vscdb)', () => {
     const store = await readCursorDatabase(bytes, 'state.vscdb');
     expect(store.composers[0]!.document.conversation).toEqual([{ type: 1, bubbleId: 'b1', text: 'héllo' }]);
   });
+
+  it("reads a workspace store's older chat tabs (ItemTable chatdata): one conversation per tab, user and ai bubbles as the user's and the model's messages", async () => {
+    const chatdata = {
+      tabs: [
+        { tabId: 'tab-1', chatTitle: 'Retry the upload', lastSendTime: 1717000000000, bubbles: [{ type: 'user', id: 'u1', text: 'How do I retry a failed upload?' }, { type: 'ai', id: 'a1', text: 'Wrap it in a loop with exponential backoff.' }, { type: 'user', id: 'u2', text: 'And cap it at 5 tries?' }, { type: 'ai', id: 'a2', rawText: 'Yes: stop after the fifth attempt.' }] },
+        { tabId: 'tab-2', chatTitle: '', bubbles: [] },
+        { tabId: 'tab-3', bubbles: [{ type: 'user', text: 'Explain this regex' }, { type: 'system', text: '?' }] },
+      ],
+    };
+    const bytes = await database((db) => {
+      db.run('CREATE TABLE ItemTable (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB)');
+      db.run('INSERT INTO ItemTable VALUES (?, ?)', ['workbench.panel.aichat.view.aichat.chatdata', JSON.stringify(chatdata)]);
+      db.run('INSERT INTO ItemTable VALUES (?, ?)', ['cursorAuth/accessToken', 'secret']);
+    });
+    const store = await readCursorDatabase(bytes, 'state.vscdb');
+    expect(store.empty).toBe(1);
+    expect(store.problems).toEqual([{ key: 'workbench.panel.aichat.view.aichat.chatdata', message: 'tabs[2].bubbles[1] is not a "user" or "ai" bubble (type "system"); left out' }]);
+    expect(store.composers.map((c) => [c.composerId, c.name, c.document.conversation.length])).toEqual([['tab-1', 'Retry the upload', 4], ['tab-3', 'Explain this regex', 1]]);
+    expect(JSON.stringify(store)).not.toContain('secret');
+    const tab = store.composers[0]!;
+    const result = importText(JSON.stringify(tab.document, null, 1), { format: 'cursor', fileName: `${tab.composerId}.json` });
+    expect(result.entries.map((entry) => `${entry.role}:${entryText(entry)}`)).toEqual([
+      'user:How do I retry a failed upload?', 'assistant:Wrap it in a loop with exponential backoff.', 'user:And cap it at 5 tries?', 'assistant:Yes: stop after the fifth attempt.',
+    ]);
+    expect(result.meta.title).toBe('Retry the upload');
+  });
+
+  it('names the chat tabs value that is not what it should be, and a store with neither composers nor tabs', async () => {
+    const broken = await database((db) => {
+      db.run('CREATE TABLE ItemTable (key TEXT, value BLOB)');
+      db.run('INSERT INTO ItemTable VALUES (?, ?)', ['workbench.panel.aichat.view.aichat.chatdata', '{"tabs": [{"bubbles": []}]}']);
+    });
+    await expect(readCursorDatabase(broken, 'state.vscdb')).rejects.toThrow('"state.vscdb" holds no Cursor conversation: it has no composerData:* key and no chat tab with messages (workbench.panel.aichat.view.aichat.chatdata).');
+    const noTabs = await database((db) => {
+      db.run('CREATE TABLE ItemTable (key TEXT, value BLOB)');
+      db.run('INSERT INTO ItemTable VALUES (?, ?)', ['workbench.panel.aichat.view.aichat.chatdata', '{"tabz": []}']);
+      db.run('INSERT INTO ItemTable VALUES (?, ?)', ['composerData:c1', JSON.stringify({ conversation: [{ type: 1, text: 'hi' }] })]);
+    });
+    expect((await readCursorDatabase(noTabs, 'state.vscdb')).problems).toEqual([{ key: 'workbench.panel.aichat.view.aichat.chatdata', message: 'has no "tabs" list; left out' }]);
+  });
+
+  it('reads the workspace sample (scripts/make-cursor-workspace-vscdb.ts) as counted by hand: two tabs with 4 and 2 bubbles, an empty tab left out, the newest first', async () => {
+    const store = await readCursorDatabase(readFileSync(new URL('../../public/samples/cursor/workspace/state.vscdb', import.meta.url)), 'state.vscdb');
+    expect([store.problems, store.empty]).toEqual([[], 1]);
+    expect(store.composers.map((c) => [c.composerId, c.name, c.document.conversation.map((bubble) => bubble.type).join('')])).toEqual([
+      ['6f1c2a9e-0000-4000-8000-00000000000b', 'What does the regex /^\\s*#/ match?', '12'],
+      ['6f1c2a9e-0000-4000-8000-00000000000a', 'Retry failed uploads', '1212'],
+    ]);
+  });
 });
+

@@ -5,7 +5,7 @@
  * are queried, never `ItemTable`'s settings or sign-in tokens.
  */
 import type { Database } from 'sql.js';
-import { readCursorStore, type CursorStore, type KeyValueRow } from '../core/import/cursor-store.ts';
+import { CURSOR_CHAT_TABS_KEY, readCursorStore, type CursorStore, type KeyValueRow } from '../core/import/cursor-store.ts';
 import { ImportFormatError } from '../core/import/types.ts';
 import { eachRow, openSqlite, type SqlLoadOptions, type StoreWording } from './open.ts';
 
@@ -15,7 +15,7 @@ export const CURSOR_WORDING: StoreWording = { what: 'Cursor chat stores', recopy
 
 const decoder = new TextDecoder();
 
-/** The conversation rows of a chat store: `composerData:*` and `bubbleId:*` of either table. */
+/** The conversation rows of a chat store: `composerData:*` and `bubbleId:*` of either table, and the older chat tabs (`ItemTable` `workbench.panel.aichat.view.aichat.chatdata`). */
 export async function readCursorRows(bytes: Uint8Array, fileName: string, options: SqlLoadOptions = {}): Promise<KeyValueRow[]> {
   const { db, tables } = await openSqlite(bytes, fileName, options, CURSOR_WORDING);
   try {
@@ -33,7 +33,8 @@ export function cursorRowsOf(db: Database, tables: readonly string[], fileName: 
   }
   const rows: KeyValueRow[] = [];
   for (const table of stores) {
-    eachRow(db, `SELECT key, value FROM ${table} WHERE key LIKE 'composerData:%' OR key LIKE 'bubbleId:%'`, table, fileName, CURSOR_WORDING, ([key, value]) => {
+    const tabs = table === 'ItemTable' ? ` OR key = '${CURSOR_CHAT_TABS_KEY}'` : '';
+    eachRow(db, `SELECT key, value FROM ${table} WHERE key LIKE 'composerData:%' OR key LIKE 'bubbleId:%'${tabs}`, table, fileName, CURSOR_WORDING, ([key, value]) => {
       if (typeof key !== 'string') return;
       rows.push({ key, value: typeof value === 'string' ? value : value instanceof Uint8Array ? decoder.decode(value) : String(value) });
     });
@@ -50,8 +51,8 @@ export async function readCursorDatabase(bytes: Uint8Array, fileName: string, op
 export function cursorStoreOf(rows: readonly KeyValueRow[], fileName: string): CursorStore {
   const store = readCursorStore(rows);
   if (store.composers.length === 0) {
-    const why = store.empty > 0 ? `its ${store.empty} composer${store.empty === 1 ? ' has' : 's have'} no messages` : 'it has no composerData:* key';
-    throw new ImportFormatError(`"${fileName}" holds no Cursor conversation: ${why}. Cursor keeps its chats in the state.vscdb of globalStorage (User/globalStorage/state.vscdb).`);
+    const why = store.empty > 0 ? `its ${store.empty} conversation${store.empty === 1 ? ' has' : 's have'} no messages` : `it has no composerData:* key and no chat tab with messages (${CURSOR_CHAT_TABS_KEY})`;
+    throw new ImportFormatError(`"${fileName}" holds no Cursor conversation: ${why}. Cursor keeps its chats in the state.vscdb of globalStorage (User/globalStorage/state.vscdb); older versions in each workspace's (User/workspaceStorage/<id>/state.vscdb).`);
   }
   return store;
 }

@@ -4,7 +4,11 @@
  * word for a conversation). A composer is `composerData:<composerId>`; its messages ("bubbles") are
  * listed in order by `fullConversationHeadersOnly` and stored at `bubbleId:<composerId>:<bubbleId>`,
  * or (older versions) inline in `conversation`. Each document is a composer in that older inline
- * form, which the `cursor` document importer reads (cursor-composer.ts).
+ * form, which the `cursor` document importer reads (cursor-composer.ts). Older Cursor versions
+ * kept the chat panel's tabs in each workspace's `state.vscdb`, one `ItemTable` value
+ * `workbench.panel.aichat.view.aichat.chatdata` = `{tabs: [{tabId, chatTitle, bubbles: [{type:
+ * "user" | "ai", text}]}]}`: each tab becomes a conversation the same way (its bubbles as user and
+ * assistant messages).
  *
  * Only the fields an import reads are copied: the store also holds editor state, file contents,
  * encryption keys and (in `ItemTable`) sign-in tokens, none of which may leave the file.
@@ -45,6 +49,37 @@ export interface CursorStore {
   problems: Array<{ key: string; message: string }>;
   /** Composers with no message at all (opened and closed without sending), left out. */
   empty: number;
+}
+
+/** The `ItemTable` key of the older chat panel's tabs. */
+export const CURSOR_CHAT_TABS_KEY = 'workbench.panel.aichat.view.aichat.chatdata';
+
+/** The older chat tabs as composers: one per tab with bubbles, `user` / `ai` bubbles as Cursor's types 1 / 2. */
+function chatTabs(value: Record<string, unknown>, problems: CursorStore['problems']): Array<{ composerId: string; composer: Record<string, unknown> }> {
+  if (!Array.isArray(value.tabs)) {
+    problems.push({ key: CURSOR_CHAT_TABS_KEY, message: 'has no "tabs" list; left out' });
+    return [];
+  }
+  return value.tabs.flatMap((tab: unknown, i) => {
+    const tabId = isRecord(tab) ? str(tab.tabId) : undefined;
+    if (!isRecord(tab) || tabId === undefined) {
+      problems.push({ key: CURSOR_CHAT_TABS_KEY, message: `tabs[${i}] has no string "tabId"; left out` });
+      return [];
+    }
+    const bubbles = Array.isArray(tab.bubbles) ? tab.bubbles : [];
+    const conversation = bubbles.flatMap((bubble: unknown, j) => {
+      const type = isRecord(bubble) ? bubble.type : undefined;
+      if (!isRecord(bubble) || (type !== 'user' && type !== 'ai')) {
+        problems.push({ key: CURSOR_CHAT_TABS_KEY, message: `tabs[${i}].bubbles[${j}] is not a "user" or "ai" bubble (type ${JSON.stringify(type)}); left out` });
+        return [];
+      }
+      const text = str(bubble.text) ?? str(bubble.rawText) ?? '';
+      return [{ ...(str(bubble.id) ? { bubbleId: str(bubble.id) } : {}), type: type === 'user' ? 1 : 2, text }];
+    });
+    const title = str(tab.chatTitle);
+    const lastSend = num(tab.lastSendTime);
+    return [{ composerId: tabId, composer: { conversation, ...(title ? { name: title } : {}), ...(lastSend !== undefined ? { lastUpdatedAt: lastSend } : {}) } }];
+  });
 }
 
 /** The first 16 bytes of every SQLite 3 database file. */
@@ -102,6 +137,9 @@ export function readCursorStore(rows: Iterable<KeyValueRow>): CursorStore {
     } else if (row.key.startsWith('bubbleId:')) {
       const value = parse(row, problems);
       if (value) bubbles.set(row.key.slice('bubbleId:'.length), value);
+    } else if (row.key === CURSOR_CHAT_TABS_KEY) {
+      const value = parse(row, problems);
+      if (value) for (const { composerId, composer } of chatTabs(value, problems)) composers.set(composerId, composer);
     }
   }
   const parents = new Map<string, string>();
