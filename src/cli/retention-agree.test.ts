@@ -8,7 +8,7 @@ import { createOfflineSummarizer } from '../core/summarize/offline.ts';
 import { getCounter } from '../core/tokens/counters.ts';
 import { countEntries } from '../core/tokens/entry-tokens.ts';
 import type { ComparisonRow } from '../db/schema.ts';
-import { comparisonCsv } from '../ui/compare/model.ts';
+import { comparisonCsv } from '../store/view/comparison.ts';
 import { strategyReport } from './eval.ts';
 import { importFile, loadPrompts } from './load.ts';
 

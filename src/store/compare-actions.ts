@@ -2,7 +2,8 @@
  * Runs a replay or compare in the engine worker with the summarizer chosen in Settings, mirrors
  * its progress into the store (throttled by the worker); the worker saves the result and answers
  * with its chart-ready view.
- * A failure or a cancel stores nothing and leaves a message the Compare tab shows.
+ * A failure or a cancel stores nothing and leaves a message the Compare tab shows. A saved
+ * comparison is deleted here too.
  */
 import type { CompareRequest } from '../worker/compare/compare-protocol.ts';
 import { engine, newJobId, proxy } from '../worker/client.ts';
@@ -11,6 +12,8 @@ import { useAppStore } from './store.ts';
 import { summarizerFields } from './summarizer-request.ts';
 import { isCancelled } from '../core/cancel.ts';
 import { keepRunView } from './compare-reads.ts';
+import { deleteComparison as deleteRow } from '../db/comparisons.ts';
+import { db } from '../db/db.ts';
 
 const store = () => useAppStore.getState();
 
@@ -51,4 +54,9 @@ export async function runCompare(draft: CompareDraft, meta: { importId: string; 
 export function cancelCompare(): void {
   const run = store().compareRun;
   if (run) void engine().cancel(run.jobId);
+}
+
+/** Deletes a saved comparison (the conversation and its other comparisons stay). */
+export function deleteComparison(id: string): Promise<void> {
+  return deleteRow(db, id);
 }

@@ -1,12 +1,14 @@
 /**
  * The Compare tab's reads of saved comparisons, asked of the engine worker (which decodes the
  * stored rows, so the page never holds a whole result): the list, the opened comparison, and a
- * detail on demand (one compaction, one call's context). Components call these, never the worker.
+ * detail on demand (one compaction, one call's context); a saved comparison's export is read here
+ * from the database, in full, only when the user asks for the file. Components call these, never the worker.
  */
-import { dismissProbe as dismiss, listDismissedProbes, restoreProbes as restore } from '../db/comparisons.ts';
+import { dismissProbe as dismiss, getComparison, listDismissedProbes, restoreProbes as restore } from '../db/comparisons.ts';
 import { db } from '../db/db.ts';
 import { engine } from '../worker/client.ts';
 import type { ComparisonView } from '../worker/compare/compare-view.ts';
+import { comparisonCsv, comparisonJson } from './view/comparison.ts';
 
 /** A conversation's saved comparisons, newest first, without results. */
 export function listComparisons(conversationId: string) {
@@ -57,4 +59,11 @@ export function dismissProbe(conversationId: string, probe: Parameters<typeof di
 /** Brings back every probe the user dismissed for the conversation. */
 export function restoreProbes(conversationId: string) {
   return restore(db, conversationId);
+}
+
+/** A saved comparison's export: its name and date, and its JSON (the request without secrets) or CSV (totals and scores). */
+export async function comparisonExport(id: string, kind: 'json' | 'csv'): Promise<{ name: string; createdAt: number; text: string }> {
+  const row = await getComparison(db, id);
+  if (!row) throw new Error('This comparison was deleted: there is nothing to export.');
+  return { name: row.name, createdAt: row.createdAt, text: kind === 'json' ? comparisonJson(row) : comparisonCsv(row) };
 }

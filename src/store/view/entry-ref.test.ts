@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { importText } from '../../core/import/run.ts';
 import { makeEntries } from '../../core/compaction/testing.ts';
-import { entryRef, noteParts } from './entry-ref.ts';
+import { entryRef, noteParts, preview } from './entry-ref.ts';
 
 describe('entryRef and noteParts', () => {
   const entries = importText(readFileSync('src/core/summarize/__fixtures__/ide-context.jsonl')).entries;
@@ -33,5 +33,14 @@ describe('entryRef and noteParts', () => {
     expect(noteParts('Cut at a1 (entry 0)', (id) => live.find((entry) => entry.id === id))).toEqual([
       { text: 'Cut at ' }, { id: 'a1', ref: 'line 1 "List the files"' }, { text: ' (entry 0)' },
     ]);
+  });
+});
+
+describe('preview', () => {
+  it('puts an entry\'s text on one line and cuts it after the characters asked for', () => {
+    const [entry] = makeEntries([{ user: 'Fix the parser\n\n  so that   tabs count' }]);
+    expect(preview(entry!)).toBe('Fix the parser so that tabs count');
+    expect(preview(entry!, 7)).toBe('Fix the…');
+    expect(preview({ ...entry!, blocks: [] })).toBe('(no text)');
   });
 });

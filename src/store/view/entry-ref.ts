@@ -1,7 +1,7 @@
 /**
  * How the page names a journal entry in running text (plan notes, a compaction's notes): by its
  * line in the file and a short excerpt of what it says, never by a bare id; the id stays at hand
- * (the caller shows it on hover).
+ * (the caller shows it on hover); and an entry's text on one line, cut short, as lists show it.
  */
 import { entryText, type Entry } from '../../core/journal/entry.ts';
 import { clipWords } from '../../core/summarize/clip.ts';
@@ -37,4 +37,10 @@ export function noteParts(note: string, byId: (id: string) => Pick<Entry, 'line'
   }
   if (text) parts.push({ text });
   return parts;
+}
+
+/** The first ~`chars` characters of an entry's text on one line. */
+export function preview(entry: Entry, chars = 200): string {
+  const text = entryText(entry).replace(/\s+/g, ' ').trim();
+  return text.length > chars ? `${text.slice(0, chars)}…` : text || '(no text)';
 }

@@ -5,9 +5,11 @@
  */
 import type { Entry } from '../../core/journal/entry.ts';
 import { comparisonCallContext } from '../../store/compare-reads.ts';
-import { callAt, type ReplayResultView } from '../../worker/compare/compare-view.ts';
+import { callAt, compactionBefore } from '../../store/view/comparison.ts';
+import { preview } from '../../store/view/entry-ref.ts';
+import type { ReplayResultView } from '../../worker/compare/compare-view.ts';
 import { VirtualList } from '../common/VirtualList.tsx';
-import { colorOf, compactionBefore, CONTEXT_LIST_HEIGHT, entryOfRef, preview } from './model.ts';
+import { colorOf, CONTEXT_LIST_HEIGHT, entryOfRef } from './model.ts';
 import { useWorkerValue } from './use-comparison.ts';
 import { formatNumber } from '../common/format.ts';
 

@@ -4,11 +4,12 @@
  * summaries it wrote, the entries it took out of the verbatim context and the probes it kept or lost.
  */
 import { memo, useState } from 'react';
-import { compactionMoment } from '../../core/replay/compaction-moment.ts';
 import type { Entry } from '../../core/journal/entry.ts';
 import { comparisonCompaction } from '../../store/compare-reads.ts';
+import { compactionMoment } from '../../store/view/comparison.ts';
+import { preview } from '../../store/view/entry-ref.ts';
 import type { ReplayResultView } from '../../worker/compare/compare-view.ts';
-import { colorOf, preview } from './model.ts';
+import { colorOf } from './model.ts';
 import { ProbeOutcomeList } from './ProbeOutcomeList.tsx';
 import { NoteText } from '../common/NoteText.tsx';
 import { useWorkerValue } from './use-comparison.ts';

@@ -10,7 +10,8 @@ import { retention } from '../../store/view/replay-settings.ts';
 import { PROBE_CATEGORIES } from '../../store/view/vocabulary.ts';
 import type { ProbeOutcome } from '../../core/replay/types.ts';
 import type { ReplayResultView } from '../../worker/compare/compare-view.ts';
-import { colorOf, preview } from './model.ts';
+import { preview } from '../../store/view/entry-ref.ts';
+import { colorOf } from './model.ts';
 import { formatNumber } from '../common/format.ts';
 
 export interface ProbeListProps {

@@ -5,7 +5,7 @@
 import { useMemo, useState } from 'react';
 import type { Entry } from '../../core/journal/entry.ts';
 import type { ProbeOutcome } from '../../core/replay/types.ts';
-import { preview } from './model.ts';
+import { preview } from '../../store/view/entry-ref.ts';
 
 const SHOWN = 40;
 

@@ -3,12 +3,11 @@
  * or CSV of the totals), delete it after a confirmation. Every finished run is saved here.
  */
 import { useState } from 'react';
-import { deleteComparison, getComparison } from '../../db/comparisons.ts';
-import { db } from '../../db/db.ts';
+import { deleteComparison } from '../../store/compare-actions.ts';
+import { comparisonExport } from '../../store/compare-reads.ts';
 import type { ComparisonSummary } from '../../worker/compare/compare-view.ts';
 import { ConfirmDialog } from '../common/ConfirmDialog.tsx';
 import { download, slug } from '../common/download.ts';
-import { comparisonCsv, comparisonJson } from './model.ts';
 
 export interface SavedComparisonsProps {
   rows: readonly ComparisonSummary[];
@@ -19,11 +18,10 @@ export interface SavedComparisonsProps {
 
 /** Downloads a saved comparison: the stored row is read in full only here, when the user asks for the file. */
 export async function exportComparison(summary: ComparisonSummary, kind: 'json' | 'csv'): Promise<void> {
-  const row = await getComparison(db, summary.id);
-  if (!row) throw new Error('This comparison was deleted: there is nothing to export.');
-  const name = `${slug(row.name)}-${new Date(row.createdAt).toISOString().slice(0, 19).replace(/[:T]/g, '-')}`;
-  if (kind === 'json') download(`${name}.compare.json`, comparisonJson(row));
-  else download(`${name}.compare.csv`, comparisonCsv(row), 'text/csv');
+  const file = await comparisonExport(summary.id, kind);
+  const name = `${slug(file.name)}-${new Date(file.createdAt).toISOString().slice(0, 19).replace(/[:T]/g, '-')}`;
+  if (kind === 'json') download(`${name}.compare.json`, file.text);
+  else download(`${name}.compare.csv`, file.text, 'text/csv');
 }
 
 export function SavedComparisons({ rows, openId, importId, onOpen }: SavedComparisonsProps) {
@@ -58,7 +56,7 @@ export function SavedComparisons({ rows, openId, importId, onOpen }: SavedCompar
           message={`"${deleting.name}" and its results will be removed from this browser. The conversation is not affected.`}
           confirmLabel="Delete"
           onConfirm={() => {
-            deleteComparison(db, deleting.id).catch((e: unknown) => setError(`Could not delete: ${e instanceof Error ? e.message : String(e)}`));
+            deleteComparison(deleting.id).catch((e: unknown) => setError(`Could not delete: ${e instanceof Error ? e.message : String(e)}`));
           }}
           onClose={() => setDeleting(undefined)}
         />

@@ -8,7 +8,7 @@
  */
 import { memo } from 'react';
 import type { RecordedRun } from '../../core/replay/recorded-run.ts';
-import { triggerText } from '../../core/replay/trigger-point.ts';
+import { triggerText } from '../../store/view/comparison.ts';
 import { RecordedRow } from './RecordedRow.tsx';
 import type { ReplayResultView } from '../../worker/compare/compare-view.ts';
 import { colorOf } from './model.ts';

@@ -4,7 +4,8 @@
  * the compacted call starts), and the picked compaction or call on a layer of its own.
  */
 import uPlot from 'uplot';
-import { contextTokensAt, type ReplayResultView } from '../../worker/compare/compare-view.ts';
+import { contextTokensAt } from '../../store/view/comparison.ts';
+import type { ReplayResultView } from '../../worker/compare/compare-view.ts';
 import { formatNumber } from '../common/format.ts';
 import { colorOf } from './model.ts';
 

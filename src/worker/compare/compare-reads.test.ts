@@ -5,11 +5,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { compactionContext } from '../../core/replay/compaction-context.ts';
 import { getComparison } from '../../db/comparisons.ts';
 import { FoldlabDatabase } from '../../db/schema.ts';
-import { contextAtCall } from '../../ui/compare/model.ts';
+import { contextAtCall } from '../../core/replay/call-context.ts';
 import type { ReplayCall } from '../../core/replay/types.ts';
 import type { ComparisonRow } from '../../db/schema.ts';
 import type { CompareRequest } from './compare-protocol.ts';
-import { callAt, type CallSeries, type ComparisonView } from './compare-view.ts';
+import { callAt, type CallSeries } from '../../core/replay/call-series.ts';
+import type { ComparisonView } from './compare-view.ts';
 import { Engine } from '../engine/engine.ts';
 
 const CLAUDE = readFileSync('public/samples/claude-code/37f83ec9-f2ea-42a9-925e-0d5c105cb6e8.jsonl');

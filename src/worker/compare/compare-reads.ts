@@ -4,6 +4,7 @@
  * call, rebuilt here from the stored result. The page never decodes a whole stored result.
  */
 import * as Comlink from 'comlink';
+import { contextAtCall } from '../../core/replay/call-context.ts';
 import { compactionContext } from '../../core/replay/compaction-context.ts';
 import type { ContextRef } from '../../core/replay/types.ts';
 import { getComparison, listComparisons } from '../../db/comparisons.ts';
@@ -48,20 +49,7 @@ export class ComparisonReads {
   async callContext(id: string, config: number, call: number): Promise<ContextRef[]> {
     const row = await this.row(id);
     const result = row?.result.results[config];
-    const info = result?.calls[call];
-    if (!row || !result || !info) return [];
-    const entryIds = row.result.entryIds;
-    let before = -1;
-    for (let i = result.compactions.length - 1; i >= 0; i--) {
-      if (result.compactions[i]!.call <= call) {
-        before = i;
-        break;
-      }
-    }
-    const refs = before >= 0 ? compactionContext(result.compactions, before, entryIds) : [];
-    const from = before >= 0 ? result.compactions[before]!.appendFrom : 0;
-    for (let i = from; i < info.entryIndex; i++) refs.push({ origin: 'journal', entryId: entryIds[i] ?? '' });
-    return refs;
+    return row && result ? contextAtCall(result, row.result.entryIds, call) : [];
   }
 
   private async row(id: string): Promise<ComparisonRow | undefined> {
