@@ -8,7 +8,6 @@ import { useAppStore } from '../../store/store.ts';
 import { UNSEEN_PREFIX_PRESETS, unseenEstimateNote } from '../../store/view/replay-settings.ts';
 
 /** The forms that send the estimate check it with the same function. */
-export { validEstimate } from '../../store/view/replay-settings.ts';
 
 export function UnseenPrefixField() {
   const value = useAppStore((s) => s.unseenEstimate);

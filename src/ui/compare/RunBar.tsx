@@ -2,7 +2,7 @@
  * The settings every configuration shares (counter and window from the gauge, a price model, the
  * summarizer from Settings), the Run button, and the running compare's progress with Cancel.
  */
-import { DEFAULT_REPLAY_FROM } from '../../store/view/replay-settings.ts';
+import { DEFAULT_REPLAY_FROM, validEstimate } from '../../store/view/replay-settings.ts';
 import { StartChoice } from '../common/StartChoice.tsx';
 import { PRICES, PRICES_AS_OF, priceFor } from '../../store/view/prices.ts';
 import { COUNTER_LABELS } from '../../store/view/vocabulary.ts';
@@ -11,7 +11,7 @@ import { cancelCompare, runCompare } from '../../store/compare-actions.ts';
 import type { CompareRunState } from '../../store/compare-slice.ts';
 import { useAppStore } from '../../store/store.ts';
 import { modelLabel } from '../../store/summarizer-request.ts';
-import { UnseenPrefixField, validEstimate } from '../common/UnseenPrefixField.tsx';
+import { UnseenPrefixField } from '../common/UnseenPrefixField.tsx';
 import { ProgressBar } from '../common/ProgressBar.tsx';
 import { checkConfig, requestConfigs, uniqueLabels } from './configs.ts';
 import { defaultName, resolvePriceModel } from './model.ts';

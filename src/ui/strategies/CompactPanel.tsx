@@ -10,14 +10,14 @@ import { errorMessage, planCompaction, runCompactionJob } from '../../store/acti
 import { summarizerFields, summarizerKindOf } from '../../store/summarizer-request.ts';
 import { useAppStore } from '../../store/store.ts';
 import type { CompactRequest, PlanPreview } from '../../worker/engine/protocol.ts';
-import { DEFAULT_REPLAY_FROM } from '../../store/view/replay-settings.ts';
+import { DEFAULT_REPLAY_FROM, validEstimate } from '../../store/view/replay-settings.ts';
 import { getStrategy, optionProblem, STRATEGY_IDS } from '../../store/view/strategies.ts';
 import { COUNTER_LABELS } from '../../store/view/vocabulary.ts';
 import { StartChoice } from '../common/StartChoice.tsx';
 import { OptionsForm } from './OptionsForm.tsx';
 import { EXAMPLE_PLUGIN } from './plugin-example.ts';
 import { PlanView } from './PlanView.tsx';
-import { UnseenPrefixField, validEstimate } from '../common/UnseenPrefixField.tsx';
+import { UnseenPrefixField } from '../common/UnseenPrefixField.tsx';
 import { HooksEditor } from './HooksEditor.tsx';
 import { RestoredCodeNotice } from './RestoredCodeNotice.tsx';
 
