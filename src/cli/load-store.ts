@@ -9,12 +9,10 @@ import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
 import { isSqliteHeader, type CursorComposer, type CursorStore } from '../core/import/cursor-store.ts';
 import { importText } from '../core/import/run.ts';
-import { ImportFormatError, type ImportResult } from '../core/import/types.ts';
+import type { ImportResult } from '../core/import/types.ts';
 import { readAgentStore } from '../sqlite/agent-store.ts';
 import { opencodeConversation } from './load-opencode-db.ts';
-
-/** Composers named in the refusal of a store of several. */
-const LISTED = 10;
+import { storeConversation } from './store-conversation.ts';
 
 /** Is `path` (without a `#composer` suffix) an SQLite file? */
 export function isSqliteFile(path: string): boolean {
@@ -47,28 +45,13 @@ function read(composer: CursorComposer): ImportResult {
   return importText(JSON.stringify(composer.document, null, 1), { format: 'cursor', fileName: `${composer.composerId}.json` });
 }
 
-/** One conversation of a Cursor chat store, its sub-composers as threads, the store's problems as issues. */
+/** One conversation of a Cursor chat store, its sub-composers as threads, the store's problems that name it as issues. */
 function cursorConversation(file: string, { composers, problems }: CursorStore, composerId?: string): ImportResult {
-  const name = basename(file);
-  let chosen: CursorComposer | undefined;
-  if (composerId !== undefined) {
-    chosen = composers.find((composer) => composer.composerId === composerId);
-    if (!chosen) throw new ImportFormatError(`"${name}" has no conversation with composer id "${composerId}"; it has ${composers.length}: ${listing(file, composers)}.`);
-  } else {
-    const top = composers.filter((composer) => composer.parentId === undefined || !composers.some((other) => other.composerId === composer.parentId));
-    if (top.length !== 1) throw new ImportFormatError(`"${name}" holds ${top.length} Cursor conversations; the command line reads one: pass ${listing(file, top)}.`);
-    chosen = top[0]!;
-  }
-  const result = read(chosen);
-  const children = composers.filter((composer) => composer.parentId === chosen.composerId);
-  if (children.length > 0) result.threads = children.map(read);
-  const own = problems.filter((problem) => problem.key.includes(chosen.composerId));
-  for (const problem of own) result.issues.push({ line: 0, kind: 'malformed', message: `${problem.key}: ${problem.message}` });
-  result.issueCount = (result.issueCount ?? 0) + own.length;
-  return result;
-}
-
-function listing(file: string, composers: readonly CursorComposer[]): string {
-  const shown = composers.slice(0, LISTED).map((composer) => `"${file}#${composer.composerId}" (${composer.name})`).join(', ');
-  return composers.length > LISTED ? `${shown} and ${composers.length - LISTED} more` : shown;
+  return storeConversation(file, composers, {
+    noun: 'Cursor conversation',
+    missing: 'conversation with composer id',
+    idOf: (composer) => composer.composerId,
+    read,
+    problemsOf: (chosen) => problems.filter((problem) => problem.key.includes(chosen.composerId)),
+  }, composerId);
 }

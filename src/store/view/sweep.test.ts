@@ -1,26 +1,10 @@
 // A saved sweep as the page shows it: scored by the core, rescored with other weights, exported as the CLI prints it.
 import { describe, expect, it } from 'vitest';
-import { emptyScores } from '../../core/replay/scoring.ts';
 import { assembleSweep } from '../../core/sweep/assemble.ts';
-import { DEFAULT_RETENTION_WEIGHTS, type SessionFigures } from '../../core/sweep/score.ts';
+import { DEFAULT_RETENTION_WEIGHTS } from '../../core/sweep/score.ts';
 import { sweepTable } from '../../core/sweep/table.ts';
-import type { SweepRow } from '../../db/sweep-row.ts';
 import { sweepCsvText, sweepJson, sweepPlanSize, sweepResultOf } from './sweep.ts';
-
-function figures(tokens: number, kept: number, overflowCalls = 0): SessionFigures {
-  const probes = emptyScores();
-  probes.task = { kept, total: 2 };
-  return { tokensPerTask: tokens, uncompactedTokensPerTask: 1000, probes, overflowCalls, compactions: 1 };
-}
-
-const row: SweepRow = {
-  id: 's', createdAt: 1, name: 'pi', strategy: 'pi', plan: { vary: ['keepRecentTokens=1000..3000:3'] },
-  sessions: [{ conversationId: 'c1', importId: 'i', title: 'first session' }, { conversationId: 'c2', importId: 'i', title: 'second session' }],
-  counter: 'chars4', contextWindow: 50_000, summarizer: 'offline',
-  points: [{ enabled: true, reserveTokens: 16384, keepRecentTokens: 1000 }, { enabled: true, reserveTokens: 16384, keepRecentTokens: 2000 }, { enabled: true, reserveTokens: 16384, keepRecentTokens: 3000 }],
-  figures: [[figures(300, 1), figures(300, 1)], [figures(500, 2), figures(500, 2)], [figures(200, 2, 3), figures(200, 2)]],
-  planned: 3, cancelled: false, weights: { ...DEFAULT_RETENTION_WEIGHTS }, durationMs: 5,
-};
+import { threePointSweep as row } from './test-fixtures.ts';
 
 describe('a saved sweep on the page', () => {
   it('is scored by the core with the sessions as named in the row, and exports the CLI\'s JSON and CSV', () => {
