@@ -5,7 +5,7 @@
  */
 import type { StateCreator } from 'zustand';
 import type { CompareProgress } from '../worker/compare/compare-protocol.ts';
-import { MAX_COMPARE_CONFIGS } from '../core/replay/config-options.ts';
+import { MAX_COMPARE_CONFIGS } from '../core/replay/compare-limits.ts';
 
 /** One configuration row: a strategy, its raw option strings (as typed), an optional label. */
 export interface CompareConfigDraft {

@@ -7,7 +7,6 @@ import { db } from '../db/db.ts';
 import { listBookmarks } from '../db/folds.ts';
 import { jobsTable } from '../db/jobs.ts';
 import { liveSession } from '../db/live-sessions.ts';
-import { listSweeps } from '../db/sweeps.ts';
 import { PERSISTENCE_KEY, type PersistenceSetting } from './storage-persistence.ts';
 
 /** The main conversation of the session `sessionId` (a subagent's parent), the latest if imported twice. */
@@ -38,11 +37,6 @@ export async function runningJobKeys(): Promise<string> {
 /** The library's conversations, the latest imported first. */
 export function conversationsNewestFirst() {
   return db.conversations.orderBy('importedAt').reverse().toArray();
-}
-
-/** The saved sweeps, newest first. */
-export function savedSweeps() {
-  return listSweeps(db);
 }
 
 /** A conversation's bookmarked fold iterations (0-based), in order. */

@@ -5,7 +5,8 @@ import { db } from '../db/db.ts';
 import type { ConversationRow } from '../db/schema.ts';
 import { saveSweep } from '../db/sweeps.ts';
 import { sampleSweep } from '../db/test-sweep.ts';
-import { conversationsNewestFirst, savedSweeps } from './library-reads.ts';
+import { conversationsNewestFirst } from './library-reads.ts';
+import { savedSweeps } from './sweep-reads.ts';
 import { deleteSavedSweep } from './sweep-actions.ts';
 
 afterEach(async () => {

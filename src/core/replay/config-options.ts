@@ -12,8 +12,7 @@ import type { ReplayConfig } from './types.ts';
 /** The configuration id of memory folding L0-L4. */
 export const FOLDING_CONFIG_ID = 'folding';
 
-/** Configurations in one compare: two to eight (one in a plain replay). */
-export const MAX_COMPARE_CONFIGS = 8;
+export { MAX_COMPARE_CONFIGS } from './compare-limits.ts';
 
 /** Ids a replay accepts, in the order the Compare tab lists them. */
 export const REPLAYABLE_IDS: readonly string[] = [...STRATEGY_IDS.filter((id) => id !== 'custom'), FOLDING_CONFIG_ID];

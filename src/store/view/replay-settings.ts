@@ -1,15 +1,13 @@
 /**
- * The settings a replay is run with and the figures it answers, for the page: each strategy's
- * options, label and parsing (with the error that names a bad one), how many a compare holds,
- * where a replay starts, the unseen prefix estimate (its presets and what the core says of an
+ * The settings a replay is run with and the figures it answers, for the page, light enough for the
+ * first screen (a strategy's options live in strategies.ts): how many configurations a compare
+ * holds, where a replay starts, the unseen prefix estimate (its presets and what the core says of an
  * entered one), the sentence saying what was sent, and retention over probe outcomes. The CLI reads the same
  * functions from the core, so both give the same numbers.
  */
 import { parseUnseenPrefix } from '../../core/replay/unseen-estimate.ts';
 
-export { configOptionSpecs, configTitle, MAX_COMPARE_CONFIGS, parseConfigOptions, REPLAYABLE_IDS } from '../../core/replay/config-options.ts';
-export { configLabel } from '../../core/replay/label.ts';
-export { OptionError } from '../../core/compaction/options.ts';
+export { MAX_COMPARE_CONFIGS } from '../../core/replay/compare-limits.ts';
 export { DEFAULT_REPLAY_FROM, REPLAY_FROM, type ReplayFrom } from '../../core/compaction/input-scope.ts';
 export { sentSentence } from '../../core/replay/session-prefix.ts';
 export { retention } from '../../core/replay/retention.ts';

@@ -5,7 +5,8 @@
  */
 import { useState } from 'react';
 import { useAppStore } from '../../store/store.ts';
-import { configOptionSpecs, configTitle, MAX_COMPARE_CONFIGS } from '../../store/view/replay-settings.ts';
+import { MAX_COMPARE_CONFIGS } from '../../store/view/replay-settings.ts';
+import { configOptionSpecs, configTitle } from '../../store/view/strategies.ts';
 import { OptionsForm } from '../strategies/OptionsForm.tsx';
 import { checkConfig, COMPARABLE_STRATEGIES, uniqueLabels } from './configs.ts';
 import { colorOf } from './model.ts';

@@ -4,7 +4,7 @@
  * `configs` with the labels the chart and tables will show.
  */
 import type { ReplayConfig } from '../../core/replay/types.ts';
-import { configLabel, OptionError, parseConfigOptions, REPLAYABLE_IDS } from '../../store/view/replay-settings.ts';
+import { configLabel, OptionError, parseConfigOptions, REPLAYABLE_IDS } from '../../store/view/strategies.ts';
 import type { CompareConfigDraft } from '../../store/compare-slice.ts';
 
 /** Every registered strategy but the custom plugin (the replay refuses it: it needs its own worker per call), and memory folding. */

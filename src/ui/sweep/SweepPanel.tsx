@@ -6,7 +6,7 @@
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useEffect } from 'react';
 import type { ConversationRow } from '../../db/schema.ts';
-import { savedSweeps } from '../../store/library-reads.ts';
+import { savedSweeps } from '../../store/sweep-reads.ts';
 import { useAppStore } from '../../store/store.ts';
 import { SavedSweeps } from './SavedSweeps.tsx';
 import { SweepResultView } from './SweepResultView.tsx';

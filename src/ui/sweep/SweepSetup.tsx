@@ -9,7 +9,7 @@ import type { ConversationRow } from '../../db/schema.ts';
 import { conversationsNewestFirst } from '../../store/library-reads.ts';
 import { cancelSweep, runSweep } from '../../store/sweep-actions.ts';
 import { useAppStore } from '../../store/store.ts';
-import { configTitle, REPLAYABLE_IDS } from '../../store/view/replay-settings.ts';
+import { configTitle, REPLAYABLE_IDS } from '../../store/view/strategies.ts';
 import { DEFAULT_RETENTION_WEIGHTS, sweepPlanSize } from '../../store/view/sweep.ts';
 import { COUNTER_LABELS } from '../../store/view/vocabulary.ts';
 import { formatNumber } from '../common/format.ts';

@@ -5,7 +5,7 @@
  */
 import type { OptionSpec } from '../../core/compaction/options.ts';
 import type { VaryDraft } from '../../store/sweep-slice.ts';
-import { configOptionSpecs } from '../../store/view/replay-settings.ts';
+import { configOptionSpecs } from '../../store/view/strategies.ts';
 
 export type { VaryDraft };
 
