@@ -1,21 +1,14 @@
 import 'fake-indexeddb/auto';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { exportBackup, readBackup, restoreBackup } from './backup.ts';
 import { BackupFormatError, type Row } from './backup-format.ts';
 import { resealed } from './backup-reseal.ts';
-import { FoldlabDatabase } from './schema.ts';
+import type { FoldlabDatabase } from './schema.ts';
 import { listSweeps, saveSweep, setSweepWeights, deleteSweep } from './sweeps.ts';
 import { sampleSweep } from './test-sweep.ts';
+import { freshDatabases } from './test-databases.ts';
 
-const open: FoldlabDatabase[] = [];
-afterEach(async () => {
-  for (const db of open.splice(0)) await db.delete();
-});
-function database(): FoldlabDatabase {
-  const db = new FoldlabDatabase(`t-${Math.random()}`);
-  open.push(db);
-  return db;
-}
+const database = freshDatabases();
 
 const SESSIONS = [{ id: 'c-main', importId: 'i-main', title: 'claude session' }, { id: 'c-pi', importId: 'i-pi', title: 'pi sample' }];
 

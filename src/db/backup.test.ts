@@ -1,6 +1,6 @@
 import 'fake-indexeddb/auto';
 import { readFileSync } from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadPrompts } from '../cli/load.ts';
 import { backupParts, exportBackup, PART_CHARS, readBackup, restoreBackup } from './backup.ts';
 import { BACKUP_TABLE_NAMES, BackupFormatError } from './backup-format.ts';
@@ -8,6 +8,7 @@ import { resealed } from './backup-reseal.ts';
 import { deleteConversation } from './conversations.ts';
 import { FoldlabDatabase, UPGRADE_NOTE } from './schema.ts';
 import { buildLibrary } from './test-library.ts';
+import { freshDatabases } from './test-databases.ts';
 
 const SOURCES = () => ({
   main: readFileSync('public/samples/claude-code/37f83ec9-f2ea-42a9-925e-0d5c105cb6e8.jsonl'),
@@ -15,16 +16,7 @@ const SOURCES = () => ({
   prompts: loadPrompts(),
 });
 const CANARY = 'sk-canary-backup-41f9';
-const open: FoldlabDatabase[] = [];
-afterEach(async () => {
-  for (const db of open.splice(0)) await db.delete();
-});
-
-function database(): FoldlabDatabase {
-  const db = new FoldlabDatabase(`t-${Math.random()}`);
-  open.push(db);
-  return db;
-}
+const database = freshDatabases();
 
 async function everything(db: FoldlabDatabase): Promise<Record<string, unknown[]>> {
   const out: Record<string, unknown[]> = {};
