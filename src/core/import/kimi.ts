@@ -14,8 +14,11 @@
  *   compaction is a marker (the summary itself is written to context.jsonl only).
  * - `SubagentEvent`s form the subagent's thread: a session of its own, linked to the call
  *   (`parent_tool_call_id`) that started it, with its `subagent_type`.
- * - Context: one entry per message; the context records no usage per call (`_usage` is the prompt
- *   size before a step), so none is made up.
+ * - Context: one entry per message. Kimi writes a `_usage` record just before a response (the
+ *   step's `usage.input`) and one just after it (`usage.total`): a response between two is given
+ *   input = the first, output = the difference (the cache split is not recorded); any other
+ *   `_usage` (an estimate after a compaction) gives nothing. A tool message whose first part is
+ *   `<system>ERROR: ...</system>` is an error result (kimi-cli `soul/message.py`).
  * - A wire message or record Foldlab does not know is reported by line and type.
  */
 import type { Block, Entry, ImageBlock, TextBlock, ThinkingBlock, Usage } from '../journal/entry.ts';
@@ -48,6 +51,9 @@ class WireThread {
 class KimiImporter implements LineImporter {
   private readonly main = new WireThread();
   private readonly threads = new Map<string, WireThread>();
+  /** Context `_usage` pairing: the count of a `_usage` record that was the last record read, and the response read right after one. */
+  private usageBefore: number | undefined;
+  private usageResponse: { entry: Entry; input: number } | undefined;
 
   line(value: Record<string, unknown>, lineNo: number): void {
     if (value.type === 'metadata') {
@@ -222,11 +228,22 @@ class KimiImporter implements LineImporter {
     const role = value.role as string;
     const common = { line: lineNo, sourceType: role };
     const push = (draft: EntryDraft) => builder.push(draft);
+    const usageBefore = this.usageBefore;
+    const usageResponse = this.usageResponse;
+    this.usageBefore = undefined;
+    this.usageResponse = undefined;
     switch (role) {
       case '_system_prompt':
         push({ ...common, role: 'system', kind: 'message', blocks: parts(value.content) });
         return;
-      case '_usage':
+      case '_usage': {
+        builder.ignoredLines++;
+        const count = num(value.token_count);
+        if (count === undefined) return;
+        if (usageResponse && count >= usageResponse.input) usageResponse.entry.usage = { input: usageResponse.input, output: count - usageResponse.input };
+        else this.usageBefore = count;
+        return;
+      }
       case '_checkpoint':
         builder.ignoredLines++;
         return;
@@ -246,12 +263,15 @@ class KimiImporter implements LineImporter {
           const args = str(fn.arguments);
           blocks.push({ type: 'tool_call', callId: str(call.id) ?? `l${lineNo}`, name: str(fn.name) ?? 'unknown', input: args === undefined ? {} : parseJsonLoose(args) });
         }
-        push({ ...common, role: 'assistant', kind: 'message', blocks });
+        const entry = push({ ...common, role: 'assistant', kind: 'message', blocks });
+        if (usageBefore !== undefined) this.usageResponse = { entry, input: usageBefore };
         return;
       }
       case 'tool': {
         const content = parts(value.content).filter((block): block is TextBlock | ImageBlock => block.type === 'text' || block.type === 'image');
-        push({ ...common, role: 'tool', kind: 'message', blocks: [{ type: 'tool_result', callId: str(value.tool_call_id) ?? `l${lineNo}`, content, isError: false }] });
+        const first = content[0];
+        const isError = first?.type === 'text' && first.text.startsWith('<system>ERROR:');
+        push({ ...common, role: 'tool', kind: 'message', blocks: [{ type: 'tool_result', callId: str(value.tool_call_id) ?? `l${lineNo}`, content, isError }] });
         return;
       }
       default:
