@@ -14,6 +14,7 @@
 import type { Usage } from '../journal/entry.ts';
 import { anthropicImporter } from './anthropic.ts';
 import { isRecord, num, parseJsonLoose, str } from './builder.ts';
+import { applyClineMessageFields, withClineTextResults } from './cline-history.ts';
 import type { DocumentImporter, ImportResult } from './types.ts';
 
 /** The usage of each API request the panel recorded, in order (requests without tokens left out). */
@@ -38,27 +39,35 @@ function requestUsages(ui: unknown[]): Usage[] {
 
 export const clineImporter: DocumentImporter = {
   parse(doc: unknown, text: string): ImportResult {
-    const result = anthropicImporter.parse(doc, text);
+    const history = Array.isArray(doc) ? doc : isRecord(doc) && Array.isArray(doc.messages) ? (doc.messages as unknown[]) : undefined;
+    const read = history === undefined ? doc : Array.isArray(doc) ? withClineTextResults(history) : { ...(doc as Record<string, unknown>), messages: withClineTextResults(history) };
+    const result = anthropicImporter.parse(read, text);
     result.format = 'cline';
-    if (!isRecord(doc) || !Array.isArray(doc.ui_messages)) return result;
-    const taskId = str(doc.taskId);
-    if (taskId) result.meta.sessionId = taskId;
-    const task = doc.ui_messages.find((message: unknown) => isRecord(message) && message.say === 'task');
-    const title = isRecord(task) ? str(task.text) : undefined;
-    if (title) result.meta.title = title.length > 80 ? `${title.slice(0, 79)}…` : title;
-    const usages = requestUsages(doc.ui_messages);
-    const messages = doc.messages as unknown[];
-    const assistants = messages.flatMap((message, i) => (isRecord(message) && message.role === 'assistant' ? [i] : []));
-    const byId = new Map(result.entries.map((entry) => [entry.id, entry]));
-    assistants.forEach((i, k) => {
-      const usage = usages[k];
-      const entry = byId.get(`m${i}`);
-      if (usage && entry) entry.usage = usage;
-    });
-    if (usages.length !== assistants.length) {
-      const line = result.entries[0]?.line ?? 1;
-      result.issues.push({ line, kind: 'unsupported', message: `ui_messages.json records ${usages.length} API request${usages.length === 1 ? '' : 's'} with tokens for ${assistants.length} assistant message${assistants.length === 1 ? '' : 's'}; the first ${Math.min(usages.length, assistants.length)} were paired in order, the rest have no usage` });
-    }
+    if (isRecord(doc) && Array.isArray(doc.ui_messages)) readPanel(doc, doc.ui_messages, result);
+    // After the panel: its usage keeps the split of the cache that the history's metrics lose.
+    if (history) applyClineMessageFields(history, result.entries);
     return result;
   },
 };
+
+/** The task's id and title, and each request's usage, from the panel's `ui_messages`. */
+function readPanel(doc: Record<string, unknown>, ui: unknown[], result: ImportResult): void {
+  const taskId = str(doc.taskId);
+  if (taskId) result.meta.sessionId = taskId;
+  const task = ui.find((message: unknown) => isRecord(message) && message.say === 'task');
+  const title = isRecord(task) ? str(task.text) : undefined;
+  if (title) result.meta.title = title.length > 80 ? `${title.slice(0, 79)}…` : title;
+  const usages = requestUsages(ui);
+  const messages = doc.messages as unknown[];
+  const assistants = messages.flatMap((message, i) => (isRecord(message) && message.role === 'assistant' ? [i] : []));
+  const byId = new Map(result.entries.map((entry) => [entry.id, entry]));
+  assistants.forEach((i, k) => {
+    const usage = usages[k];
+    const entry = byId.get(`m${i}`);
+    if (usage && entry) entry.usage = usage;
+  });
+  if (usages.length !== assistants.length) {
+    const line = result.entries[0]?.line ?? 1;
+    result.issues.push({ line, kind: 'unsupported', message: `ui_messages.json records ${usages.length} API request${usages.length === 1 ? '' : 's'} with tokens for ${assistants.length} assistant message${assistants.length === 1 ? '' : 's'}; the first ${Math.min(usages.length, assistants.length)} were paired in order, the rest have no usage` });
+  }
+}
