@@ -41,6 +41,14 @@ describe('a folder on the command line', () => {
     expect(findEvalInputs(['public/samples/cline']).files.map((file) => file.split('/').slice(-2).join('/'))).toEqual(['samples/cline']);
   });
 
+  it('reads a GitHub Copilot CLI session folder as its events.jsonl, titled by its workspace.yaml', async () => {
+    // Counted by hand from the sample's 15 events: the system prompt, the request and what the CLI
+    // wrapped around it, 2 responses, the 2 failed view calls' results.
+    const result = await importFile('public/samples/copilot-cli/049410b4-c1df-44ee-87a5-caa1c349091e');
+    expect(result).toMatchObject({ format: 'copilot-cli', meta: { sessionId: '049410b4-c1df-44ee-87a5-caa1c349091e', title: 'In src/orders.py make average_item_price return 0 when the cart has no items.' } });
+    expect(result.entries.map((entry) => entry.role)).toEqual(['system', 'user', 'user', 'assistant', 'tool', 'tool', 'assistant']);
+  });
+
   it('is one input of eval, not a folder of transcripts', () => {
     const inputs = findEvalInputs(['public/samples']);
     // The storage folder is one session; the opencode message list beside it and the other samples stay files.
@@ -60,6 +68,6 @@ describe('a folder on the command line', () => {
     const dir = storage({ ...session('ses_a'), ...session('ses_b') });
     await expect(importFile(dir)).rejects.toThrow(/holds 2 opencode sessions: ses_a \(Title ses_a\), ses_b \(Title ses_b\); .*opencode export <session>/);
     const other = storage({ 'notes/a.json': { hello: 1 } });
-    await expect(importFile(other)).rejects.toThrow(/is a folder, but not an opencode storage folder/);
+    await expect(importFile(other)).rejects.toThrow(/is a folder, but not an opencode storage folder .*, a Kimi CLI session folder \(wire\.jsonl\) or a GitHub Copilot CLI session folder \(events\.jsonl\)/);
   });
 });

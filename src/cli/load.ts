@@ -13,14 +13,19 @@ import { importKimiFolder, isKimiFolder } from './load-kimi.ts';
 import { ImportFormatError, type FormatId, type ImportResult } from '../core/import/types.ts';
 
 /**
- * A transcript file, a folder Foldlab reads as one session (an opencode storage folder), or one
+ * A transcript file, a folder Foldlab reads as one session (an opencode storage folder, a Cline task
+ * folder, a Kimi CLI or GitHub Copilot CLI session folder), or one
  * conversation of an agent's SQLite store (Cursor's `state.vscdb`, opencode's `opencode.db`; or `<store>#<id>`).
  */
 export async function importFile(path: string, format?: FormatId): Promise<ImportResult> {
   const store = storePath(path);
   if (store) return importSqliteStore(store.file, store.id);
   const stat = statSync(path);
-  if (stat.isDirectory()) return (await importKimiFolder(path)) ?? importFolder(path);
+  if (stat.isDirectory()) {
+    // A GitHub Copilot CLI session folder (`~/.copilot/session-state/<id>/`): its log, with the workspace.yaml beside it.
+    if (existsSync(join(path, COPILOT_LOG))) return importFile(join(path, COPILOT_LOG), format);
+    return (await importKimiFolder(path)) ?? importFolder(path);
+  }
   const size = stat.size;
   const session = new ImportSession({ fileName: basename(path), size, ...(format ? { format } : {}) });
   for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 })) session.push(chunk as Uint8Array);
@@ -28,9 +33,12 @@ export async function importFile(path: string, format?: FormatId): Promise<Impor
   // A Cursor subagent (<session>/subagents/<id>.jsonl) names its session by its folder.
   const cursor = result.format === 'cursor' ? cursorTranscriptPath(resolve(path).split('\\').join('/')) : undefined;
   if (cursor?.parentSessionId && result.meta.subagent === undefined) result.meta.subagent = { parentSessionId: cursor.parentSessionId, agentId: cursor.sessionId };
-  if (result.format === 'copilot-cli' && basename(path) === 'events.jsonl') return withCopilotWorkspaceBeside(path, result);
+  if (result.format === 'copilot-cli' && basename(path) === COPILOT_LOG) return withCopilotWorkspaceBeside(path, result);
   return result.format === 'droid' ? withDroidSettingsBeside(path, result) : result;
 }
+
+/** The event log a GitHub Copilot CLI session folder holds. */
+const COPILOT_LOG = 'events.jsonl';
 
 /** A GitHub Copilot CLI session with the `workspace.yaml` of its folder applied (title, cwd), when there is one. */
 function withCopilotWorkspaceBeside(path: string, result: ImportResult): ImportResult {
@@ -84,7 +92,7 @@ function importFolder(dir: string): ImportResult {
   const paths = files.map((file) => file.path);
   if (!isOpencodeStorage(paths) && isClineTaskFolder(paths)) return importClineFolder(files, name);
   if (!isOpencodeStorage(paths)) {
-    throw new ImportFormatError(`"${name}" is a folder, but not an opencode storage folder (message/<session>/*.json and part/<message>/*.json files) or a Cline / Roo Code task folder (api_conversation_history.json); pass a transcript file, or such a folder.`);
+    throw new ImportFormatError(`"${name}" is a folder, but not an opencode storage folder (message/<session>/*.json and part/<message>/*.json files), a Cline / Roo Code task folder (api_conversation_history.json), a Kimi CLI session folder (wire.jsonl) or a GitHub Copilot CLI session folder (events.jsonl); pass a transcript file, or such a folder.`);
   }
   const { sessions, problems } = readOpencodeFolder(files);
   const top = sessions.filter((session) => session.parentId === undefined || !sessions.some((other) => other.sessionId === session.parentId));
