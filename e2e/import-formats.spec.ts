@@ -1,7 +1,7 @@
 /**
  * The agents' formats beside Claude Code, Codex and pi, imported through the file chooser (a file,
  * or a folder picked whole): the
- * figures shown equal the CLI's, and Compare replays the imported session with the CLI's number of
+ * figures shown (and the recorded usage of the import report) equal the CLI's, and Compare replays the imported session with the CLI's number of
  * calls.
  */
 import { execFileSync } from 'node:child_process';
@@ -68,6 +68,7 @@ for (const file of FILES) {
     expect(outcome?.toolCalls).toBe(expected.toolCalls);
     expect(outcome?.toolResults).toBe(expected.toolResults);
     expect(outcome?.roles).toEqual(expected.roles);
+    expect(outcome?.usage).toEqual(expected.usage);
 
     const calls = cliCalls(file.path);
     await page.getByTestId('counter.select').selectOption('chars4');

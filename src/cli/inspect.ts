@@ -1,6 +1,6 @@
 /** `inspect <file>`: the import report and token totals of a transcript. */
 import type { FormatId } from '../core/import/types.ts';
-import { inspect, type InspectReport } from '../core/inspect.ts';
+import { inspect, type InspectReport, type RecordedUsageTotals } from '../core/inspect.ts';
 import { getCounter, type CounterId } from '../core/tokens/counters.ts';
 import { countEntries } from '../core/tokens/entry-tokens.ts';
 import { importFile } from './load.ts';
@@ -14,6 +14,13 @@ export async function runInspect(file: string, counterId: CounterId, format?: Fo
   return inspect(result, { counter: counterId, label: counter.label, total, byRole: counts.byRole, byKind: counts.byKind });
 }
 
+/** The recorded usage line: how many responses recorded one, and their sums. */
+export function formatRecordedUsage(usage: RecordedUsageTotals): string {
+  if (usage.responses === 0) return 'none recorded';
+  const n = (value: number) => value.toLocaleString('en-US');
+  return `${n(usage.responses)} response${usage.responses === 1 ? '' : 's'} recorded: ${n(usage.input)} in (${n(usage.cacheRead)} cache read, ${n(usage.cacheWrite)} cache write), ${n(usage.output)} out`;
+}
+
 export function formatInspect(report: InspectReport): string {
   return [
     `format        ${report.format}${report.title ? `  "${report.title}"` : ''}`,
@@ -22,6 +29,7 @@ export function formatInspect(report: InspectReport): string {
     `tool calls    ${report.toolCalls} (${report.orphanToolCalls} without result); results ${report.toolResults} (${report.orphanToolResults} without call)`,
     `branches      ${report.branches}`,
     `tokens        ${report.tokens.total.toLocaleString('en-US')} (${report.tokens.label})`,
+    `usage         ${formatRecordedUsage(report.usage)}`,
     `lines         ${report.lines} (${report.blankLines} blank, ${report.ignoredLines} metadata)`,
     `problems      ${report.skippedLines} line${report.skippedLines === 1 ? '' : 's'} skipped${report.skippedLines > 20 ? ' (the first 20:)' : ''}`,
     ...report.errors.slice(0, 20).map((error) => `  line ${error.line}: ${error.message}`),

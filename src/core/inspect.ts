@@ -32,6 +32,33 @@ export interface InspectReport {
   lines: number;
   ignoredLines: number;
   tokens: { counter: CounterId; label: string; total: number; byRole: Record<Role, number>; byKind: Record<string, number> };
+  /** The usage the source recorded, summed over the model responses that carry one (`recordedUsage`). */
+  usage: RecordedUsageTotals;
+}
+
+/** Recorded usage summed over the entries that carry one: what the agent's provider reported, as imported. */
+export interface RecordedUsageTotals {
+  /** Model responses with a recorded usage (an importer puts a response's usage on one entry). */
+  responses: number;
+  /** Prompt tokens, cache reads and writes included (as `Usage.input`). Unit: tokens. */
+  input: number;
+  output: number;
+  cacheRead: number;
+  cacheWrite: number;
+}
+
+/** The recorded usage of `entries`, summed: the figure `inspect` prints and the page's import report carries. */
+export function recordedUsage(entries: readonly Entry[]): RecordedUsageTotals {
+  const totals: RecordedUsageTotals = { responses: 0, input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
+  for (const { usage } of entries) {
+    if (!usage) continue;
+    totals.responses++;
+    totals.input += usage.input;
+    totals.output += usage.output;
+    totals.cacheRead += usage.cacheRead ?? 0;
+    totals.cacheWrite += usage.cacheWrite ?? 0;
+  }
+  return totals;
 }
 
 export interface TokenSummary {
@@ -66,5 +93,6 @@ export function inspect(result: ImportResult, tokens: TokenSummary): InspectRepo
     lines: result.lines,
     ignoredLines: result.ignoredLines,
     tokens,
+    usage: recordedUsage(result.entries),
   };
 }
