@@ -20,8 +20,13 @@ interface DocumentSample {
   format: FormatId;
   /** The event list inside the parsed document. */
   events: (doc: unknown) => unknown[];
-  /** The entry id an event makes when it makes one. */
-  entryId: (event: Record<string, unknown>, index: number) => string | undefined;
+  /** The entry id an event makes when it makes one, at this place in the list read (formats without ids number by place). */
+  entryId: (event: Record<string, unknown>, place: number) => string | undefined;
+  /**
+   * Other formats the document may be read as once an event is changed: a Cline history whose
+   * `<task>` message is gone is plain Anthropic messages.
+   */
+  alsoReadAs?: FormatId[];
   /** How an issue names the event at a position of the list. */
   place: (position: number) => string;
 }
@@ -54,6 +59,14 @@ const SAMPLES: DocumentSample[] = [
     events: (doc) => doc as unknown[],
     entryId: (message) => (isRecord(message.info) && typeof message.info.id === 'string' ? message.info.id : undefined),
     place: (position) => `messages[${position}] `,
+  },
+  {
+    path: 'public/samples/cline/1764201600000/api_conversation_history.json',
+    format: 'cline',
+    events: (doc) => doc as unknown[],
+    entryId: (_message, place) => `m${place}`,
+    place: (position) => `message ${position} `,
+    alsoReadAs: ['anthropic'],
   },
 ];
 
@@ -117,12 +130,12 @@ describe('document import fuzzing over the real samples', () => {
           const survivors = slots.filter((slot) => slot.intact && made.has(sample.entryId(events[slot.origin] as Record<string, unknown>, slot.origin) ?? ''));
           if (survivors.length === 0) return;
           const result = importText(written);
-          expect(result.format).toBe(sample.format);
+          expect([sample.format, ...(sample.alsoReadAs ?? [])]).toContain(result.format);
           const lines = written.split('\n').length;
           for (const issue of result.issues) expect(issue.line >= 1 && issue.line <= lines, `${issue.line}: ${issue.message}`).toBe(true);
           const ids = result.entries.map((entry) => entry.id);
           for (const slot of survivors) {
-            const id = sample.entryId(events[slot.origin] as Record<string, unknown>, slot.origin)!;
+            const id = sample.entryId(events[slot.origin] as Record<string, unknown>, slots.indexOf(slot))!;
             const kept = ids.some((entryId) => entryId === id || entryId.startsWith(`${id}#`));
             const place = sample.place(slots.indexOf(slot));
             const copy = result.issues.some((issue) => issue.kind === 'duplicate' && issue.message.startsWith(place));
