@@ -1,6 +1,7 @@
 /** `inspect <file>`: the import report and token totals of a transcript. */
 import type { FormatId } from '../core/import/types.ts';
 import { inspect, type InspectReport, type RecordedUsageTotals } from '../core/inspect.ts';
+import { sessionFactsText } from '../core/import/session-facts.ts';
 import { getCounter, type CounterId } from '../core/tokens/counters.ts';
 import { countEntries } from '../core/tokens/entry-tokens.ts';
 import { importFile } from './load.ts';
@@ -22,8 +23,10 @@ export function formatRecordedUsage(usage: RecordedUsageTotals): string {
 }
 
 export function formatInspect(report: InspectReport): string {
+  const session = sessionFactsText(report.session);
   return [
     `format        ${report.format}${report.title ? `  "${report.title}"` : ''}`,
+    ...(session ? [`session       ${session}`] : []),
     `entries       ${report.entries} (${report.kinds.message} messages, ${report.kinds.compaction} compaction markers, ${report.kinds.event} harness events)`,
     `roles         system ${report.roles.system}, user ${report.roles.user}, assistant ${report.roles.assistant}, tool ${report.roles.tool}`,
     `tool calls    ${report.toolCalls} (${report.orphanToolCalls} without result); results ${report.toolResults} (${report.orphanToolResults} without call)`,

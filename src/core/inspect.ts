@@ -5,6 +5,7 @@
 import type { Entry, Role } from './journal/entry.ts';
 import { linkReport } from './journal/link.ts';
 import { branchLeaves } from './journal/tree.ts';
+import { sessionFacts, type SessionFacts } from './import/session-facts.ts';
 import { conversationTitle } from './import/title.ts';
 import type { FormatId, ImportResult } from './import/types.ts';
 import type { CounterId } from './tokens/counters.ts';
@@ -12,6 +13,8 @@ import type { CounterId } from './tokens/counters.ts';
 export interface InspectReport {
   format: FormatId;
   title?: string;
+  /** What the source recorded about the session (cwd, branch, created, model, version), as the page shows it. */
+  session: SessionFacts;
   /** Entries in the journal (every kind). */
   entries: number;
   /** Conversation messages by role; `tool` counts tool-result entries. Markers and harness events are not messages. */
@@ -82,6 +85,7 @@ export function inspect(result: ImportResult, tokens: TokenSummary): InspectRepo
   return {
     format: result.format,
     ...(title !== undefined ? { title } : {}),
+    session: sessionFacts(result.meta),
     entries: result.entries.length,
     roles,
     kinds,

@@ -136,3 +136,19 @@ describe('inline sidechains without a matching call', () => {
     ]);
   });
 });
+
+describe('Claude Code git branch (the lines\' gitBranch)', () => {
+  it('is the branch the session started on: ef958aa1 names master, then a worktree it entered, then master again', () => {
+    expect(load(`${SESSION}.jsonl`).meta.gitBranch).toBe('master');
+    expect(load('agent-3430b97e.jsonl').meta.gitBranch).toBe('gh-pages');
+  });
+
+  it('is left unset where every line names the empty branch (no git repository), and an inline thread has its session\'s', () => {
+    const inline = load(`${INLINE}.jsonl`);
+    expect(inline.meta.gitBranch).toBeUndefined();
+    const line = (uuid: string, gitBranch: string, isSidechain: boolean) => JSON.stringify({ type: 'user', uuid, parentUuid: null, isSidechain, sessionId: 's1', gitBranch, timestamp: '2025-01-01T00:00:00Z', message: { role: 'user', content: uuid } });
+    const result = importText([line('u1', '', false), line('u2', 'main', false), line('s1', 'main', true)].join('\n'), { format: 'claude-code' });
+    expect(result.meta.gitBranch).toBe('main');
+    expect(result.threads?.[0]?.meta.gitBranch).toBe('main');
+  });
+});

@@ -47,6 +47,7 @@ export function splitSidechainThreads(result: ImportResult, agentId: string | un
         ...(call?.description ? { title: call.description } : {}),
         ...(parentSessionId ? { sessionId: parentSessionId } : {}),
         ...(result.meta.cwd ? { cwd: result.meta.cwd } : {}),
+        ...(result.meta.gitBranch ? { gitBranch: result.meta.gitBranch } : {}),
         ...(result.meta.version ? { version: result.meta.version } : {}),
         ...(model ? { model } : {}),
         subagent: link,

@@ -161,6 +161,9 @@ class ClaudeCodeImporter implements LineImporter {
     const meta = this.builder.meta;
     meta.sessionId ??= str(value.sessionId);
     meta.cwd ??= str(value.cwd);
+    // The branch the session started on: a later line may name a worktree it entered.
+    const branch = str(value.gitBranch);
+    if (branch) meta.gitBranch ??= branch;
     this.agentId ??= str(value.agentId);
     // The CLI that wrote last is the one whose format the tail of the file follows.
     meta.version = str(value.version) ?? meta.version;

@@ -49,6 +49,10 @@ describe('codex importer: schema-coverage fixture (CLI 0.146)', () => {
     expect(result.meta).toMatchObject({ sessionId: '019fc8be-3658-7ca3-9e29-000000000000', cwd: '/tmp/repo', version: '0.146.0', model: 'gpt-5.6-luna', contextWindow: 258400 });
   });
 
+  it("takes the branch and the start from the first session_meta (git.branch, timestamp); a later session_meta changes neither", () => {
+    expect(result.meta).toMatchObject({ gitBranch: 'main', createdAt: Date.UTC(2026, 7, 3, 10, 48, 56) });
+  });
+
   it('keeps one compaction marker per `compacted` line and does not re-import replacement_history', () => {
     const compacted = RAW.filter((line) => line.type === 'compacted');
     expect(compacted).toHaveLength(6);

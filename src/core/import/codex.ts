@@ -157,6 +157,10 @@ class CodexImporter implements LineImporter {
     if (cwd) meta.cwd = cwd;
     const version = str(payload.cli_version);
     if (version) meta.version = version;
+    const branch = isRecord(payload.git) ? str(payload.git.branch) : undefined;
+    if (branch) meta.gitBranch = branch;
+    const created = toEpochMs(payload.timestamp) ?? timestamp;
+    if (created !== undefined) meta.createdAt = created;
     const base = payload.base_instructions;
     const instructions = isRecord(base) ? str(base.text) : (str(base) ?? str(payload.instructions));
     if (!instructions) return false;

@@ -21,7 +21,8 @@ describe('GitHub Copilot CLI events.jsonl', () => {
   it('reads the real sample as counted by hand: the system prompt, the request and its wrapping, two failed calls with their results, the answer', () => {
     const result = importText(SAMPLE, { fileName: 'events.jsonl' });
     expect(result.format).toBe('copilot-cli');
-    expect(result.meta).toMatchObject({ sessionId: '049410b4-c1df-44ee-87a5-caa1c349091e', version: '1.0.78', cwd: '/work', model: 'qwen3:0.6b' });
+    // session.start's context.branch and startTime.
+    expect(result.meta).toMatchObject({ sessionId: '049410b4-c1df-44ee-87a5-caa1c349091e', version: '1.0.78', cwd: '/work', model: 'qwen3:0.6b', gitBranch: 'master', createdAt: Date.UTC(2026, 7, 5, 20, 40, 13, 471) });
     expect(result.entries.map((entry) => `${entry.role}:${entry.line}:${entry.sourceType}`)).toEqual([
       'system:3:system.message', 'user:4:user.message', 'user:4:user.message/transformedContent', 'assistant:6:assistant.message', 'tool:9:tool.execution_complete', 'tool:10:tool.execution_complete', 'assistant:13:assistant.message',
     ]);

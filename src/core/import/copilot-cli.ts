@@ -183,8 +183,13 @@ class CopilotCliImporter implements LineImporter {
     if (sessionId) meta.sessionId ??= sessionId;
     const version = str(data.copilotVersion);
     if (version) meta.version = version;
-    const cwd = isRecord(data.context) ? str(data.context.cwd) : undefined;
+    const context = isRecord(data.context) ? data.context : {};
+    const cwd = str(context.cwd);
     if (cwd) meta.cwd ??= cwd;
+    const branch = str(context.branch);
+    if (branch) meta.gitBranch ??= branch;
+    const started = toEpochMs(data.startTime);
+    if (started !== undefined) meta.createdAt ??= started;
     const model = str(data.selectedModel);
     if (model) {
       meta.model ??= model;

@@ -39,6 +39,16 @@ describe('GitHub Copilot CLI workspace.yaml', () => {
     expect(withCopilotWorkspace({ ...session, meta: {} }, { id: 'x', cwd: '/c' }).meta).toEqual({ sessionId: 'x', cwd: '/c' });
   });
 
+  it("fills the branch and the creation time where the log's session.start had none, and keeps the log's where it had them", () => {
+    const workspace = parseCopilotWorkspace(WORKSPACE.replace('branch: master', 'branch: fix-empty-cart'), 'workspace.yaml');
+    expect(withCopilotWorkspace({ format: 'copilot-cli', entries: [], issues: [], meta: {}, lines: 0, ignoredLines: 0 }, workspace).meta).toMatchObject({
+      gitBranch: 'fix-empty-cart', createdAt: Date.UTC(2026, 7, 5, 20, 40, 13, 482),
+    });
+    const session = importText(readFileSync(`${DIR}/events.jsonl`, 'utf8'), { fileName: 'events.jsonl' });
+    expect(withCopilotWorkspace(session, workspace).meta).toMatchObject({ gitBranch: 'master', createdAt: Date.UTC(2026, 7, 5, 20, 40, 13, 471) });
+    expect(withCopilotWorkspace(session, { createdAt: 'not a time' }).meta.createdAt).toBe(session.meta.createdAt);
+  });
+
   it('is read beside events.jsonl by the command line; a broken one is refused by name and line', async () => {
     const dir = join(mkdtempSync(join(tmpdir(), 'copilot-ws-')), 'session');
     cpSync(DIR, dir, { recursive: true });

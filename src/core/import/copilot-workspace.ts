@@ -4,10 +4,11 @@
  * `cwd`, `git_root`, `branch`, `client_name`, `name` (the session's title: the first request, or
  * what the user chose with `/rename`, then `user_named: true`), older files `summary`,
  * `summary_count`, `created_at`, `updated_at`. The readers (the page's folder import, the command
- * line) pair it with the log: its name titles the conversation, its cwd and id fill what the log
- * did not say. Only the flat keys are read, by a small reader: a nested value (indented lines under
+ * line) pair it with the log: its name titles the conversation, its id, cwd, branch and creation
+ * time fill what the log did not say. Only the flat keys are read, by a small reader: a nested value (indented lines under
  * a key) is passed over, anything else that is not `key: value` is refused with its line.
  */
+import { toEpochMs } from './builder.ts';
 import { ImportFormatError, type ImportResult } from './types.ts';
 
 export interface CopilotWorkspace {
@@ -72,11 +73,14 @@ export function parseCopilotWorkspace(text: string, fileName: string): CopilotWo
   return workspace;
 }
 
-/** The session with its workspace applied: the title from it when it has one, the id and cwd where the log had none. */
+/** The session with its workspace applied: the title from it when it has one, the id, cwd, branch and start where the log had none. */
 export function withCopilotWorkspace(result: ImportResult, workspace: CopilotWorkspace): ImportResult {
   const meta = { ...result.meta };
   if (workspace.title) meta.title = workspace.title;
   if (workspace.id) meta.sessionId ??= workspace.id;
   if (workspace.cwd) meta.cwd ??= workspace.cwd;
+  if (workspace.branch) meta.gitBranch ??= workspace.branch;
+  const created = toEpochMs(workspace.createdAt);
+  if (created !== undefined) meta.createdAt ??= created;
   return { ...result, meta };
 }

@@ -46,6 +46,7 @@ export const cursorComposerImporter: DocumentImporter = {
     const spans = childSpans(text, [['conversation']]);
     const listKey = pathKey(['conversation']);
     const created = toEpochMs(doc.createdAt);
+    if (created !== undefined) meta.createdAt = created;
     (doc.conversation as unknown[]).forEach((bubble, i) => {
       builder.lines++;
       const line = spans.get(childKey(listKey, i))?.line ?? 1;

@@ -68,7 +68,7 @@ describe('Cursor composer documents', () => {
       { type: 2, bubbleId: 'empty', text: '' },
     ]));
     expect(result.format).toBe('cursor');
-    expect(result.meta).toMatchObject({ sessionId: 'c1', title: 'Fix it' });
+    expect(result.meta).toMatchObject({ sessionId: 'c1', title: 'Fix it', createdAt: 1_700_000_000_000 });
     expect(result.entries.map((entry) => `${entry.id}:${entry.role}`)).toEqual(['u:user', 'a:assistant', 'a/result:tool', 'b:assistant']);
     expect(result.entries[0]!.timestamp).toBe(Date.parse('2026-03-02T09:00:00.000Z'));
     expect(result.entries[1]!.blocks).toEqual([

@@ -9,7 +9,7 @@ describe('a real Gemini CLI chat (gemini-2.5-pro, October 2025)', () => {
   it('imports with the counts read off the file by hand', () => {
     const result = importText(REAL, { fileName: 'pomodoro-timer.json' });
     expect(result.format).toBe('gemini-cli');
-    expect(result.meta).toMatchObject({ sessionId: '0b23371a-ce2e-4b1c-81a0-44af5d94d9ce', model: 'gemini-2.5-pro' });
+    expect(result.meta).toMatchObject({ sessionId: '0b23371a-ce2e-4b1c-81a0-44af5d94d9ce', model: 'gemini-2.5-pro', createdAt: Date.UTC(2025, 9, 21, 20, 4, 20, 819) });
     // 19 messages: 5 prompts, 14 responses; 11 calls (3 write_file, 8 replace), each with its result.
     const roles = result.entries.map((entry) => entry.role);
     expect([roles.length, roles.filter((r) => r === 'user').length, roles.filter((r) => r === 'assistant').length, roles.filter((r) => r === 'tool').length]).toEqual([30, 5, 14, 11]);

@@ -19,7 +19,7 @@ describe('Gemini CLI chats', () => {
   it('reads the JSONL sample as written by hand: a prompt, a call with its result, the answer, usage per response', () => {
     const result = importText(JSONL, { fileName: 'jsonl_v040.jsonl' });
     expect(result.format).toBe('gemini-cli');
-    expect(result.meta).toMatchObject({ sessionId: 'gemini_stage0_jsonl', model: 'gemini-3-flash-preview' });
+    expect(result.meta).toMatchObject({ sessionId: 'gemini_stage0_jsonl', model: 'gemini-3-flash-preview', createdAt: Date.UTC(2026, 3, 29, 21, 39, 22, 319) });
     expect(result.entries.map((entry) => `${entry.id}:${entry.role}:${entry.line}`)).toEqual([
       'g-user-1:user:2', 'g-assistant-1:assistant:4', 'g-assistant-1/run_shell_command_stage0:tool:4', 'g-assistant-2:assistant:5',
     ]);

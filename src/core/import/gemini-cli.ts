@@ -97,6 +97,8 @@ class GeminiCliImporter implements LineImporter {
     if (id) meta.sessionId = id;
     const summary = str(value.summary);
     if (summary) meta.title = summary;
+    const started = toEpochMs(value.startTime);
+    if (started !== undefined) meta.createdAt = started;
     if (Array.isArray(value.messages)) {
       // A whole record on one line (the legacy file) or a checkpoint: each message in order.
       value.messages.forEach((message: unknown, i) => {

@@ -53,7 +53,7 @@ describe('opencode sessions', () => {
   it('reads an export: one entry per step with its tokens, results paired, the compaction as a marker', () => {
     const result = importText(JSON.stringify(EXPORT, null, 2), { fileName: `${SES}.json` });
     expect(result.format).toBe('opencode');
-    expect(result.meta).toMatchObject({ sessionId: SES, title: 'Print the working directory', model: 'grok-code', version: '0.9.6' });
+    expect(result.meta).toMatchObject({ sessionId: SES, title: 'Print the working directory', model: 'grok-code', version: '0.9.6', cwd: '/work/toji', createdAt: 1758069898000 });
     expect(result.entries.map((entry) => `${entry.id}:${entry.role}:${entry.kind}`)).toEqual([
       'msg_u1:user:message', 'msg_a1:assistant:message', 'msg_a1/call_1:tool:message', 'msg_a1/call_2:tool:message', 'msg_a1.s1:assistant:message',
       'msg_u2:user:event', 'msg_a2:summary:compaction', 'msg_u3:user:message', 'msg_a3:assistant:message', 'msg_a3/call_3:tool:message',
@@ -83,6 +83,8 @@ describe('opencode sessions', () => {
     const result = importText(JSON.stringify(sessions[0]!.document), { format: 'opencode' });
     expect(linkReport(result.entries)).toEqual({ toolCalls: 1, toolResults: 1, orphanToolCalls: 0, orphanToolResults: 0 });
     expect(result.entries.filter((entry) => entry.usage).map((entry) => entry.usage)).toEqual([{ input: 120, output: 16 }]);
+    // The session file's directory and time.created.
+    expect(result.meta).toMatchObject({ cwd: '/tmp/large', createdAt: 1730000100000 });
   });
 
   it('names a file of the folder that is no opencode record, and links a subagent session to its parent', () => {

@@ -215,6 +215,10 @@ export const opencodeImporter: DocumentImporter = {
     if (title) meta.title = title;
     const version = str(session.version);
     if (version) meta.version = version;
+    const directory = str(session.directory);
+    if (directory) meta.cwd = directory;
+    const created = isRecord(session.time) ? toEpochMs(session.time.created) : undefined;
+    if (created !== undefined) meta.createdAt = created;
     const parentId = str(session.parentID);
     if (parentId) meta.subagent = { parentSessionId: parentId, ...(sessionId ? { agentId: sessionId } : {}) };
     const listPath = list ? [] : ['messages'];

@@ -71,7 +71,8 @@ describe('pi importer: large-session (v1, linear, mixed providers)', () => {
     expect(result.entries).toHaveLength(messages.length);
     expect(result.lines).toBe(raw.length);
     expect(result.ignoredLines).toBe(raw.length - messages.length); // header, model_change, thinking_level_change
-    expect(result.meta).toEqual({ sessionId: raw[0]!.id, cwd: raw[0]!.cwd, version: '1', model: 'claude-sonnet-4-5' });
+    // The header's timestamp is when the session started (2025-11-20T23:33:50.805Z).
+    expect(result.meta).toEqual({ sessionId: raw[0]!.id, cwd: raw[0]!.cwd, version: '1', model: 'claude-sonnet-4-5', createdAt: Date.UTC(2025, 10, 20, 23, 33, 50, 805) });
   });
 
   it('maps roles as counted from the raw JSON', () => {
@@ -187,7 +188,7 @@ describe('pi importer: inline cases', () => {
       { type: 'compaction', timestamp: TS, summary: 'sum B', firstKeptEntryIndex: 3, tokensBefore: 600, details: { readFiles: ['a.ts'], modifiedFiles: ['b.ts'] } },
     );
     const result = importText(text);
-    expect(result.meta).toEqual({ sessionId: 'v1', cwd: '/p', version: '1', model: 'claude-opus-4-5' });
+    expect(result.meta).toEqual({ sessionId: 'v1', cwd: '/p', version: '1', model: 'claude-opus-4-5', createdAt: Date.parse(TS) });
     const markers = result.entries.filter((entry) => entry.kind === 'compaction');
     // Index 2 is line 3 (the reply); index 3 is the thinking_level_change, so the next entry (line 5) is kept first.
     expect(markers.map((entry) => entry.marker)).toEqual([

@@ -156,6 +156,8 @@ class PiImporter implements LineImporter {
     const cwd = str(value.cwd);
     if (cwd) meta.cwd = cwd;
     meta.version = String(num(value.version) ?? 1);
+    const created = toEpochMs(value.timestamp);
+    if (created !== undefined) meta.createdAt = created;
     const model = str(value.modelId);
     if (model) meta.model = model;
   }

@@ -48,6 +48,19 @@ export interface SessionMeta {
   contextWindow?: number;
   version?: string;
   /**
+   * The git branch the session worked on, as its source recorded it: Claude Code's `gitBranch` (the
+   * first line that names one), Codex's `session_meta` `git.branch`, Copilot CLI's `session.start`
+   * `context.branch` or `workspace.yaml` `branch`.
+   */
+  gitBranch?: string;
+  /**
+   * When the session started, as its source recorded it (epoch ms): Codex's `session_meta`
+   * timestamp, pi's session header, Gemini CLI's `startTime`, opencode's `time.created`, Cursor's
+   * composer `createdAt`, Copilot CLI's `session.start` `startTime` or `workspace.yaml` `created_at`.
+   * Never guessed from the first entry's time.
+   */
+  createdAt?: number;
+  /**
    * Subagents this session started, by agent id -> the tool call that started them (Claude Code 2.1
    * records `toolUseResult.agentId` on the call's result).
    */

@@ -12,6 +12,7 @@ export { messageParts } from '../../core/summarize/harness.ts';
 export { VERBOSITIES, viewRows, type Verbosity, type ViewRow } from '../../core/journal/view-rows.ts';
 export { gaugeContext, GAUGE_COUNTS, type GaugeContext } from '../../core/compaction/gauge-context.ts';
 export { formatWindow, windowPresets } from '../../core/tokens/windows.ts';
+export { SESSION_FACT_KEYS, sessionFacts } from '../../core/import/session-facts.ts';
 
 /** The leaf shown: `chosen` while it still ends one of `branches`, else the journal's active leaf. */
 export function shownLeaf(entries: readonly Entry[], branches: readonly Branch[], chosen: string | undefined): string | undefined {

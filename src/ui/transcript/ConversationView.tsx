@@ -1,5 +1,6 @@
 /**
- * The open conversation: what was imported (format, entries, problems), token totals per role and
+ * The open conversation: what was imported (format, entries, problems), what its source said about
+ * the session (cwd, branch, start, model, version), token totals per role and
  * kind with the chosen counter, the window gauge for the shown branch, and the transcript itself.
  */
 import { useLiveQuery } from 'dexie-react-hooks';
@@ -16,6 +17,7 @@ import { COUNTER_LABELS, FORMAT_LABELS } from '../../store/view/vocabulary.ts';
 import { TokenTotals } from '../tokens/TokenTotals.tsx';
 import { WindowGauge } from '../tokens/WindowGauge.tsx';
 import { BranchPicker } from './BranchPicker.tsx';
+import { SessionFactsLine } from './SessionFactsLine.tsx';
 import { SubagentOf } from './SubagentOf.tsx';
 import { TranscriptList } from './TranscriptList.tsx';
 import { useBranches } from './use-branches.ts';
@@ -66,6 +68,7 @@ function LoadedConversation({ conversation }: { conversation: ConversationRow })
           {conversation.ignoredLines > 0 && ` (${formatNumber(conversation.ignoredLines)} metadata lines not shown)`}
           {(conversation.blankLines ?? 0) > 0 && <span data-testid="conversation.blank-lines">{` · ${formatNumber(conversation.blankLines ?? 0)} blank`}</span>}
         </p>
+        <SessionFactsLine meta={conversation.meta} />
         <SubagentOf conversation={conversation} />
       </header>
       {conversation.issues.length > 0 && <IssueList conversation={conversation} />}

@@ -1,11 +1,13 @@
 import 'fake-indexeddb/auto';
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
+import { parseCopilotWorkspace } from '../../core/import/copilot-workspace.ts';
 import { FoldlabDatabase } from '../../db/schema.ts';
 import { Engine } from './engine.ts';
 import type { JobProgress } from './protocol.ts';
 
 const CLAUDE = readFileSync('public/samples/claude-code/37f83ec9-f2ea-42a9-925e-0d5c105cb6e8.jsonl');
+const COPILOT = 'public/samples/copilot-cli/049410b4-c1df-44ee-87a5-caa1c349091e';
 
 let db: FoldlabDatabase;
 afterEach(async () => {
@@ -124,6 +126,19 @@ describe('Engine', () => {
     expect(outcome.conversation.issues).toHaveLength(1000);
     expect(outcome.conversation).toMatchObject({ issueCount: 1200, blankLines: 2 });
     expect(await engine.inspect(outcome.conversation.id, 'o200k')).toMatchObject({ skippedLines: 1200, blankLines: 2 });
+  });
+
+  it("stores a session's branch and start with the conversation (its workspace.yaml filling what the log lacks) and reads them back for inspect", async () => {
+    db = new FoldlabDatabase(`t-${Math.random()}`);
+    const engine = new Engine(db);
+    // The sample's log with session.start's context.branch and startTime taken out: workspace.yaml supplies both.
+    const log = readFileSync(`${COPILOT}/events.jsonl`, 'utf8').replace('"startTime":"2026-08-05T20:40:13.471Z",', '').replace(',"branch":"master"', '');
+    const copilotWorkspace = parseCopilotWorkspace(readFileSync(`${COPILOT}/workspace.yaml`, 'utf8').replace('branch: master', 'branch: fix-empty-cart'), 'workspace.yaml');
+    const outcome = await engine.importBlob(new Blob([log]), { jobId: 'ws', fileName: 'events.jsonl', origin: 'file', copilotWorkspace }, () => undefined);
+    expect((await db.conversations.get(outcome.conversation.id))?.meta).toMatchObject({ gitBranch: 'fix-empty-cart', createdAt: Date.UTC(2026, 7, 5, 20, 40, 13, 482), cwd: '/work' });
+    const session = { cwd: '/work', branch: 'fix-empty-cart', created: '2026-08-05 20:40:13 UTC', model: 'qwen3:0.6b', version: '1.0.78' };
+    expect(outcome.report.session).toEqual(session);
+    expect((await engine.inspect(outcome.conversation.id, 'o200k')).session).toEqual(session);
   });
 
   it('a cancelled import stores nothing', async () => {

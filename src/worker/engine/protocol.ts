@@ -70,7 +70,7 @@ export interface ImportRequest {
   kimiFolder?: KimiFolderInfo;
   /** A Factory Droid session's `<id>.settings.json`, read beside its session file (model, token totals). */
   droidSettings?: { fileName: string; settings: DroidSettings };
-  /** A GitHub Copilot CLI session's `workspace.yaml`, read beside its `events.jsonl` (title, cwd). */
+  /** A GitHub Copilot CLI session's `workspace.yaml`, read beside its `events.jsonl` (title, cwd, branch, start). */
   copilotWorkspace?: CopilotWorkspace;
 }
 
