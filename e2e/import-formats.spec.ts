@@ -5,8 +5,8 @@
  * calls.
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import type { Page } from '@playwright/test';
 import { cliInspect, expect, ROOT, sample, test, type AppPage } from './fixtures/app.ts';
 
@@ -113,4 +113,22 @@ test("opencode's SQLite store picked as a file imports its session with the CLI'
   expect(await app.totalTokens()).toBe(50);
   const outcome = await app.reportFor('s_stage0_large.json');
   expect(outcome).toMatchObject({ format: 'opencode', toolCalls: 1, toolResults: 1, roles: { system: 0, user: 2, assistant: 3, tool: 1 } });
+});
+
+test("a Copilot CLI session folder picked whole takes its title from workspace.yaml and shows the session's branch and start as the CLI does", async ({ app, page }, testInfo) => {
+  // The real session folder, renamed as `/rename` does (workspace.yaml's name), so the title can only come from it.
+  const folder = testInfo.outputPath('049410b4-c1df-44ee-87a5-caa1c349091e');
+  cpSync(sample('copilot-cli/049410b4-c1df-44ee-87a5-caa1c349091e'), folder, { recursive: true });
+  const workspace = join(folder, 'workspace.yaml');
+  writeFileSync(workspace, readFileSync(workspace, 'utf8').replace(/^name: .*$/m, 'name: Empty carts average to 0').replace('user_named: false', 'user_named: true'));
+  await importFolder(app, page, folder, 'events.jsonl');
+  await expect(page.getByTestId('conversation.title')).toHaveText('Empty carts average to 0');
+  // `npm run cli -- inspect <folder>/events.jsonl --json` on the same folder: its title, its session
+  // facts (session.start's context.branch and startTime) and 7 entries of 6,251 o200k tokens.
+  await expect(page.getByTestId('conversation.session.branch')).toHaveText('branch master');
+  await expect(page.getByTestId('conversation.session.created')).toHaveText('created 2026-08-05 20:40:13 UTC');
+  await expect(page.getByTestId('conversation.session')).toHaveText('cwd /work · branch master · created 2026-08-05 20:40:13 UTC · model qwen3:0.6b · version 1.0.78');
+  expect(await app.entryCount()).toBe(7);
+  expect(await app.totalTokens()).toBe(6251);
+  expect(await app.reportFor('events.jsonl')).toMatchObject({ format: 'copilot-cli', toolCalls: 2, toolResults: 2 });
 });
