@@ -13,14 +13,18 @@
  *   `l<line>.t<n>`. A `tool_result` block (some exports carry them) answers the call its
  *   `tool_use_id` names when that is a call's id, else the oldest call still unanswered; it becomes
  *   a tool entry of its own. A result with no call to answer is kept, reported, and left orphaned.
- * - The files record no timestamps or usage (a `model` beside an assistant line is kept); a `{type: ...}` record without a role (e.g.
- *   `turn_ended`) is a harness marker, counted as understood and not turned into an entry.
+ * - The files record no usage (a `model` beside an assistant line is kept) and no time but the
+ *   request's `<timestamp>`, which dates its entry (and leaves the title); a `{type: ...}` record
+ *   without a role is a harness marker, counted as understood and not turned into an entry; a
+ *   `turn_ended` that is not a success flags the turn's last response aborted (and an error when
+ *   its status is `error`) (cursor-turn.ts).
  * - A block of another type keeps its `text` (reported once per line), a line of another role is
  *   reported by line and skipped.
  */
 import type { Block, TextBlock, ToolResultBlock } from '../journal/entry.ts';
 import { clipWords } from '../summarize/clip.ts';
 import { base64Bytes, EntryBuilder, describe, isRecord, str } from './builder.ts';
+import { cursorRequestTime, cursorTurnEnd, withoutCursorTimestamp } from './cursor-turn.ts';
 import type { ImportResult, LineImporter } from './types.ts';
 
 const CALL_TYPES = new Set(['tool_use', 'tool-use', 'tool_call', 'tool-call']);
@@ -55,6 +59,9 @@ class CursorImporter implements LineImporter {
     const role = str(value.role);
     if (role === undefined && typeof value.type === 'string') {
       this.builder.ignoredLines++;
+      const end = cursorTurnEnd(value);
+      const last = this.builder.entries.at(-1);
+      if (end?.cut && last?.role === 'assistant') last.flags = { ...last.flags, aborted: true, ...(end.error ? { error: true } : {}) };
       return;
     }
     if (role !== 'user' && role !== 'assistant') {
@@ -87,9 +94,11 @@ class CursorImporter implements LineImporter {
     }
     this.reportUnknown(unknown, line);
     if (blocks.length > 0) {
-      this.builder.push({ id: `l${line}`, line, role: 'user', kind: 'message', blocks, sourceType: 'user' });
+      const entry = this.builder.push({ id: `l${line}`, line, role: 'user', kind: 'message', blocks, sourceType: 'user' });
+      const time = blocks.reduce<number | undefined>((found, block) => found ?? (block.type === 'text' ? cursorRequestTime(block.text) : undefined), undefined);
+      if (time !== undefined) entry.timestamp = time;
       if (this.builder.meta.title === undefined) {
-        const words = blocks.flatMap((block) => (block.type === 'text' ? [block.text.replace(USER_QUERY, '')] : [])).join('\n').trim();
+        const words = blocks.flatMap((block) => (block.type === 'text' ? [withoutCursorTimestamp(block.text).replace(USER_QUERY, '')] : [])).join('\n').trim();
         if (words) this.builder.meta.title = clipWords(words, TITLE_MAX_CHARS);
       }
     }

@@ -23,6 +23,7 @@ const SAMPLES = [
   'public/samples/cursor/schema_drift.jsonl',
   'public/samples/cursor/agent-transcripts/parent.jsonl',
   'public/samples/cursor/agent-transcripts/parent/subagents/child.jsonl',
+  'public/samples/cursor/turn-ended-error-writable-iterable-closed-1.jsonl',
   'public/samples/copilot-cli/049410b4-c1df-44ee-87a5-caa1c349091e/events.jsonl',
   'public/samples/droid/exec-rc-claude.jsonl',
   'public/samples/droid/exec-permission-denied.jsonl',
