@@ -7,7 +7,9 @@
 import { execFileSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import type { BrowserContext, Page } from '@playwright/test';
+import { readFileSync } from 'node:fs';
 import { expect, ROOT, sample, test } from './fixtures/app.ts';
+import { storedRows } from './fixtures/stored-rows.ts';
 
 const CLAUDE = sample('claude-code/37f83ec9-f2ea-42a9-925e-0d5c105cb6e8.jsonl');
 const STRATEGIES = ['pi', 'observation-masking', 'sliding-window', 'folding'];
@@ -179,6 +181,41 @@ test('four configurations (memory folding among them): one curve each, totals eq
   await expect(page.getByTestId('compare.probes.dismissed')).toHaveAttribute('data-value', '1');
   await page.getByTestId('compare.probes.restore').click();
   await expect(page.getByTestId('compare.probes.dismissed')).toHaveAttribute('data-value', '0');
+
+  // The saved comparison's JSON and CSV files carry the page's names and figures (read in one go).
+  const saved = page.getByTestId('compare.saved.item');
+  const onPage = await page.evaluate(() => Object.fromEntries([...document.querySelectorAll('[data-testid^="compare.totals."]')].map((el) => [
+    el.getAttribute('data-testid')!, { text: el.textContent, value: el.getAttribute('data-value'), kept: el.getAttribute('data-kept'), total: el.getAttribute('data-total') },
+  ])));
+  const labels = cli.strategies.map((_, i) => onPage[`compare.totals.${i}.label`]!.text);
+  const json = await downloaded(page, 'compare.saved.json');
+  expect(json.name).toMatch(/\.compare\.json$/);
+  const file = JSON.parse(json.text) as { name: string; request: { counter: string; contextWindow: number }; result: { results: Array<{ label: string; totals: { tokensPerTask: number; peakTokens: number; compactions: number } }> } };
+  expect(file.name).toBe(await saved.getByTestId('compare.saved.open').textContent());
+  expect(file.request).toMatchObject({ counter: 'chars4', contextWindow: Number(WINDOW) });
+  expect(file.result.results.map((r) => r.label)).toEqual(labels);
+  expect(file.result.results.map((r) => [r.totals.tokensPerTask, r.totals.peakTokens, r.totals.compactions].map(String)))
+    .toEqual(labels.map((_, i) => ['tokensPerTask', 'peakTokens', 'compactions'].map((column) => onPage[`compare.totals.${i}.${column}`]!.value)));
+  const csv = await downloaded(page, 'compare.saved.csv');
+  expect(csv.name).toMatch(/\.compare\.csv$/);
+  const [header, ...csvRows] = parseCsv(csv.text);
+  expect(csvRows.map((cells) => cells[header!.indexOf('label')])).toEqual(labels);
+  for (const [i, cells] of csvRows.entries()) {
+    const cell = (column: string) => cells[header!.indexOf(column)];
+    expect(cell('tokens_per_task')).toBe(onPage[`compare.totals.${i}.tokensPerTask`]!.value);
+    expect(cell('overflow_calls')).toBe(onPage[`compare.totals.${i}.overflowCalls`]!.value);
+    for (const category of Object.keys(cli.strategies[i]!.probes)) {
+      const score = onPage[`compare.totals.${i}.score.${category}`]!;
+      expect([cell(`${category}_kept`), cell(`${category}_total`)], `${labels[i]} ${category}`).toEqual([score.kept, score.total]);
+    }
+  }
+
+  // Delete asks first; then the comparison is gone from the list, the view and the library.
+  await saved.getByTestId('compare.saved.delete').click();
+  await page.getByTestId('confirm.ok').click();
+  await expect(page.getByTestId('compare.saved.empty')).toBeVisible();
+  await expect(table).toBeHidden();
+  expect((await storedRows(page)).comparisons).toBe(0);
 });
 
 test('Cancel stops a running compare and saves nothing', async ({ app, page, context }) => {
@@ -206,7 +243,27 @@ test('a configuration whose summarizer fails shows its error; the others still r
   expect(await value(page, 'compare.totals.1.calls')).toBe(String(cli.calls));
   expect(await value(page, 'compare.totals.1.tokensPerTask')).toBe(String(window.tokensPerTask));
   await expect(page.getByTestId('compare.chart')).toHaveAttribute('data-series', '2');
+  // The saved run's JSON keeps the failure and names the remote model, never its key.
+  const json = await downloaded(page, 'compare.saved.json');
+  const file = JSON.parse(json.text) as { request: { remote?: { model?: string } }; result: { results: Array<{ error?: string }> } };
+  expect(file.request.remote?.model).toBe('gpt-4o-mini');
+  expect(file.result.results[0]!.error).toMatch(/401|API key/i);
+  expect(json.text).not.toContain('sk-test-not-a-real-key');
 });
+
+/** Clicks a button that saves a file: the file's suggested name and its text. */
+async function downloaded(page: Page, testId: string): Promise<{ name: string; text: string }> {
+  const [file] = await Promise.all([page.waitForEvent('download'), page.getByTestId(testId).click()]);
+  return { name: file.suggestedFilename(), text: readFileSync((await file.path())!, 'utf8') };
+}
+
+/** Rows of cells of a CSV text (quoted cells with "" inside, no line break in a cell), as a spreadsheet reads it. */
+function parseCsv(text: string): string[][] {
+  return text.trimEnd().split('\n').map((line) => {
+    const cells = [...`${line},`.matchAll(/"((?:[^"]|"")*)",|([^,]*),/g)];
+    return cells.map(([, quoted, plain]) => (quoted === undefined ? plain! : quoted.replace(/""/g, '"')));
+  });
+}
 
 /** Text with inline markdown markers dropped and whitespace collapsed, as compared above. */
 function normalizeMarkdownText(text: string): string {

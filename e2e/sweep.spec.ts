@@ -29,7 +29,7 @@ test.beforeAll(() => {
   cli = JSON.parse(out) as CliSweep;
 });
 
-test('a sweep over two pi settings draws its points and front, equals the CLI, hands back the recommended block and opens a point in Compare', async ({ app, page }) => {
+test('a sweep over two pi settings draws its points and front, equals the CLI, copies the recommended block and opens a point in Compare from the chart and the table', async ({ app, page, context }) => {
   await app.importFile(CLAUDE);
   await page.getByTestId('counter.select').selectOption('chars4');
   await page.getByTestId('gauge.preset').selectOption('custom');
@@ -74,14 +74,42 @@ test('a sweep over two pi settings draws its points and front, equals the CLI, h
   await expect(block).toHaveAttribute('data-format', 'json');
   const parsed = JSON.parse((await block.textContent()) ?? '') as { compaction: Record<string, unknown> };
   expect(parsed.compaction).toMatchObject({ keepRecentTokens: recommended.options.keepRecentTokens, reserveTokens: recommended.options.reserveTokens });
+  // Copy puts exactly that block on the clipboard and says so.
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  await page.getByTestId('agent-config.copy').click();
+  await expect(page.getByTestId('agent-config.copied')).toHaveText('Copied');
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(await block.textContent());
 
   // The tab with its result passes axe (no serious or critical violation).
   const axe = await new AxeBuilder({ page }).include('[data-testid="sweep"]').analyze();
   expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
 
+  // A click on a point of the chart opens that point's replay in Compare, as the line under it says (here one off the recommendation).
+  await expect(page.getByTestId('sweep.chart.hint')).toHaveText(/Click a point to open its replay in Compare/);
+  const picked = cli.points.findIndex((_, i) => i !== cli.recommended);
+  await chart.locator('.u-over').scrollIntoViewIfNeeded();
+  const over = (await chart.locator('.u-over').boundingBox())!;
+  const at = chartPlace(cli.points, picked, over);
+  await page.mouse.click(at.x, at.y);
+  await expect(page.getByTestId('tab.compare')).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByTestId('compare.totals.0.label')).toHaveText(`pi · sweep point ${picked}`, { timeout: 30_000 });
+  await expect(page.getByTestId('compare.totals.0.tokensPerTask')).toHaveAttribute('data-value', String(cli.points[picked]!.tokensPerTask));
+
   // A point's button (the chart's keyboard twin) opens its replay in Compare.
+  await page.getByTestId('tab.sweep').click();
   await rows.nth(cli.recommended).getByTestId('sweep.point.open').click();
   await expect(page.getByTestId('tab.compare')).toHaveAttribute('aria-selected', 'true');
   await expect(page.getByTestId('compare.totals.0.label')).toHaveText(`pi · sweep point ${cli.recommended}`, { timeout: 30_000 });
   await expect(page.getByTestId('compare.totals.0.tokensPerTask')).toHaveAttribute('data-value', String(recommended.tokensPerTask));
 });
+
+/**
+ * Where point `index` is drawn on the chart's plot area `box` (page pixels), by the chart's scales:
+ * x from 0.05 under the lowest ratio to 0.05 over the highest, y from 0 to 1.02 of retention.
+ */
+function chartPlace(points: CliSweep['points'], index: number, box: { x: number; y: number; width: number; height: number }) {
+  const ratios = points.map((p) => p.ratioToUncompacted);
+  const [low, high] = [Math.max(0, Math.min(...ratios) - 0.05), Math.max(...ratios) + 0.05];
+  const point = points[index]!;
+  return { x: box.x + ((point.ratioToUncompacted - low) / (high - low)) * box.width, y: box.y + (1 - point.retention / 1.02) * box.height };
+}

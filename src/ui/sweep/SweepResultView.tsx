@@ -44,6 +44,7 @@ export function SweepResultView({ row }: { row: SweepRow }) {
       </p>
       <Suspense fallback={<p className="muted">Loading the chart…</p>}>
         <SweepChart result={result} onPick={open} />
+        <p className="muted small" data-testid="sweep.chart.hint">Click a point to open its replay in Compare; the table below has the same for each point.</p>
       </Suspense>
       <div className="actions">
         <label className="field inline">
