@@ -3,7 +3,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { detectJsonlFormat } from './detect.ts';
+import { detectJsonlFormat, isUndecidedOpening } from './detect.ts';
 
 const ROOT = 'public/samples';
 
@@ -22,9 +22,12 @@ describe('JSONL detection over the samples', () => {
     const folder = path.slice(ROOT.length + 1).split('/')[0];
     it(`reads every line that names a format of ${path} as ${folder}`, () => {
       const lines = readFileSync(path, 'utf8').split('\n').filter((line) => line.trim());
-      // The first line decides; no other line of the file may look like another format's first line.
-      expect(detectJsonlFormat(JSON.parse(lines[0]!) as Record<string, unknown>)).toBe(folder);
+      // The first line decides (the second after a wire metadata line two agents write alike); no
+      // other line of the file may look like another format's first line.
+      const opening = lines.find((line) => !isUndecidedOpening(JSON.parse(line)))!;
+      expect(detectJsonlFormat(JSON.parse(opening) as Record<string, unknown>)).toBe(folder);
       for (const line of lines) {
+        if (isUndecidedOpening(JSON.parse(line))) continue;
         const format = detectJsonlFormat(JSON.parse(line) as Record<string, unknown>);
         if (format !== undefined) expect(format, line.slice(0, 120)).toBe(folder);
       }

@@ -3,6 +3,7 @@
  * (FORMATS.md §0); a whole JSON document is classified by its shape.
  */
 import { isRecord, str } from './builder.ts';
+import { KIMI_CODE_METADATA } from './kimi-code-parts.ts';
 import type { FormatId } from './types.ts';
 
 const CLAUDE_TYPES = new Set([
@@ -12,6 +13,8 @@ const CLAUDE_TYPES = new Set([
 ]);
 const GEMINI_TYPES = new Set(['user', 'gemini', 'info', 'warning', 'error']);
 const CODEX_TYPES = new Set(['session_meta', 'response_item', 'event_msg', 'turn_context', 'compacted', 'world_state']);
+/** Kimi Code wire records that can come first when a wire's metadata line is missing (a session's opening records, a message, a loop event). */
+const KIMI_CODE_OPENING = new Set(['context.append_message', 'context.append_loop_event', 'config.update', 'profile.bind', 'runtime.set_binding', 'tools.set_active_tools', 'permission.set_mode', 'turn.prompt', 'llm.request']);
 /** A GitHub Copilot CLI event type: dotted, lower case (`session.start`, `user.message`, `tool.execution_complete`). */
 const COPILOT_TYPE = /^[a-z_]+(\.[a-z_]+)+$/;
 
@@ -23,8 +26,11 @@ export function detectJsonlFormat(first: Record<string, unknown>): FormatId | un
   if (typeof first.id === 'string' && 'instructions' in first && typeof first.timestamp === 'string') return 'codex';
   if (typeof first.sessionId === 'string' && typeof first.projectHash === 'string') return 'gemini-cli';
   if (isDroidLine(first)) return 'droid';
-  // Kimi CLI: wire.jsonl's metadata line or a wire record; context.jsonl's own records.
-  if (first.type === 'metadata' && typeof first.protocol_version === 'string') return 'kimi';
+  // Kimi Code's wire opens with a metadata line that has its `created_at` (kimi-cli's never does), or
+  // with one of its flat records when that line is missing.
+  if (first.type === 'metadata' && typeof first.protocol_version === 'string') return typeof first.created_at === 'number' ? 'kimi-code' : 'kimi';
+  if (typeof type === 'string' && (KIMI_CODE_OPENING.has(type) || KIMI_CODE_METADATA.has(type)) && !('data' in first) && !('payload' in first)) return 'kimi-code';
+  // Kimi CLI: a wire record; context.jsonl's own records.
   if (isRecord(first.message) && typeof first.message.type === 'string' && isRecord(first.message.payload) && !('type' in first)) return 'kimi';
   if (typeof first.role === 'string' && first.role.startsWith('_') && ['_system_prompt', '_usage', '_checkpoint'].includes(first.role)) return 'kimi';
   if (typeof type === 'string' && COPILOT_TYPE.test(type) && isRecord(first.data) && ('parentId' in first || typeof first.id === 'string' || type === 'session.start')) return 'copilot-cli';
@@ -38,6 +44,14 @@ export function detectJsonlFormat(first: Record<string, unknown>): FormatId | un
     }
   }
   return undefined;
+}
+
+/**
+ * A wire metadata line without `created_at` (`{"type": "metadata", "protocol_version"}`): kimi-cli
+ * writes it so, and Kimi Code's subagent wires may, so the line after it tells the two apart.
+ */
+export function isUndecidedOpening(value: unknown): boolean {
+  return isRecord(value) && value.type === 'metadata' && typeof value.protocol_version === 'string' && !('created_at' in value);
 }
 
 /**

@@ -34,6 +34,8 @@ const SAMPLES = [
   'public/samples/kimi/7f3a9c2e-5b1d-4e8f-a6c4-2d9e0b7f1a35/context_1.jsonl',
   'public/samples/kimi/7f3a9c2e-5b1d-4e8f-a6c4-2d9e0b7f1a35/context.jsonl',
   'public/samples/kimi/531d195b-6436-426e-b010-4bf723a992de.jsonl',
+  'public/samples/kimi-code/session_4e1b7c2a-9d3f-4a86-b5e0-7c21f8d3a94b/agents/main/wire.jsonl',
+  'public/samples/kimi-code/session_4e1b7c2a-9d3f-4a86-b5e0-7c21f8d3a94b/agents/agent-0/wire.jsonl',
 ].map((path) => ({ path, lines: readFileSync(path, 'utf8').trimEnd().split('\n').slice(0, 40) }));
 
 const enc = new TextEncoder();

@@ -13,6 +13,7 @@ import { createCopilotCliImporter } from './copilot-cli.ts';
 import { cursorComposerImporter } from './cursor-composer.ts';
 import { createDroidImporter } from './droid.ts';
 import { createKimiImporter } from './kimi.ts';
+import { createKimiCodeImporter } from './kimi-code.ts';
 import type { DocumentImporter, FormatId, LineImporter } from './types.ts';
 
 /**
@@ -36,4 +37,5 @@ export const IMPORTERS: Record<FormatId, ImporterKind> = {
   'copilot-cli': { kind: 'jsonl', create: createCopilotCliImporter },
   droid: { kind: 'jsonl', create: createDroidImporter },
   kimi: { kind: 'jsonl', create: createKimiImporter },
+  'kimi-code': { kind: 'jsonl', create: createKimiCodeImporter },
 };

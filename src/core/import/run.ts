@@ -9,7 +9,7 @@ import { linkToolCalls } from '../journal/link.ts';
 import { describe, isRecord } from './builder.ts';
 import { MAX_NESTING_DEPTH, mayNestDeeperThan, nestingDepth, withoutDeepEntries } from './depth.ts';
 import { cursorTranscriptPath } from './cursor.ts';
-import { describeShape, detectDocumentFormat, detectJsonlFormat } from './detect.ts';
+import { describeShape, detectDocumentFormat, detectJsonlFormat, isUndecidedOpening } from './detect.ts';
 import { locateJsonError } from './json-error.ts';
 import { LineSplitter, type Line } from './lines.ts';
 import { IMPORTERS } from './registry.ts';
@@ -95,7 +95,8 @@ export class ImportSession {
       if (first !== undefined && this.held.every((line) => line.text.trim().length === 0)) {
         throw new ImportFormatError(`${this.name()} has no line that could be read: line ${first.line}: ${first.message}`, first.line);
       }
-      this.decide(undefined);
+      // A file that is only its opening line is read as that line says.
+      this.decide(this.held.find((line) => isUndecidedOpening(tryParse(line.text))));
     }
     let result: ImportResult;
     if (this.mode.kind === 'jsonl') {
@@ -176,8 +177,9 @@ export class ImportSession {
     if (this.mode.kind === 'pending') {
       this.held.push(line);
       if (line.text.trim().length === 0) return;
-      // A broken object line says nothing about the format: the next good line decides.
-      if (this.options.format === undefined && looksLikeBrokenLine(line.text)) return;
+      // A broken object line says nothing about the format, nor a wire metadata line two agents write
+      // alike: the next good line decides.
+      if (this.options.format === undefined && (looksLikeBrokenLine(line.text) || isUndecidedOpening(tryParse(line.text)))) return;
       this.decide(line);
       return;
     }

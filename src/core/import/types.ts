@@ -5,7 +5,7 @@
  */
 import type { Entry } from '../journal/entry.ts';
 
-export type FormatId = 'claude-code' | 'codex' | 'pi' | 'openai-chat' | 'anthropic' | 'openhands' | 'gemini-cli' | 'opencode' | 'cline' | 'cursor' | 'copilot-cli' | 'droid' | 'kimi';
+export type FormatId = 'claude-code' | 'codex' | 'pi' | 'openai-chat' | 'anthropic' | 'openhands' | 'gemini-cli' | 'opencode' | 'cline' | 'cursor' | 'copilot-cli' | 'droid' | 'kimi' | 'kimi-code';
 
 export const FORMAT_LABELS: Record<FormatId, string> = {
   'claude-code': 'Claude Code session (JSONL)',
@@ -21,6 +21,7 @@ export const FORMAT_LABELS: Record<FormatId, string> = {
   'copilot-cli': 'GitHub Copilot CLI session (events.jsonl)',
   droid: 'Factory Droid session (session JSONL or exec stream-json)',
   kimi: 'Kimi CLI session (wire.jsonl or context.jsonl)',
+  'kimi-code': 'Kimi Code session (an agent\'s wire.jsonl or the session folder)',
 };
 
 export const FORMAT_IDS = Object.keys(FORMAT_LABELS) as FormatId[];
