@@ -10,6 +10,7 @@ import { isOpencodeStorage, readOpencodeFolder, type FolderFile } from '../core/
 import { importText, ImportSession } from '../core/import/run.ts';
 import { importSqliteStore, storePath } from './load-store.ts';
 import { importKimiFolder, isKimiFolder } from './load-kimi.ts';
+import { importKimiCodeFolder, isKimiCodeFolder } from './load-kimi-code.ts';
 import { ImportFormatError, type FormatId, type ImportResult } from '../core/import/types.ts';
 
 /**
@@ -24,7 +25,7 @@ export async function importFile(path: string, format?: FormatId): Promise<Impor
   if (stat.isDirectory()) {
     // A GitHub Copilot CLI session folder (`~/.copilot/session-state/<id>/`): its log, with the workspace.yaml beside it.
     if (existsSync(join(path, COPILOT_LOG))) return importFile(join(path, COPILOT_LOG), format);
-    return (await importKimiFolder(path)) ?? importFolder(path);
+    return (await importKimiFolder(path)) ?? (await importKimiCodeFolder(path)) ?? importFolder(path);
   }
   const size = stat.size;
   const session = new ImportSession({ fileName: basename(path), size, ...(format ? { format } : {}) });
@@ -69,7 +70,7 @@ function filesUnder(dir: string): FolderFile[] {
   return files;
 }
 
-/** Is `dir` an opencode storage folder, a Cline task folder or a Kimi CLI session folder (read as a session, not walked for transcripts)? */
+/** Is `dir` an opencode storage folder, a Cline task folder or a Kimi CLI or Kimi Code session folder (read as a session, not walked for transcripts)? */
 export function isSessionFolder(dir: string): boolean {
   const paths: string[] = [];
   const walk = (at: string) => {
@@ -79,7 +80,7 @@ export function isSessionFolder(dir: string): boolean {
     }
   };
   walk(dir);
-  return isOpencodeStorage(paths) || isClineTaskFolder(paths) || isKimiFolder(dir);
+  return isOpencodeStorage(paths) || isClineTaskFolder(paths) || isKimiFolder(dir) || isKimiCodeFolder(dir);
 }
 
 /**

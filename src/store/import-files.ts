@@ -12,6 +12,7 @@ import { cursorTranscriptPath } from '../core/import/cursor.ts';
 import { isOpencodeStorage, readOpencodeFolder, type FolderFile } from '../core/import/opencode-folder.ts';
 import { kimiWirePath, readKimiFolder } from '../core/import/kimi-folder.ts';
 import { kimiContextOrder } from '../core/import/kimi-context.ts';
+import { isKimiCodeState, kimiCodeFolderPrefix, planKimiCodeFolder } from '../core/import/kimi-code-folder.ts';
 import { isSubagentMetaName, parseSubagentMeta, subagentMetaNameOf } from '../core/import/subagent-meta.ts';
 import { droidSettingsNameOf, isDroidSettingsName, parseDroidSettings } from '../core/import/droid-settings.ts';
 import { parseCopilotWorkspace } from '../core/import/copilot-workspace.ts';
@@ -96,6 +97,29 @@ async function importKimiFolder(files: readonly PickedFile[], wirePath: string):
   noticeProblems(problems, 'Kimi session folder');
 }
 
+/**
+ * A Kimi Code session folder: each agent's wire.jsonl, the subagents first and the session last (so
+ * it is the one open), each told which agent it is; a folder without its main agent's wire is
+ * refused with nothing imported.
+ */
+async function importKimiCodeFolder(files: readonly PickedFile[], prefix: string): Promise<void> {
+  const pathOf = (picked: PickedFile) => picked.path || picked.file.name;
+  const state = files.find((picked) => pathOf(picked) === `${prefix}state.json`);
+  let plan;
+  try {
+    plan = planKimiCodeFolder(files.map(pathOf), prefix, state ? await state.file.text() : undefined, prefix.slice(0, -1) || 'session');
+  } catch (error) {
+    useAppStore.getState().setNotice({ fileName: prefix.slice(0, -1) || 'the selection', error: errorMessage(error), nothingChanged: true });
+    return;
+  }
+  for (const { info, path } of [...plan.agents.slice(1), plan.agents[0]!]) {
+    const wire = files.find((picked) => pathOf(picked) === path);
+    // Each wire is named for its agent: every one of them is called wire.jsonl.
+    if (wire) await importFile(new File([wire.file], info.main ? `${info.sessionId}.jsonl` : `${info.agentId}.jsonl`), { format: 'kimi-code', kimiCodeAgent: info });
+  }
+  noticeProblems(plan.problems, 'Kimi Code session folder');
+}
+
 /** A Cline / Roo Code task folder (or a folder of tasks): each task's history with its panel messages. */
 async function importClineFolder(files: readonly PickedFile[]): Promise<void> {
   const { tasks, problems } = readClineTasks(await jsonTexts(files));
@@ -131,6 +155,14 @@ async function isSqliteFile(file: File): Promise<boolean> {
   return isSqliteHeader(new Uint8Array(await file.slice(0, 16).arrayBuffer()));
 }
 
+/** A picked folder with Kimi Code's `state.json` but no `agents/` beside it: its prefix, so the missing wires are named. */
+async function kimiCodeStateOnly(files: readonly PickedFile[]): Promise<string | undefined> {
+  const state = files.find((picked) => /^([^/]+\/)?state\.json$/.test(picked.path || picked.file.name));
+  if (!state || !isKimiCodeState(await state.file.text())) return undefined;
+  const path = state.path || state.file.name;
+  return path.slice(0, -'state.json'.length);
+}
+
 async function jsonTexts(files: readonly PickedFile[]): Promise<FolderFile[]> {
   return Promise.all(files.filter((picked) => picked.file.name.endsWith('.json')).map(async (picked) => ({ path: picked.path || picked.file.name, text: await picked.file.text() })));
 }
@@ -159,6 +191,11 @@ export async function importFiles(files: readonly PickedFile[], options: { forma
   const kimiWire = files.length > 1 ? kimiWirePath(paths) : undefined;
   if (kimiWire !== undefined) {
     await importKimiFolder(files, kimiWire);
+    return;
+  }
+  const kimiCode = files.length > 1 ? kimiCodeFolderPrefix(paths) ?? await kimiCodeStateOnly(files) : undefined;
+  if (kimiCode !== undefined) {
+    await importKimiCodeFolder(files, kimiCode);
     return;
   }
   const { transcripts, skipped } = planImport(files);

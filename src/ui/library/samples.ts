@@ -22,5 +22,6 @@ export const SAMPLES: Sample[] = [
   { id: 'copilot-cli', title: 'GitHub Copilot CLI session', path: 'samples/copilot-cli/049410b4-c1df-44ee-87a5-caa1c349091e/events.jsonl', format: 'copilot-cli', description: 'Real session, Copilot CLI 1.0.78: 2 failed calls, reasoning' },
   { id: 'droid-exec', title: 'Factory Droid exec run (stream-json)', path: 'samples/droid/exec-rc-claude.jsonl', format: 'droid', description: 'Real run, Claude Sonnet 4.5: 20 tool calls' },
   { id: 'kimi', title: 'Kimi CLI session (wire.jsonl)', path: 'samples/kimi/7f3a9c2e-5b1d-4e8f-a6c4-2d9e0b7f1a35/wire.jsonl', format: 'kimi', description: 'Steps with token usage, a subagent thread' },
+  { id: 'kimi-code', title: 'Kimi Code session (main agent wire.jsonl)', path: 'samples/kimi-code/session_4e1b7c2a-9d3f-4a86-b5e0-7c21f8d3a94b/agents/main/wire.jsonl', format: 'kimi-code', description: '14 steps with usage, a compaction, an undone turn' },
   { id: 'gemini-cli', title: 'Gemini CLI chat (JSONL)', path: 'samples/gemini-cli/jsonl_v040.jsonl', format: 'gemini-cli', description: 'Gemini CLI 0.40: a shell call, tokens per response' },
 ];

@@ -7,6 +7,7 @@ import { ImportSession, importText } from '../../core/import/run.ts';
 import type { ImportResult } from '../../core/import/types.ts';
 import { withSubagentMeta } from '../../core/import/subagent-meta.ts';
 import { withKimiFolder } from '../../core/import/kimi-folder.ts';
+import { withKimiCodeAgent } from '../../core/import/kimi-code-folder.ts';
 import { withDroidSettings } from '../../core/import/droid-settings.ts';
 import { withCopilotWorkspace } from '../../core/import/copilot-workspace.ts';
 import { existingThreadId, threadFileName } from '../import/import-threads.ts';
@@ -213,7 +214,8 @@ export class Engine implements EngineApi {
       }
       const imported = session.finish();
       const described = request.subagentMeta ? withSubagentMeta(imported, request.subagentMeta) : imported;
-      const inFolder = request.kimiFolder ? withKimiFolder(described, request.kimiFolder) : described;
+      const inKimiFolder = request.kimiFolder ? withKimiFolder(described, request.kimiFolder) : described;
+      const inFolder = request.kimiCodeAgent && inKimiFolder.format === 'kimi-code' ? withKimiCodeAgent(inKimiFolder, request.kimiCodeAgent) : inKimiFolder;
       const settings = inFolder.format === 'droid' ? request.droidSettings : undefined;
       const withSettings = settings ? withDroidSettings(inFolder, settings.settings, settings.fileName) : inFolder;
       const result = request.copilotWorkspace && withSettings.format === 'copilot-cli' ? withCopilotWorkspace(withSettings, request.copilotWorkspace) : withSettings;

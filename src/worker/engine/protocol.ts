@@ -6,6 +6,7 @@ import { CancelledError } from '../../core/cancel.ts';
 import type { StoredCompactRequest } from '../../db/jobs.ts';
 import type { SubagentLink } from '../../core/import/types.ts';
 import type { KimiFolderInfo } from '../../core/import/kimi-folder.ts';
+import type { KimiCodeAgentInfo } from '../../core/import/kimi-code-folder.ts';
 import type { DroidSettings } from '../../core/import/droid-settings.ts';
 import type { CopilotWorkspace } from '../../core/import/copilot-workspace.ts';
 import type { InputScope } from '../../core/compaction/input-scope.ts';
@@ -68,6 +69,8 @@ export interface ImportRequest {
   subagentMeta?: Pick<SubagentLink, 'agentType' | 'description' | 'parentSessionId' | 'agentId'>;
   /** A Kimi CLI session folder's id, title and subagent descriptions, applied to its `wire.jsonl`. */
   kimiFolder?: KimiFolderInfo;
+  /** Which agent of a Kimi Code session folder this `wire.jsonl` is (session id, title; a subagent's link). */
+  kimiCodeAgent?: KimiCodeAgentInfo;
   /** A Factory Droid session's `<id>.settings.json`, read beside its session file (model, token totals). */
   droidSettings?: { fileName: string; settings: DroidSettings };
   /** A GitHub Copilot CLI session's `workspace.yaml`, read beside its `events.jsonl` (title, cwd, branch, start). */
