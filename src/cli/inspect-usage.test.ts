@@ -19,6 +19,10 @@ const CASES: Array<{ path: string; usage: typeof none; why: string }> = [
   { path: 'cursor/state.vscdb#a1b2c3d4-0000-4000-8000-000000000001', usage: { responses: 6, input: 34_720, output: 433, cacheRead: 0, cacheWrite: 0 }, why: "each bubble's tokenCount" },
   // Five StatusUpdate token_usage (the sixth step was interrupted): input_other + input_cache_read.
   { path: 'kimi/7f3a9c2e-5b1d-4e8f-a6c4-2d9e0b7f1a35', usage: { responses: 5, input: 63_651, output: 605, cacheRead: 60_416, cacheWrite: 0 }, why: "each step's StatusUpdate" },
+  // The main agent's 14 step.end usages (the undone turn's cancelled step included: it was a call):
+  // inputOther 3,412 + 1,356 + 402 + 318 + 512 + 233 + 196 + 884 + 467 + 301 + 2,046 + 163 + 1,893 + 212 = 12,395
+  // plus inputCacheRead 4,608 + ... + 1,792 = 102,528; output 168 + ... + 44 = 1,165.
+  { path: 'kimi-code/session_4e1b7c2a-9d3f-4a86-b5e0-7c21f8d3a94b', usage: { responses: 14, input: 114_923, output: 1_165, cacheRead: 102_528, cacheWrite: 0 }, why: "each step's step.end usage" },
   // Three api_req_started: tokensIn 4 each, cacheReads 0 / 11,873 / 12,285, cacheWrites 11,873 / 412 / 345, tokensOut 96 / 301 / 88.
   { path: 'cline/1764201600000', usage: { responses: 3, input: 36_800, output: 485, cacheRead: 24_158, cacheWrite: 12_630 }, why: "ui_messages.json's requests" },
   // The four tool-calling actions' tool_call_metadata.model_response.usage (litellm: prompt_tokens

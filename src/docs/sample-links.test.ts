@@ -41,6 +41,7 @@ const AGENT_SAMPLES = [
   'droid/b6a1f0d2-3c4e-4f8a-9d21-7e5c0a9b3f14.jsonl',
   'droid/exec-rc-claude.jsonl',
   'kimi/7f3a9c2e-5b1d-4e8f-a6c4-2d9e0b7f1a35/wire.jsonl',
+  'kimi-code/session_4e1b7c2a-9d3f-4a86-b5e0-7c21f8d3a94b',
   'cline/1764201600000',
 ];
 
