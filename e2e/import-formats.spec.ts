@@ -40,7 +40,7 @@ async function importFolder(app: AppPage, page: Page, path: string, name: string
   const before = await app.importCount();
   await page.getByTestId(input).setInputFiles(path);
   await expect
-    .poll(() => page.evaluate(({ from, file }) => (window.__foldlab?.imports ?? []).slice(from).some((o) => o.conversation.fileName === file), { from: before, file: name }), { timeout: 45_000 })
+    .poll(() => page.evaluate(({ from, file }) => (window.__foldlab?.imports ?? []).slice(from).some((o) => o.conversation.fileName === file), { from: before, file: name }), { timeout: 45_000, intervals: [100, 250] })
     .toBe(true);
   await expect(page.getByTestId('conversation.meta')).toContainText(name, { timeout: 15_000 });
 }
