@@ -25,6 +25,7 @@ export const AGENT_SAMPLES: ReadonlyArray<{ format: string; path: string }> = [
   { format: 'droid (session store)', path: 'public/samples/droid/b6a1f0d2-3c4e-4f8a-9d21-7e5c0a9b3f14.jsonl' },
   { format: 'kimi (wire)', path: 'public/samples/kimi/7f3a9c2e-5b1d-4e8f-a6c4-2d9e0b7f1a35/wire.jsonl' },
   { format: 'cursor (agent transcript)', path: 'public/samples/cursor/large.jsonl' },
+  { format: 'gemini-cli (JSONL)', path: 'public/samples/gemini-cli/jsonl_v040.jsonl' },
 ];
 
 /** Keys whose values are ids: suffixed per copy so every copy's entries and calls stay distinct. */
@@ -51,11 +52,11 @@ async function writeRepeated(sample: string, path: string, bytes: number): Promi
   return statSync(path).size;
 }
 
-export async function agentImportTable(): Promise<void> {
+export async function agentImportTable(samples: ReadonlyArray<{ format: string; path: string }> = AGENT_SAMPLES): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'foldlab-bench-agents-'));
   const rows: string[][] = [];
   try {
-    for (const sample of AGENT_SAMPLES) {
+    for (const sample of samples) {
       const path = join(dir, `${sample.format}.jsonl`);
       const bytes = await writeRepeated(sample.path, path, AGENT_IMPORT_BYTES);
       const session = new ImportSession({ fileName: `${sample.format}.jsonl`, size: bytes });

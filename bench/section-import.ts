@@ -1,7 +1,8 @@
 /**
  * Section 2, import throughput: a generated ~100 MB Claude Code JSONL written to a temp file, then
  * streamed through ImportSession in read-stream chunks, with memory sampled while it runs; then each
- * agent format's sample repeated to ~200 MB and imported (import-agents.ts).
+ * agent format's sample repeated to ~200 MB and imported (import-agents.ts), and each JSON-document
+ * format's sample repeated to ~100 MB and imported whole (import-documents.ts).
  */
 import { once } from 'node:events';
 import { createReadStream, createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs';
@@ -11,6 +12,7 @@ import { generateSessionLines } from '../src/core/demo/generate-session.ts';
 import { ImportSession } from '../src/core/import/run.ts';
 import { duration, fmt, mb, printPairs, printTable } from './report.ts';
 import { agentImportTable, opencodeStoreTable } from './import-agents.ts';
+import { documentImportTable } from './import-documents.ts';
 
 /** Size of the generated file. Default 100,000,000. Unit: bytes (approximate). */
 export const IMPORT_BYTES = 100_000_000;
@@ -122,5 +124,6 @@ export async function importSection(): Promise<void> {
     rmSync(dir, { recursive: true, force: true });
   }
   await agentImportTable();
+  documentImportTable();
   await opencodeStoreTable();
 }

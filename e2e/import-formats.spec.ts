@@ -132,3 +132,21 @@ test("a Copilot CLI session folder picked whole takes its title from workspace.y
   expect(await app.totalTokens()).toBe(6251);
   expect(await app.reportFor('events.jsonl')).toMatchObject({ format: 'copilot-cli', toolCalls: 2, toolResults: 2 });
 });
+
+test("the other forms (Droid's session store, opencode's message list, Cursor's workspace store) import with the CLI's totals", async ({ app, page }) => {
+  const workspace = '6f1c2a9e-0000-4000-8000-00000000000b';
+  const forms = [
+    { path: sample('droid/b6a1f0d2-3c4e-4f8a-9d21-7e5c0a9b3f14.jsonl'), name: 'b6a1f0d2-3c4e-4f8a-9d21-7e5c0a9b3f14.jsonl' },
+    { path: sample('opencode/sandbox-agent-messages.json'), name: 'sandbox-agent-messages.json' },
+    { path: `${sample('cursor/workspace/state.vscdb')}#${workspace}`, name: `${workspace}.json`, store: true },
+  ];
+  for (const form of forms) {
+    const expected = cliInspect(form.path);
+    if (form.store) await importFolder(app, page, form.path.split('#')[0]!, form.name, 'import.input');
+    else await app.importFile(form.path);
+    expect(await app.entryCount(), form.name).toBe(expected.entries);
+    expect(await app.totalTokens(), form.name).toBe(expected.tokens.total);
+    const outcome = await app.reportFor(form.name);
+    expect(outcome, form.name).toEqual(expect.objectContaining({ format: expected.format, toolCalls: expected.toolCalls, toolResults: expected.toolResults, roles: expected.roles, usage: expected.usage }));
+  }
+});
