@@ -30,6 +30,10 @@ const CASES: Array<{ path: string; usage: typeof none; why: string }> = [
   // 0 / 3,435 / 3,595 / 4,763, cache creation 3,435 / 160 / 1,168 / 719, completion 104 / 1,142 / 693 / 85;
   // each observation repeats its action's response and is not counted again.
   { path: 'openhands/basic_gui_mode.json', usage: { responses: 4, input: 17_297, output: 2_024, cacheRead: 11_793, cacheWrite: 5_482 }, why: "each call's model_response" },
+  // Six assistant messages' Anthropic usage: input_tokens 2 each, cache creation 1,480 / 720 / 310 / 96 / 88 / 150,
+  // cache reads 14,210 / 15,690 / 16,410 / 16,720 / 16,720 / 16,900, output 612 / 148 / 41 / 27 / 96 / 30; the
+  // .settings.json beside it totals the same (12 in, 2,844 written, 96,650 read, 954 out).
+  { path: 'droid/e3a7c1d9-52b8-4f06-8d3e-9b1f4a6c2e70.jsonl', usage: { responses: 6, input: 99_506, output: 954, cacheRead: 96_650, cacheWrite: 2_844 }, why: "each message's usage (session store)" },
   // The sources that record no usage per call: outputTokens alone
   // (Copilot), no usage in stream-json or the session store (its totals are in .settings.json), none in Cursor's transcripts.
   { path: 'copilot-cli/049410b4-c1df-44ee-87a5-caa1c349091e/events.jsonl', usage: none, why: 'outputTokens only' },
