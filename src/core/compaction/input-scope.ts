@@ -47,7 +47,7 @@ export interface ScopeFacts {
   /** The input, in order. */
   entries: readonly Entry[];
   firstCall: number;
-  /** pi entries kept after the summary the input starts at. */
+  /** Entries the source agent kept after the summary the input starts at. */
   kept: number;
   requested: ReplayFrom;
   /** Lines of the source's compaction summaries on the branch. */
@@ -70,7 +70,7 @@ export function inputScope(facts: ScopeFacts): InputScope {
   if (facts.startedAt) {
     const keptFirst = facts.kept > 0 ? facts.entries[1] : undefined;
     const kept = keptFirst
-      ? `, the ${plural(facts.kept, 'entry', 'entries')} it kept (from line ${keptFirst.line.toLocaleString('en-US')}, as pi rebuilds its context: context, not calls)`
+      ? `, the ${plural(facts.kept, 'entry', 'entries')} it kept (from line ${keptFirst.line.toLocaleString('en-US')}, as the agent rebuilt its context: context, not calls)`
       : '';
     note = `From the compaction the source agent recorded at line ${facts.startedAt.line.toLocaleString('en-US')}: its summary${kept}, then what followed (${size}); the ${plural(branchCalls - calls, 'earlier call')} of the branch are not replayed.`;
   } else if (sourceCompactions > 0) {

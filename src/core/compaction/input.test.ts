@@ -37,7 +37,7 @@ describe('buildInput: where the input starts', () => {
     expect(built.journalIndex).toEqual([4, 1, 5, 6]);
     expect(built.firstCall).toBe(2);
     expect(built.scope).toMatchObject({ from: 'last-compaction', entries: 4, calls: 1, branchCalls: 2, sourceCompactions: 1 });
-    expect(built.note).toMatch(/^From the compaction the source agent recorded at line 5: its summary, the 1 entry it kept \(from line 2, as pi rebuilds its context/);
+    expect(built.note).toMatch(/^From the compaction the source agent recorded at line 5: its summary, the 1 entry it kept \(from line 2, as the agent rebuilt its context/);
   });
 
   it('continues from a compaction that keeps nothing (Claude Code, Codex) at its summary, as before', () => {

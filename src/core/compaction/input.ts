@@ -7,9 +7,9 @@
  * file holds the whole history, so the compactions the source agent recorded are left out: their
  * summaries stand for history the input already holds verbatim, and a replay compacts it by its own
  * strategy. Counting both would count that history twice. With `from: 'last-compaction'` the input
- * is what the source agent's model saw after its last compaction: that summary, then (pi) the
- * entries it kept from `firstKeptEntryId` on, as pi rebuilds its context, then what followed; the
- * kept entries are context there, not calls to replay (`firstCall`).
+ * is what the source agent's model saw after its last compaction: that summary, then the entries it
+ * kept from `firstKeptEntryId` on (pi, OpenHands, Factory Droid), as the agent rebuilt its context,
+ * then what followed; the kept entries are context there, not calls to replay (`firstCall`).
  */
 import { nextCallAt } from '../journal/clock.ts';
 import type { Entry } from '../journal/entry.ts';

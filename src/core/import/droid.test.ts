@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { entryText, type ToolCallBlock, type ToolResultBlock } from '../journal/entry.ts';
 import { linkReport } from '../journal/link.ts';
 import { activeLeaf, listBranches, pathTo } from '../journal/tree.ts';
+import { buildInput } from '../compaction/input.ts';
+import { getEstimator } from '../tokens/counters.ts';
 import { importText } from './run.ts';
 
 const read = (name: string) => readFileSync(new URL(`../../../public/samples/droid/${name}`, import.meta.url), 'utf8');
@@ -166,5 +168,85 @@ describe('Factory Droid session store tree and subagents', () => {
     expect(result.meta.subagent).toBeUndefined();
     expect(result.entries.map((entry) => [entry.id, entry.parentId])).toEqual([['u1', null], ['a1', null], ['u2', 'a1']]);
     expect(result.issues.map(({ line, message }) => `${line} ${message}`)).toEqual(['3 parentId "gone" names no earlier message; the entry was made a root']);
+  });
+});
+
+/** The input a replay from the source agent's last compaction starts with: its entries, and where its calls to replay start (after the summary and the kept entries). */
+function fromLastCompaction(entries: ReturnType<typeof importText>['entries']) {
+  const built = buildInput(entries, entries.map(() => 1), getEstimator('chars4'), { contextWindow: 200_000, from: 'last-compaction' });
+  return { ids: built.input.entries.map((entry) => entry.id), lines: built.input.entries.map((entry) => entry.line), firstCall: built.firstCall, note: built.scope.note };
+}
+
+describe('Factory Droid compaction anchor', () => {
+  it('keeps the sample\'s history from line 8: the anchor is the message on line 5, whose results (line 6) the summary replaced', () => {
+    const result = importText(STORE, { fileName: 'b6a1f0d2-3c4e-4f8a-9d21-7e5c0a9b3f14.jsonl' });
+    expect(result.issues).toEqual([]);
+    const marker = result.entries.find((entry) => entry.kind === 'compaction')!;
+    expect(marker.marker).toEqual({ source: 'droid.compaction_state', firstKeptEntryId: '1b7f9e3d-4c58-4e2a-9a60-7d4b2f8c1e07' });
+    // What Droid's model saw after the compaction: the summary, the kept edit and its result, then the turn after.
+    const input = fromLastCompaction(result.entries);
+    expect(input.lines).toEqual([10, 8, 9, 11, 12, 13, 14]);
+    expect(input.firstCall).toBe(3);
+    expect(input.note).toMatch(/^From the compaction the source agent recorded at line 10: its summary, the 2 entries it kept \(from line 8, as the agent rebuilt its context/);
+    expect(linkReport(result.entries.filter((entry) => input.ids.includes(entry.id)))).toMatchObject({ orphanToolCalls: 0, orphanToolResults: 0 });
+  });
+
+  it('keeps the messages after the anchor (the summary, then u2 onward), nothing when the anchor is the last message, everything after it when it names none', () => {
+    const lines = [
+      { type: 'session_start', id: 's', title: 't', cwd: '/w' },
+      { type: 'message', id: 'u1', message: { role: 'user', content: [{ type: 'text', text: 'first' }] } },
+      { type: 'message', id: 'a1', parentId: 'u1', message: { role: 'assistant', content: [{ type: 'text', text: 'one' }] } },
+      { type: 'message', id: 'u2', parentId: 'a1', message: { role: 'user', content: [{ type: 'text', text: 'second' }] } },
+      { type: 'message', id: 'a2', parentId: 'u2', message: { role: 'assistant', content: [{ type: 'text', text: 'two' }] } },
+    ];
+    const after = { type: 'message', id: 'u3', parentId: 'a2', message: { role: 'user', content: [{ type: 'text', text: 'third' }] } };
+    const compaction = (anchor?: unknown) => ({ type: 'compaction_state', id: 'c', summaryText: 'S', summaryKind: 'llm_summary', ...(anchor === undefined ? {} : { anchorMessage: anchor }) });
+
+    const anchored = importText(jsonl(...lines, compaction({ id: 'a1', index: 1 }), after));
+    expect(anchored.issues).toEqual([]);
+    expect(anchored.entries.find((entry) => entry.id === 'c')!.marker).toEqual({ source: 'droid.compaction_state', firstKeptEntryId: 'u2' });
+    expect(fromLastCompaction(anchored.entries).ids).toEqual(['c', 'u2', 'a2', 'u3']);
+
+    const last = importText(jsonl(...lines, compaction({ id: 'a2', index: 3 }), after));
+    expect(last.issues).toEqual([]);
+    expect(last.entries.find((entry) => entry.id === 'c')!.marker).toEqual({ source: 'droid.compaction_state' });
+    expect(fromLastCompaction(last.entries).ids).toEqual(['c', 'u3']);
+
+    const none = importText(jsonl(...lines, compaction(), after));
+    expect(none.issues).toEqual([]);
+    expect(fromLastCompaction(none.entries).ids).toEqual(['c', 'u3']);
+  });
+
+  it('skips the tool results right after the anchor (their calls are in the summary) and keeps a results-and-text message whole', () => {
+    const result = importText(jsonl(
+      { type: 'session_start', id: 's' },
+      { type: 'message', id: 'a1', message: { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'Read', input: {} }] } },
+      { type: 'message', id: 'r1', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'ok' }] } },
+      { type: 'message', id: 'a2', message: { role: 'assistant', content: [{ type: 'tool_use', id: 't2', name: 'Read', input: {} }] } },
+      { type: 'message', id: 'u2', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't2', content: 'ok' }, { type: 'text', text: 'and this' }] } },
+      { type: 'compaction_state', id: 'c1', summaryText: 'S1', anchorMessage: { id: 'a1', index: 0 } },
+      { type: 'compaction_state', id: 'c2', summaryText: 'S2', anchorMessage: { id: 'a2', index: 2 } },
+    ));
+    expect(result.issues).toEqual([]);
+    expect(result.entries.filter((entry) => entry.kind === 'compaction').map((entry) => entry.marker!.firstKeptEntryId)).toEqual(['a2', 'u2/results']);
+  });
+
+  it('reports an anchor naming no earlier message, or of another shape, by line; the marker then keeps only what follows it', () => {
+    const result = importText(jsonl(
+      { type: 'session_start', id: 's' },
+      { type: 'message', id: 'u1', message: { role: 'user', content: [{ type: 'text', text: 'first' }] } },
+      { type: 'message', id: 'a1', message: { role: 'assistant', content: [{ type: 'text', text: 'one' }] } },
+      { type: 'compaction_state', id: 'c1', summaryText: 'S1', anchorMessage: { id: 'gone', index: 0 } },
+      { type: 'compaction_state', id: 'c2', summaryText: 'S2', anchorMessage: 'u1' },
+      { type: 'compaction_state', id: 'c3', summaryText: 'S3', anchorMessage: { index: 0 } },
+      { type: 'message', id: 'u3', message: { role: 'user', content: [{ type: 'text', text: 'after' }] } },
+    ));
+    expect(result.issues.map(({ line, kind, message }) => `${line} ${kind} ${message}`)).toEqual([
+      '4 malformed anchorMessage "gone" names no earlier message; the compaction keeps only what follows it',
+      '5 malformed anchorMessage is string "u1", expected {"id", "index"} naming the last message the summary replaces; the compaction keeps only what follows it',
+      '6 malformed anchorMessage is an object without a string "id" (keys: index), expected {"id", "index"} naming the last message the summary replaces; the compaction keeps only what follows it',
+    ]);
+    expect(result.entries.filter((entry) => entry.kind === 'compaction').map((entry) => entry.marker)).toEqual([1, 2, 3].map(() => ({ source: 'droid.compaction_state' })));
+    expect(fromLastCompaction(result.entries).ids).toEqual(['c3', 'u3']);
   });
 });

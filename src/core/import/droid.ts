@@ -19,7 +19,10 @@
  *   a root; one naming no earlier message is reported and the entry made a root. A
  *   `compaction_state` line hangs under the entry before it and takes its place as the parent of
  *   what follows (Droid keeps the message chain through a compaction), so the marker stays on the
- *   path it summarizes.
+ *   path it summarizes. Its `anchorMessage` (the last message the summary replaces) sets the
+ *   marker's `firstKeptEntryId`: the first message after the anchor, tool results right after it
+ *   skipped, as Droid rebuilds its context (droid-anchor.ts); an anchor naming no earlier message is
+ *   reported and the marker keeps only what follows it.
  * - A session a Task call started (a subagent, a spawned droid) names its caller in its
  *   `session_start`: `callingSessionId` and `callingToolUseId` become its `meta.subagent`, which
  *   links it under the parent session and the call, as Claude Code's subagents are.
@@ -28,9 +31,10 @@
  *   and the completion's `usage` are totals of the whole run, not split over calls.
  * - A line type or content block Foldlab does not know is reported by line and name.
  */
-import type { Block, Entry, TextBlock, ToolResultBlock } from '../journal/entry.ts';
+import type { Block, CompactionMarker, Entry, TextBlock, ToolResultBlock } from '../journal/entry.ts';
 import { EntryBuilder, isRecord, str, toEpochMs, type EntryDraft } from './builder.ts';
 import { convertContent, normalizeUsage } from './claude-code-content.ts';
+import { DroidAnchors } from './droid-anchor.ts';
 import type { ImportResult, LineImporter } from './types.ts';
 
 /** Content block types of a store message (Anthropic's); another type is reported. */
@@ -55,6 +59,8 @@ class DroidImporter implements LineImporter {
   private readonly tips = new Map<string, string>();
   /** Store: the message id whose tip is the last entry, for a compaction marker to take its place. */
   private lastMessageId: string | undefined;
+  /** Store: the messages read so far, for a compaction's `anchorMessage`. */
+  private readonly anchors = new DroidAnchors();
 
   line(value: Record<string, unknown>, lineNo: number): void {
     const builder = this.builder;
@@ -73,11 +79,9 @@ class DroidImporter implements LineImporter {
         else if (typeof value.role === 'string') this.streamMessage(value, common);
         else builder.issue(lineNo, 'a "message" line without a "message" object or a "role"; skipped');
         return;
-      case 'compaction_state': {
-        const marker = builder.push({ ...common, ...(str(value.id) ? { id: str(value.id) } : {}), role: 'summary', kind: 'compaction', blocks: [{ type: 'text', text: str(value.summaryText) ?? '' }], marker: { source: 'droid.compaction_state' } });
-        if (this.lastMessageId !== undefined) this.tips.set(this.lastMessageId, marker.id);
+      case 'compaction_state':
+        this.compaction(value, common);
         return;
-      }
       case 'tool_call':
         this.streamCall(value, common);
         return;
@@ -138,6 +142,19 @@ class DroidImporter implements LineImporter {
 
   // ---- the session store ----------------------------------------------------------------------
 
+  /** A compaction marker; its kept history starts after the message its `anchorMessage` names (droid-anchor.ts). */
+  private compaction(value: Record<string, unknown>, common: Common): void {
+    const builder = this.builder;
+    const marker: CompactionMarker = { source: 'droid.compaction_state' };
+    if ('anchorMessage' in value && value.anchorMessage !== undefined) {
+      const anchor = this.anchors.resolve(value.anchorMessage);
+      if ('problem' in anchor) builder.issue(common.line, `${anchor.problem}; the compaction keeps only what follows it`);
+      else if (anchor.firstKeptEntryId !== undefined) marker.firstKeptEntryId = anchor.firstKeptEntryId;
+    }
+    const entry = builder.push({ ...common, ...(str(value.id) ? { id: str(value.id) } : {}), role: 'summary', kind: 'compaction', blocks: [{ type: 'text', text: str(value.summaryText) ?? '' }], marker });
+    if (this.lastMessageId !== undefined) this.tips.set(this.lastMessageId, entry.id);
+  }
+
   private storeMessage(value: Record<string, unknown>, message: Record<string, unknown>, common: Common): void {
     const builder = this.builder;
     const role = message.role;
@@ -156,6 +173,7 @@ class DroidImporter implements LineImporter {
     const parentId = this.parentOf(value, common.line);
     const parent = parentId === undefined ? {} : { parentId };
     let last: Entry;
+    const firstEntry = builder.entries.length;
     if (role === 'assistant') {
       last = builder.push({ ...common, ...(id ? { id } : {}), ...parent, role: 'assistant', kind: 'message', blocks, ...(flags ? { flags } : {}) });
       const model = str(message.model);
@@ -170,6 +188,7 @@ class DroidImporter implements LineImporter {
     }
     if (id !== undefined) this.tips.set(id, last.id);
     this.lastMessageId = id;
+    this.anchors.message(id, builder.entries[firstEntry]!.id, last.role === 'tool');
   }
 
   // ---- stream-json ----------------------------------------------------------------------------

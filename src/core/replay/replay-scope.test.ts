@@ -54,6 +54,6 @@ describe('the whole session (pi before-compaction.jsonl)', () => {
       expect(result.totals.calls).toBe(177);
       expect(byId.get(result.calls[0]!.entryId)!.line).toBeGreaterThan(629);
     }
-    expect(output.scope.note).toMatch(/^From the compaction the source agent recorded at line 629: its summary, the \d+ entries it kept \(from line 552, as pi rebuilds its context/);
+    expect(output.scope.note).toMatch(/^From the compaction the source agent recorded at line 629: its summary, the \d+ entries it kept \(from line 552, as the agent rebuilt its context/);
   }, 60_000);
 });
