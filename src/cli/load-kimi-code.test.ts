@@ -23,7 +23,7 @@ describe('a Kimi Code session folder', () => {
     const result = await importFile(SAMPLE);
     expect(result.format).toBe('kimi-code');
     expect(result.entries).toHaveLength(36);
-    expect(result.meta).toMatchObject({ sessionId: SESSION, title: 'The parseDuration test fails on "1h30m". Find out why and fix it.', cwd: '/home/dev/timekit', subagentCalls: { 'agent-0': 'Agent_4' } });
+    expect(result.meta).toMatchObject({ sessionId: SESSION, title: 'The parseDuration test fails on "1h30m". Find out why and fix it.', cwd: '/home/dev/timekit', createdAt: 1790321400000, subagentCalls: { 'agent-0': 'Agent_4' } });
     expect(result.threads).toHaveLength(1);
     const thread = result.threads![0]!;
     expect(thread.entries).toHaveLength(7);

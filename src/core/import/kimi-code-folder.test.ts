@@ -3,7 +3,7 @@ import { isKimiCodeState, kimiCodeFolderPrefix, linkKimiCodeSubagents, planKimiC
 import { ImportFormatError, type ImportResult } from './types.ts';
 
 const PATHS = ['s/state.json', 's/agents/main/wire.jsonl', 's/agents/agent-0/wire.jsonl', 's/agents/main/blobs/a.png'];
-const STATE = JSON.stringify({ id: 'session_1', title: 'Fix the parser', cwd: '/w', agents: { main: { type: 'main', parentAgentId: null }, 'agent-0': { type: 'sub', parentAgentId: 'main' } } });
+const STATE = JSON.stringify({ id: 'session_1', title: 'Fix the parser', cwd: '/w', createdAt: '2026-09-25T06:10:00.000Z', agents: { main: { type: 'main', parentAgentId: null }, 'agent-0': { type: 'sub', parentAgentId: 'main' } } });
 
 function result(meta: ImportResult['meta'], entries: ImportResult['entries'] = []): ImportResult {
   return { format: 'kimi-code', entries, issues: [], lines: 0, ignoredLines: 0, meta };
@@ -25,7 +25,7 @@ describe('a Kimi Code session folder', () => {
     const plan = planKimiCodeFolder(PATHS, 's/', STATE, 's');
     expect(plan).toEqual({
       agents: [
-        { info: { sessionId: 'session_1', agentId: 'main', main: true, title: 'Fix the parser', cwd: '/w' }, path: 's/agents/main/wire.jsonl' },
+        { info: { sessionId: 'session_1', agentId: 'main', main: true, title: 'Fix the parser', cwd: '/w', createdAt: 1790316600000 }, path: 's/agents/main/wire.jsonl' },
         { info: { sessionId: 'session_1', agentId: 'agent-0', main: false }, path: 's/agents/agent-0/wire.jsonl' },
       ],
       problems: [],
@@ -48,8 +48,8 @@ describe('a Kimi Code session folder', () => {
   });
 
   it("gives the main agent the session's id and title, and a subagent its link to the session", () => {
-    const main = withKimiCodeAgent(result({ model: 'k', subagentCalls: { 'agent-0': 'Agent_4' } }), { sessionId: 'session_1', agentId: 'main', main: true, title: 'Fix the parser', cwd: '/w' });
-    expect(main.meta).toEqual({ model: 'k', subagentCalls: { 'agent-0': 'Agent_4' }, sessionId: 'session_1', title: 'Fix the parser', cwd: '/w' });
+    const main = withKimiCodeAgent(result({ model: 'k', subagentCalls: { 'agent-0': 'Agent_4' } }), { sessionId: 'session_1', agentId: 'main', main: true, title: 'Fix the parser', cwd: '/w', createdAt: 1790316600000 });
+    expect(main.meta).toEqual({ model: 'k', subagentCalls: { 'agent-0': 'Agent_4' }, sessionId: 'session_1', title: 'Fix the parser', cwd: '/w', createdAt: 1790316600000 });
     const sub = withKimiCodeAgent(result({ title: 'explore subagent', subagent: { agentId: 'agent-0', agentType: 'explore' } }), { sessionId: 'session_1', agentId: 'agent-0', main: false });
     expect(sub.meta).toEqual({ title: 'explore subagent', sessionId: 'session_1', subagent: { agentId: 'agent-0', agentType: 'explore', parentSessionId: 'session_1' } });
   });

@@ -7,7 +7,7 @@
  * found, to that call with the call's `subagent_type` and `description`.
  */
 import type { ToolCallBlock } from '../journal/entry.ts';
-import { isRecord, str } from './builder.ts';
+import { isRecord, str, toEpochMs } from './builder.ts';
 import { KIMI_CODE_MAIN_AGENT } from './kimi-code.ts';
 import { ImportFormatError, type ImportResult, type SubagentLink } from './types.ts';
 
@@ -19,6 +19,8 @@ export interface KimiCodeAgentInfo {
   main: boolean;
   title?: string;
   cwd?: string;
+  /** `state.json` `createdAt` (epoch ms; older sessions wrote an ISO string). */
+  createdAt?: number;
 }
 
 /** The wires of a session folder, the main agent's first; paths as given (relative to the picked folder or prefixed by its name). */
@@ -81,20 +83,21 @@ export function planKimiCodeFolder(paths: readonly string[], prefix: string, sta
   }
   const title = str(state.title);
   const cwd = str(state.cwd) ?? str(state.workDir);
+  const createdAt = toEpochMs(state.createdAt);
   return {
     agents: [
-      { info: { sessionId, agentId: mainId, main: true, ...(title ? { title } : {}), ...(cwd ? { cwd } : {}) }, path: main.path },
+      { info: { sessionId, agentId: mainId, main: true, ...(title ? { title } : {}), ...(cwd ? { cwd } : {}), ...(createdAt !== undefined ? { createdAt } : {}) }, path: main.path },
       ...wires.filter((wire) => wire !== main).map((wire) => ({ info: { sessionId, agentId: wire.agentId, main: false }, path: wire.path })),
     ],
     problems,
   };
 }
 
-/** One agent's import with what the folder says: the main agent's session id, title and directory; a subagent's link to the session. */
+/** One agent's import with what the folder says: the main agent's session id, title, directory and start; a subagent's link to the session. */
 export function withKimiCodeAgent(result: ImportResult, info: KimiCodeAgentInfo): ImportResult {
   if (info.main) {
     const { subagent: _ignored, ...meta } = result.meta;
-    return { ...result, meta: { ...meta, sessionId: info.sessionId, ...(info.title ? { title: info.title } : {}), ...(info.cwd ? { cwd: info.cwd } : {}) } };
+    return { ...result, meta: { ...meta, sessionId: info.sessionId, ...(info.title ? { title: info.title } : {}), ...(info.cwd ? { cwd: info.cwd } : {}), ...(info.createdAt !== undefined ? { createdAt: info.createdAt } : {}) } };
   }
   const subagent: SubagentLink = { ...result.meta.subagent, agentId: info.agentId, parentSessionId: info.sessionId };
   return { ...result, meta: { ...result.meta, sessionId: info.sessionId, subagent } };

@@ -22,7 +22,7 @@ describe('a Kimi Code wire.jsonl', () => {
   it("reads the sample's main agent as counted by hand: one response per step with its usage and model, results paired, the compaction with its summary, the undone turn as a branch", () => {
     const result = importText(MAIN, { fileName: 'wire.jsonl' });
     expect(result.format).toBe('kimi-code');
-    expect(result.meta).toEqual({ version: 'wire 1.5', model: 'kimi-for-coding', subagentCalls: { 'agent-0': 'Agent_4' } });
+    expect(result.meta).toEqual({ version: 'wire 1.5', createdAt: 1790321400000, model: 'kimi-for-coding', subagentCalls: { 'agent-0': 'Agent_4' } });
     expect(result.entries.map((entry) => `${entry.role}:${entry.line}${entry.lineEnd ? `-${entry.lineEnd}` : ''}`)).toEqual([
       'system:3', 'user:7', 'user:8', 'assistant:11-15', 'tool:16', 'tool:17', 'assistant:22-23', 'tool:25', 'assistant:30-31', 'tool:33',
       'assistant:38-39', 'tool:40', 'assistant:45', 'tool:46', 'assistant:51-53', 'user:57', 'assistant:60-62', 'user:67', 'assistant:70-72',

@@ -67,6 +67,8 @@ class KimiCodeImporter implements LineImporter {
       case 'metadata': {
         const version = str(value.protocol_version);
         if (version) builder.meta.version = `wire ${version}`;
+        const created = toEpochMs(value.created_at);
+        if (created !== undefined) builder.meta.createdAt = created;
         builder.ignoredLines++;
         return;
       }
