@@ -24,12 +24,13 @@ export const AGENT_SAMPLES: ReadonlyArray<{ format: string; path: string }> = [
   { format: 'droid (stream-json)', path: 'public/samples/droid/exec-rc-claude.jsonl' },
   { format: 'droid (session store)', path: 'public/samples/droid/b6a1f0d2-3c4e-4f8a-9d21-7e5c0a9b3f14.jsonl' },
   { format: 'kimi (wire)', path: 'public/samples/kimi/7f3a9c2e-5b1d-4e8f-a6c4-2d9e0b7f1a35/wire.jsonl' },
+  { format: 'kimi-code (main agent wire)', path: 'public/samples/kimi-code/session_4e1b7c2a-9d3f-4a86-b5e0-7c21f8d3a94b/agents/main/wire.jsonl' },
   { format: 'cursor (agent transcript)', path: 'public/samples/cursor/large.jsonl' },
   { format: 'gemini-cli (JSONL)', path: 'public/samples/gemini-cli/jsonl_v040.jsonl' },
 ];
 
 /** Keys whose values are ids: suffixed per copy so every copy's entries and calls stay distinct. */
-const ID_KEYS = new Set(['id', 'parentId', 'uuid', 'parentUuid', 'toolCallId', 'tool_call_id', 'tool_use_id', 'call_id', 'messageId', 'apiCallId', 'parentToolCallId', 'parent_tool_call_id', 'agent_id']);
+const ID_KEYS = new Set(['id', 'parentId', 'uuid', 'parentUuid', 'stepUuid', 'toolCallId', 'tool_call_id', 'tool_use_id', 'call_id', 'messageId', 'apiCallId', 'parentToolCallId', 'parent_tool_call_id', 'agent_id']);
 
 function withSuffix(value: unknown, suffix: string): unknown {
   if (Array.isArray(value)) return value.map((item) => withSuffix(item, suffix));
@@ -56,7 +57,9 @@ export async function agentImportTable(samples: ReadonlyArray<{ format: string; 
   const dir = mkdtempSync(join(tmpdir(), 'foldlab-bench-agents-'));
   const rows: string[][] = [];
   try {
-    for (const sample of samples) {
+    // `BENCH_AGENTS=kimi-code,droid` measures only the samples whose name starts with one of these.
+    const only = process.env.BENCH_AGENTS?.split(',').map((name) => name.trim()).filter(Boolean);
+    for (const sample of samples.filter((one) => !only || only.some((name) => one.format.startsWith(name)))) {
       const path = join(dir, `${sample.format}.jsonl`);
       const bytes = await writeRepeated(sample.path, path, AGENT_IMPORT_BYTES);
       const session = new ImportSession({ fileName: `${sample.format}.jsonl`, size: bytes });

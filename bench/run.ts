@@ -5,6 +5,8 @@
  *
  * Environment:
  * - BENCH_ONLY=tokens,import,browser,strategies,summarizer,folding,replay,first-visit,hostile,pool,live,compare,hostile-page,save,sweep runs a subset (comma-separated section ids);
+ * - BENCH_AGENTS=kimi-code,droid measures only those agent samples in section 2's agent table
+ *   (BENCH_AGENT_BYTES sets their size);
  * - CHROMIUM_PATH: the browser for section 3 (default /usr/bin/chromium);
  * - BENCH_KEEP_SITE=1 keeps the build in bench/out/site (by default it is removed after section 3,
  *   because `eslint .` would lint its minified JavaScript); likewise bench/out/fold-site for section 6,

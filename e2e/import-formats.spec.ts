@@ -30,6 +30,7 @@ const FILES: Source[] = [
   { name: 'GitHub Copilot CLI session', path: sample('copilot-cli/049410b4-c1df-44ee-87a5-caa1c349091e/events.jsonl'), format: 'copilot-cli' },
   { name: 'Factory Droid exec stream-json', path: sample('droid/exec-rc-claude.jsonl'), format: 'droid' },
   { name: 'Kimi CLI session folder', path: sample('kimi/7f3a9c2e-5b1d-4e8f-a6c4-2d9e0b7f1a35'), format: 'kimi', folderAs: 'wire.jsonl' },
+  { name: 'Kimi Code session folder', path: sample('kimi-code/session_4e1b7c2a-9d3f-4a86-b5e0-7c21f8d3a94b'), format: 'kimi-code', folderAs: 'session_4e1b7c2a-9d3f-4a86-b5e0-7c21f8d3a94b.jsonl' },
   { name: 'Cline task folder', path: sample('cline/1764201600000'), format: 'cline', folderAs: '1764201600000.json' },
   { name: 'Cursor agent transcript', path: sample('cursor/test-session.jsonl'), format: 'cursor' },
   { name: 'Cursor chat store (state.vscdb)', path: `${sample('cursor/state.vscdb')}#${CURSOR_MAIN}`, format: 'cursor', storeAs: `${CURSOR_MAIN}.json` },
@@ -49,8 +50,10 @@ function cliCalls(file: string): number {
   const out = execFileSync(resolve(ROOT, 'node_modules/.bin/tsx'), [resolve(ROOT, 'src/cli/main.ts'), 'eval', file, '--strategies', 'sliding-window', '--counter', 'chars4', '--window', '50000', '--json'], {
     cwd: ROOT, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024,
   });
-  const report = JSON.parse(out) as { files: Array<{ calls: number }> };
-  return report.files[0]!.calls;
+  // A session with branches reports each (its active one last); the page replays the active one.
+  const report = JSON.parse(out) as { files: Array<{ calls: number; thread?: string; branch?: { index: number; of: number } }> };
+  const session = report.files.filter((file) => file.thread === undefined);
+  return (session.find((file) => file.branch?.index === file.branch?.of) ?? session[0]!).calls;
 }
 
 for (const file of FILES) {
