@@ -55,14 +55,21 @@ export function isUndecidedOpening(value: unknown): boolean {
 }
 
 /**
- * Factory Droid: a session store's `session_start`, or a `droid exec` stream's `system` init (no
- * Claude Code `uuid`, no Claude stream's `mcp_servers`) or first `message` (`role` and `text`).
+ * Factory Droid: a session store's `session_start` (or, that line lost, its first `message`), or a
+ * `droid exec` stream's `system` init (no Claude Code `uuid`, no Claude stream's `mcp_servers`) or
+ * first `message` (`role` and `text`).
  */
 function isDroidLine(first: Record<string, unknown>): boolean {
   if (first.type === 'session_start') return typeof first.id === 'string';
   const session = typeof first.session_id === 'string' || typeof first.sessionId === 'string';
   if (first.type === 'system') return session && !('uuid' in first) && !('mcp_servers' in first) && !('parentUuid' in first);
-  return first.type === 'message' && typeof first.role === 'string' && typeof first.text === 'string';
+  if (first.type !== 'message') return false;
+  if (typeof first.role === 'string' && typeof first.text === 'string') return true;
+  // A session store whose `session_start` line is damaged or lost: a message line holding Anthropic's
+  // `{role, content}`. pi's v3 message lines are alike but always carry the message's own `timestamp`.
+  const message = first.message;
+  return typeof first.id === 'string' && 'parentId' in first && typeof first.timestamp === 'string' && isRecord(message)
+    && (message.role === 'user' || message.role === 'assistant') && Array.isArray(message.content) && !('timestamp' in message);
 }
 
 /** Anthropic-only content block types; their presence tells Anthropic from OpenAI messages. */
