@@ -42,6 +42,7 @@ const AGENT_SAMPLES = [
   'droid/exec-rc-claude.jsonl',
   'kimi/7f3a9c2e-5b1d-4e8f-a6c4-2d9e0b7f1a35/wire.jsonl',
   'kimi-code/session_4e1b7c2a-9d3f-4a86-b5e0-7c21f8d3a94b',
+  'kimi-code/session_4e1b7c2a-9d3f-4a86-b5e0-7c21f8d3a94b',
   'cline/1764201600000',
 ];
 
