@@ -12,7 +12,7 @@ import { cursorTranscriptPath } from '../core/import/cursor.ts';
 import { isOpencodeStorage, readOpencodeFolder, type FolderFile } from '../core/import/opencode-folder.ts';
 import { kimiWirePath, readKimiFolder } from '../core/import/kimi-folder.ts';
 import { kimiContextOrder } from '../core/import/kimi-context.ts';
-import { isKimiCodeState, kimiCodeFolderPrefix, planKimiCodeFolder } from '../core/import/kimi-code-folder.ts';
+import { isKimiCodeState, kimiCodeSessionFolders, planKimiCodeFolder } from '../core/import/kimi-code-folder.ts';
 import { isSubagentMetaName, parseSubagentMeta, subagentMetaNameOf } from '../core/import/subagent-meta.ts';
 import { droidSettingsNameOf, isDroidSettingsName, parseDroidSettings } from '../core/import/droid-settings.ts';
 import { parseCopilotWorkspace } from '../core/import/copilot-workspace.ts';
@@ -107,7 +107,7 @@ async function importKimiCodeFolder(files: readonly PickedFile[], prefix: string
   const state = files.find((picked) => pathOf(picked) === `${prefix}state.json`);
   let plan;
   try {
-    plan = planKimiCodeFolder(files.map(pathOf), prefix, state ? await state.file.text() : undefined, prefix.slice(0, -1) || 'session');
+    plan = planKimiCodeFolder(files.map(pathOf), prefix, state ? await state.file.text() : undefined, 'session');
   } catch (error) {
     useAppStore.getState().setNotice({ fileName: prefix.slice(0, -1) || 'the selection', error: errorMessage(error), nothingChanged: true });
     return;
@@ -193,9 +193,13 @@ export async function importFiles(files: readonly PickedFile[], options: { forma
     await importKimiFolder(files, kimiWire);
     return;
   }
-  const kimiCode = files.length > 1 ? kimiCodeFolderPrefix(paths) ?? await kimiCodeStateOnly(files) : undefined;
-  if (kimiCode !== undefined) {
-    await importKimiCodeFolder(files, kimiCode);
+  // Kimi Code session folders: one picked whole, or a work directory's (or all sessions) at once.
+  const kimiCode = files.length > 1 ? kimiCodeSessionFolders(paths) : [];
+  const stateOnly = files.length > 1 && kimiCode.length === 0 ? await kimiCodeStateOnly(files) : undefined;
+  if (kimiCode.length > 0 || stateOnly !== undefined) {
+    for (const prefix of stateOnly === undefined ? kimiCode : [stateOnly]) await importKimiCodeFolder(files.filter((picked) => (picked.path || picked.file.name).startsWith(prefix)), prefix);
+    const rest = files.filter((picked) => !kimiCode.some((prefix) => (picked.path || picked.file.name).startsWith(prefix)));
+    if (stateOnly === undefined && rest.some((picked) => /\.jsonl$/i.test(picked.file.name))) await importFiles(rest, options);
     return;
   }
   const { transcripts, skipped } = planImport(files);

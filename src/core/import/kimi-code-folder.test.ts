@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isKimiCodeState, kimiCodeFolderPrefix, linkKimiCodeSubagents, planKimiCodeFolder, withKimiCodeAgent } from './kimi-code-folder.ts';
+import { isKimiCodeState, kimiCodeFolderPrefix, kimiCodeSessionFolders, linkKimiCodeSubagents, planKimiCodeFolder, withKimiCodeAgent } from './kimi-code-folder.ts';
 import { ImportFormatError, type ImportResult } from './types.ts';
 
 const PATHS = ['s/state.json', 's/agents/main/wire.jsonl', 's/agents/agent-0/wire.jsonl', 's/agents/main/blobs/a.png'];
@@ -19,6 +19,13 @@ describe('a Kimi Code session folder', () => {
     expect(isKimiCodeState(STATE)).toBe(true);
     expect(isKimiCodeState(JSON.stringify({ version: 1, custom_title: 'x' }))).toBe(false);
     expect(isKimiCodeState('{')).toBe(false);
+  });
+
+  it("finds every session folder of a work directory or of the whole sessions folder picked at once, each named by its own folder", () => {
+    const paths = ['sessions/wd_a_1/session_2/state.json', 'sessions/wd_a_1/session_2/agents/main/wire.jsonl', 'sessions/wd_a_1/session_1/state.json', 'sessions/wd_a_1/session_1/agents/main/wire.jsonl', 'sessions/wd_b_2/notes/state.json', 'session_index.jsonl'];
+    expect(kimiCodeSessionFolders(paths)).toEqual(['sessions/wd_a_1/session_1/', 'sessions/wd_a_1/session_2/']);
+    expect(kimiCodeFolderPrefix(paths)).toBeUndefined();
+    expect(planKimiCodeFolder(paths, 'sessions/wd_a_1/session_2/', undefined, 'x').agents[0]!.info.sessionId).toBe('session_2');
   });
 
   it('plans the main agent first, named, titled and placed by state.json, then the other agents', () => {

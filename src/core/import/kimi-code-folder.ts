@@ -37,9 +37,18 @@ const WIRE = /^agents\/([^/]+)\/wire\.jsonl$/;
  * `state.json` with an `agents/` folder beside it, at the top or one folder down.
  */
 export function kimiCodeFolderPrefix(paths: readonly string[]): string | undefined {
-  const prefixes = paths.filter((path) => /^([^/]+\/)?state\.json$/.test(path)).map((path) => path.slice(0, -'state.json'.length));
-  const found = prefixes.filter((prefix) => paths.some((path) => path.startsWith(`${prefix}agents/`)));
+  const found = kimiCodeSessionFolders(paths).filter((prefix) => prefix.split('/').length <= 2);
   return found.length === 1 ? found[0] : undefined;
+}
+
+/**
+ * Every Kimi Code session folder among these paths, at any depth (a work directory's `wd_<slug>_<hash>/`
+ * or the whole `sessions/` folder picked at once): the prefix of each `state.json` with an `agents/`
+ * folder beside it, in path order.
+ */
+export function kimiCodeSessionFolders(paths: readonly string[]): string[] {
+  const prefixes = paths.filter((path) => path === 'state.json' || path.endsWith('/state.json')).map((path) => path.slice(0, -'state.json'.length));
+  return prefixes.filter((prefix) => paths.some((path) => path.startsWith(`${prefix}agents/`))).sort();
 }
 
 /** Is a `state.json` text Kimi Code's (an object with its `agents` map), so a folder without wires is named as a broken session, not a stranger? */
@@ -71,7 +80,7 @@ export function planKimiCodeFolder(paths: readonly string[], prefix: string, sta
   }
   const agents = isRecord(state.agents) ? state.agents : {};
   const mainId = Object.keys(agents).find((id) => isRecord(agents[id]) && agents[id].type === 'main') ?? KIMI_CODE_MAIN_AGENT;
-  const sessionId = str(state.id) ?? (prefix ? prefix.slice(0, -1) : folderName);
+  const sessionId = str(state.id) ?? (prefix ? prefix.slice(0, -1).split('/').at(-1)! : folderName);
   const wires = paths.flatMap((path) => {
     const match = path.startsWith(prefix) ? WIRE.exec(path.slice(prefix.length)) : null;
     return match ? [{ agentId: match[1]!, path }] : [];
