@@ -5,6 +5,7 @@ import type { PromptLibrary } from '../core/compaction/prompts.ts';
 import { isClineTaskFolder, readClineTasks } from '../core/import/cline-folder.ts';
 import { cursorTranscriptPath } from '../core/import/cursor.ts';
 import { droidSettingsNameOf, parseDroidSettings, withDroidSettings } from '../core/import/droid-settings.ts';
+import { droidCallerFileName, readDroidTaskCall, withDroidTaskCall } from '../core/import/droid-task-call.ts';
 import { parseCopilotWorkspace, withCopilotWorkspace } from '../core/import/copilot-workspace.ts';
 import { isOpencodeStorage, readOpencodeFolder, type FolderFile } from '../core/import/opencode-folder.ts';
 import { importText, ImportSession } from '../core/import/run.ts';
@@ -35,7 +36,7 @@ export async function importFile(path: string, format?: FormatId): Promise<Impor
   const cursor = result.format === 'cursor' ? cursorTranscriptPath(resolve(path).split('\\').join('/')) : undefined;
   if (cursor?.parentSessionId && result.meta.subagent === undefined) result.meta.subagent = { parentSessionId: cursor.parentSessionId, agentId: cursor.sessionId };
   if (result.format === 'copilot-cli' && basename(path) === COPILOT_LOG) return withCopilotWorkspaceBeside(path, result);
-  return result.format === 'droid' ? withDroidSettingsBeside(path, result) : result;
+  return result.format === 'droid' ? withDroidTaskCallBeside(path, withDroidSettingsBeside(path, result)) : result;
 }
 
 /** The event log a GitHub Copilot CLI session folder holds. */
@@ -54,6 +55,16 @@ function withDroidSettingsBeside(path: string, result: ImportResult): ImportResu
   const settingsPath = name === undefined ? undefined : join(dirname(path), name);
   if (name === undefined || settingsPath === undefined || !existsSync(settingsPath)) return result;
   return withDroidSettings(result, parseDroidSettings(readFileSync(settingsPath, 'utf8'), name), name);
+}
+
+/** A Factory Droid subagent session with its type and description from the caller's Task call, when the caller's session file is beside it. */
+function withDroidTaskCallBeside(path: string, result: ImportResult): ImportResult {
+  const link = result.meta.subagent;
+  if (link?.parentSessionId === undefined || link.parentToolUseId === undefined) return result;
+  const name = droidCallerFileName({ sessionId: link.parentSessionId });
+  const parentPath = join(dirname(path), name);
+  if (!existsSync(parentPath)) return result;
+  return withDroidTaskCall(result, readDroidTaskCall(readFileSync(parentPath, 'utf8'), name, link.parentToolUseId));
 }
 
 /** Every file under `dir`, with its path relative to it ('/'-separated). */

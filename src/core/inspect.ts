@@ -7,7 +7,7 @@ import { linkReport } from './journal/link.ts';
 import { branchLeaves } from './journal/tree.ts';
 import { sessionFacts, type SessionFacts } from './import/session-facts.ts';
 import { conversationTitle } from './import/title.ts';
-import type { FormatId, ImportResult } from './import/types.ts';
+import type { FormatId, ImportResult, SubagentLink } from './import/types.ts';
 import type { CounterId } from './tokens/counters.ts';
 
 export interface InspectReport {
@@ -37,6 +37,8 @@ export interface InspectReport {
   tokens: { counter: CounterId; label: string; total: number; byRole: Record<Role, number>; byKind: Record<string, number> };
   /** The usage the source recorded, summed over the model responses that carry one (`recordedUsage`). */
   usage: RecordedUsageTotals;
+  /** A subagent's own thread: its parent session and call, and its type and description when known. */
+  subagent?: SubagentLink;
 }
 
 /** Recorded usage summed over the entries that carry one: what the agent's provider reported, as imported. */
@@ -98,5 +100,6 @@ export function inspect(result: ImportResult, tokens: TokenSummary): InspectRepo
     ignoredLines: result.ignoredLines,
     tokens,
     usage: recordedUsage(result.entries),
+    ...(result.meta.subagent ? { subagent: { ...result.meta.subagent } } : {}),
   };
 }

@@ -4,7 +4,8 @@
  * metadata file is read with the transcript it describes, never imported as one; files of a folder
  * that are not transcripts are left out. The library links the subagents to their session by id.
  * A Factory Droid session's `<id>.settings.json` is read with its `<id>.jsonl` the same way, and a
- * GitHub Copilot CLI session's `workspace.yaml` with the `events.jsonl` beside it.
+ * GitHub Copilot CLI session's `workspace.yaml` with the `events.jsonl` beside it; a Droid subagent
+ * session picked with its caller's session file takes its type and description from the Task call.
  */
 import { isClineTaskFolder, readClineTasks } from '../core/import/cline-folder.ts';
 import { isSqliteHeader } from '../core/import/cursor-store.ts';
@@ -15,6 +16,7 @@ import { kimiContextOrder } from '../core/import/kimi-context.ts';
 import { isKimiCodeState, kimiCodeSessionFolders, planKimiCodeFolder } from '../core/import/kimi-code-folder.ts';
 import { isSubagentMetaName, parseSubagentMeta, subagentMetaNameOf } from '../core/import/subagent-meta.ts';
 import { droidSettingsNameOf, isDroidSettingsName, parseDroidSettings } from '../core/import/droid-settings.ts';
+import { droidTaskCallFor } from './droid-caller.ts';
 import { parseCopilotWorkspace } from '../core/import/copilot-workspace.ts';
 import type { FormatId } from '../core/import/types.ts';
 import { readStoreFile } from '../worker/import/store-db-client.ts';
@@ -38,6 +40,12 @@ export function pickedFiles(files: Iterable<File>): PickedFile[] {
 function folderOf({ path }: PickedFile): string {
   const slash = path.lastIndexOf('/');
   return slash === -1 ? '' : path.slice(0, slash);
+}
+
+/** The files picked in the same folder as the file at `path` (all of them when picked alone), by name. */
+function filesBeside(files: readonly PickedFile[], path: string): Map<string, File> {
+  const folder = path.slice(0, Math.max(0, path.lastIndexOf('/')));
+  return new Map(files.filter((picked) => folderOf(picked) === folder).map((picked) => [picked.file.name, picked.file]));
 }
 
 export interface ImportPlan {
@@ -238,7 +246,8 @@ export async function importFiles(files: readonly PickedFile[], options: { forma
     } catch (error) {
       settingsError = errorMessage(error);
     }
-    const outcome = await importFile(file, { ...options, ...(subagentMeta ? { subagentMeta } : {}), ...(droidSettings ? { droidSettings } : {}), ...(copilotWorkspace ? { copilotWorkspace } : {}) });
+    const droidTaskCall = await droidTaskCallFor(file, filesBeside(files, pathOf.get(file) ?? ''));
+    const outcome = await importFile(file, { ...options, ...(subagentMeta ? { subagentMeta } : {}), ...(droidSettings ? { droidSettings } : {}), ...(droidTaskCall ? { droidTaskCall } : {}), ...(copilotWorkspace ? { copilotWorkspace } : {}) });
     // Broken metadata costs the subagent its description, not its import: said once it is in.
     if (metaError !== undefined && outcome !== undefined) useAppStore.getState().setNotice({ fileName: meta?.name ?? file.name, error: `${metaError} The subagent was imported without its description.` });
     if (settingsError !== undefined && outcome !== undefined) useAppStore.getState().setNotice({ fileName: settings?.name ?? workspace?.name ?? file.name, error: `${settingsError} The session was imported without ${settings ? 'its settings (model, token totals)' : 'its workspace (title, working directory)'}.` });

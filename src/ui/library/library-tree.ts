@@ -3,6 +3,7 @@
  * session's id) are listed under it, in the order they were imported; a subagent whose session is
  * not in the library stays at the top level and says so.
  */
+import { subagentNote as subagentNoteOf } from '../../store/view/library.ts';
 import type { ConversationRow } from '../../db/schema.ts';
 
 export interface LibraryNode {
@@ -40,7 +41,5 @@ export function libraryTree(rows: readonly ConversationRow[]): LibraryNode[] {
 /** What a subagent's item says of it: its type and description when known. */
 export function subagentNote(row: ConversationRow): string | undefined {
   const link = row.meta.subagent;
-  if (link === undefined) return undefined;
-  const kind = link.agentType ? `subagent (${link.agentType})` : 'subagent';
-  return link.description && link.description !== row.title ? `${kind}: ${link.description}` : kind;
+  return link === undefined ? undefined : subagentNoteOf(link, row.title);
 }

@@ -9,6 +9,7 @@ import { withSubagentMeta } from '../../core/import/subagent-meta.ts';
 import { withKimiFolder } from '../../core/import/kimi-folder.ts';
 import { withKimiCodeAgent } from '../../core/import/kimi-code-folder.ts';
 import { withDroidSettings } from '../../core/import/droid-settings.ts';
+import { withDroidTaskCall } from '../../core/import/droid-task-call.ts';
 import { withCopilotWorkspace } from '../../core/import/copilot-workspace.ts';
 import { existingThreadId, threadFileName } from '../import/import-threads.ts';
 import { inspect, type InspectReport, type TokenSummary } from '../../core/inspect.ts';
@@ -218,7 +219,8 @@ export class Engine implements EngineApi {
       const inFolder = request.kimiCodeAgent && inKimiFolder.format === 'kimi-code' ? withKimiCodeAgent(inKimiFolder, request.kimiCodeAgent) : inKimiFolder;
       const settings = inFolder.format === 'droid' ? request.droidSettings : undefined;
       const withSettings = settings ? withDroidSettings(inFolder, settings.settings, settings.fileName) : inFolder;
-      const result = request.copilotWorkspace && withSettings.format === 'copilot-cli' ? withCopilotWorkspace(withSettings, request.copilotWorkspace) : withSettings;
+      const withCall = request.droidTaskCall && withSettings.format === 'droid' ? withDroidTaskCall(withSettings, request.droidTaskCall) : withSettings;
+      const result = request.copilotWorkspace && withCall.format === 'copilot-cli' ? withCopilotWorkspace(withCall, request.copilotWorkspace) : withCall;
       const outcome = await this.commit(result, request, blob.size, signal, onProgress);
       // Subagents written inline (older Claude Code) are saved as conversations of their own.
       // A Cancel after the session was saved stops here and keeps what was saved.

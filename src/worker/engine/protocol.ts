@@ -8,6 +8,7 @@ import type { SubagentLink } from '../../core/import/types.ts';
 import type { KimiFolderInfo } from '../../core/import/kimi-folder.ts';
 import type { KimiCodeAgentInfo } from '../../core/import/kimi-code-folder.ts';
 import type { DroidSettings } from '../../core/import/droid-settings.ts';
+import type { DroidTaskCall } from '../../core/import/droid-task-call.ts';
 import type { CopilotWorkspace } from '../../core/import/copilot-workspace.ts';
 import type { InputScope } from '../../core/compaction/input-scope.ts';
 import type { FormatId } from '../../core/import/types.ts';
@@ -73,6 +74,8 @@ export interface ImportRequest {
   kimiCodeAgent?: KimiCodeAgentInfo;
   /** A Factory Droid session's `<id>.settings.json`, read beside its session file (model, token totals). */
   droidSettings?: { fileName: string; settings: DroidSettings };
+  /** A Factory Droid subagent's Task call, read from its caller's session file picked with it (type, description). */
+  droidTaskCall?: DroidTaskCall;
   /** A GitHub Copilot CLI session's `workspace.yaml`, read beside its `events.jsonl` (title, cwd, branch, start). */
   copilotWorkspace?: CopilotWorkspace;
 }
