@@ -4,11 +4,10 @@
  * figures shown (and the recorded usage of the import report) equal the CLI's, and Compare replays the imported session with the CLI's number of
  * calls.
  */
-import { execFileSync } from 'node:child_process';
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import type { Page } from '@playwright/test';
-import { cliInspect, expect, ROOT, sample, test, type AppPage } from './fixtures/app.ts';
+import { cliInspectLater, cliLater, expect, sample, test, type AppPage } from './fixtures/app.ts';
 
 interface Source {
   name: string;
@@ -46,10 +45,9 @@ async function importFolder(app: AppPage, page: Page, path: string, name: string
   await expect(page.getByTestId('conversation.meta')).toContainText(name, { timeout: 15_000 });
 }
 
-function cliCalls(file: string): number {
-  const out = execFileSync(resolve(ROOT, 'node_modules/.bin/tsx'), [resolve(ROOT, 'src/cli/main.ts'), 'eval', file, '--strategies', 'sliding-window', '--counter', 'chars4', '--window', '50000', '--json'], {
-    cwd: ROOT, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024,
-  });
+/** The calls `cli eval --json` replays for the file under sliding-window (chars/4, a 50,000 window), run in the background. */
+async function cliCalls(file: string): Promise<number> {
+  const out = await cliLater(['eval', file, '--strategies', 'sliding-window', '--counter', 'chars4', '--window', '50000', '--json']);
   // A session with branches reports each (its active one last); the page replays the active one.
   const report = JSON.parse(out) as { files: Array<{ calls: number; thread?: string; branch?: { index: number; of: number } }> };
   const session = report.files.filter((file) => file.thread === undefined);
@@ -58,11 +56,14 @@ function cliCalls(file: string): number {
 
 for (const file of FILES) {
   test(`imports ${file.name} with the CLI's totals and compares it`, async ({ app, page }) => {
-    const expected = cliInspect(file.path);
+    // The CLI's figures are worked out while the page imports (both are awaited before any check).
+    const inspected = cliInspectLater(file.path);
+    const replayed = cliCalls(file.path);
+    const imported = file.folderAs ? importFolder(app, page, file.path, file.folderAs)
+      : file.storeAs ? importFolder(app, page, file.path.split('#')[0]!, file.storeAs, 'import.input')
+      : app.importFile(file.path);
+    const [expected] = await Promise.all([inspected, replayed, imported]);
     expect(expected.format).toBe(file.format);
-    if (file.folderAs) await importFolder(app, page, file.path, file.folderAs);
-    else if (file.storeAs) await importFolder(app, page, file.path.split('#')[0]!, file.storeAs, 'import.input');
-    else await app.importFile(file.path);
     await expect(page.getByTestId('conversation.meta')).toBeVisible();
     expect(await app.entryCount()).toBe(expected.entries);
     expect(await app.totalTokens()).toBe(expected.tokens.total);
@@ -73,7 +74,7 @@ for (const file of FILES) {
     expect(outcome?.roles).toEqual(expected.roles);
     expect(outcome?.usage).toEqual(expected.usage);
 
-    const calls = cliCalls(file.path);
+    const calls = await replayed;
     await page.getByTestId('counter.select').selectOption('chars4');
     await page.getByTestId('gauge.preset').selectOption('custom');
     await page.getByTestId('gauge.custom').fill('50000');
@@ -143,8 +144,10 @@ test("the other forms (Droid's session store, opencode's message list, Cursor's 
     { path: sample('opencode/sandbox-agent-messages.json'), name: 'sandbox-agent-messages.json' },
     { path: `${sample('cursor/workspace/state.vscdb')}#${workspace}`, name: `${workspace}.json`, store: true },
   ];
-  for (const form of forms) {
-    const expected = cliInspect(form.path);
+  // The CLI reads the three while the page imports them one by one.
+  const inspected = forms.map((form) => cliInspectLater(form.path));
+  for (const [i, form] of forms.entries()) {
+    const expected = await inspected[i]!;
     if (form.store) await importFolder(app, page, form.path.split('#')[0]!, form.name, 'import.input');
     else await app.importFile(form.path);
     expect(await app.entryCount(), form.name).toBe(expected.entries);
