@@ -4,11 +4,9 @@
  * marker opens its summary, probes can be dismissed and restored; Cancel stores nothing; a
  * configuration whose (remote) summarizer fails shows its error while the others still report.
  */
-import { execFileSync } from 'node:child_process';
-import { resolve } from 'node:path';
 import type { BrowserContext, Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
-import { expect, ROOT, sample, test } from './fixtures/app.ts';
+import { cliLater, expect, sample, test } from './fixtures/app.ts';
 import { storedRows } from './fixtures/stored-rows.ts';
 
 const CLAUDE = sample('claude-code/37f83ec9-f2ea-42a9-925e-0d5c105cb6e8.jsonl');
@@ -40,15 +38,19 @@ interface CliRecorded {
   recordedCalls: number;
 }
 
-let cli: { calls: number; strategies: CliStrategy[]; recorded: CliRecorded | null; unseenPrefix?: { tokens: number; source: string; note: string } };
+type CliFile = { calls: number; strategies: CliStrategy[]; recorded: CliRecorded | null; unseenPrefix?: { tokens: number; source: string; note: string } };
+
+/** `cli eval --json` over the same configurations: started before the tests, awaited where one first needs it, so it runs while the page works. */
+let cliReport: Promise<CliFile>;
 
 test.beforeAll(() => {
-  const out = execFileSync(resolve(ROOT, 'node_modules/.bin/tsx'), [resolve(ROOT, 'src/cli/main.ts'), 'eval', CLAUDE, '--strategies', STRATEGIES.join(','), '--counter', 'chars4', '--window', WINDOW, '--json'], {
-    cwd: ROOT, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024,
+  cliReport = cliLater(['eval', CLAUDE, '--strategies', STRATEGIES.join(','), '--counter', 'chars4', '--window', WINDOW, '--json']).then((out) => {
+    const report = JSON.parse(out) as { files: CliFile[] };
+    expect(report.files).toHaveLength(1);
+    return report.files[0]!;
   });
-  const report = JSON.parse(out) as { files: Array<{ calls: number; strategies: CliStrategy[]; recorded: CliRecorded | null; unseenPrefix?: { tokens: number; source: string; note: string } }> };
-  expect(report.files).toHaveLength(1);
-  cli = report.files[0]!;
+  // A failure is reported by the test that awaits it.
+  cliReport.catch(() => undefined);
 });
 
 /** Opens the session with chars/4 and a 50,000 window, and the Compare tab with these strategies. */
@@ -100,6 +102,7 @@ test('four configurations (memory folding among them): one curve each, totals eq
   const table = page.getByTestId('compare.totals');
   await expect(table).toBeVisible({ timeout: 60_000 });
   await expect(page.getByTestId(`compare.totals.${STRATEGIES.length - 1}`)).toBeVisible();
+  const cli = await cliReport;
   const longTasks = await page.evaluate(() => (window as unknown as { __longTasks: number[] }).__longTasks);
   console.log(`main-thread long tasks while comparing ${STRATEGIES.length} configurations: ${longTasks.length}, longest ${Math.max(0, ...longTasks).toFixed(0)} ms`);
 
@@ -239,6 +242,7 @@ test('a configuration whose summarizer fails shows its error; the others still r
   await expect(page.getByTestId('compare.totals')).toBeVisible({ timeout: 60_000 });
   await expect(page.getByTestId('compare.totals.0.error')).toBeVisible();
   await expect(page.getByTestId('compare.totals.0.error')).toContainText(/401|API key/i);
+  const cli = await cliReport;
   const window = cli.strategies.find((s) => s.label === 'sliding-window')!;
   expect(await value(page, 'compare.totals.1.calls')).toBe(String(cli.calls));
   expect(await value(page, 'compare.totals.1.tokensPerTask')).toBe(String(window.tokensPerTask));

@@ -1,5 +1,5 @@
 /** Import every supported format through the file chooser; the figures shown equal the CLI's. */
-import { cliInspect, expect, fixture, sample, test } from './fixtures/app.ts';
+import { cliInspectLater, expect, fixture, sample, test } from './fixtures/app.ts';
 
 const FILES = [
   { name: 'Claude Code session', path: sample('claude-code/37f83ec9-f2ea-42a9-925e-0d5c105cb6e8.jsonl') },
@@ -13,8 +13,8 @@ const FILES = [
 
 for (const file of FILES) {
   test(`imports a ${file.name} with the CLI's totals`, async ({ app, page }) => {
-    const expected = cliInspect(file.path);
-    await app.importFile(file.path);
+    // The CLI reads the file while the page imports it.
+    const [expected] = await Promise.all([cliInspectLater(file.path), app.importFile(file.path)]);
     await expect(page.getByTestId('conversation.meta')).toBeVisible();
     expect(await app.entryCount()).toBe(expected.entries);
     expect(await app.totalTokens()).toBe(expected.tokens.total);
@@ -34,9 +34,10 @@ test('the first screen shows the generated demo session', async ({ app, page }) 
 });
 
 test('a sample opens with one click', async ({ app, page }) => {
+  const expected = cliInspectLater(sample('claude-code/37f83ec9-f2ea-42a9-925e-0d5c105cb6e8.jsonl'));
   await page.getByTestId('samples.claude-code').click();
   await expect(page.getByTestId('conversation.title')).not.toContainText('Demo', { timeout: 30_000 });
-  expect(await app.entryCount()).toBe(cliInspect(sample('claude-code/37f83ec9-f2ea-42a9-925e-0d5c105cb6e8.jsonl')).entries);
+  expect(await app.entryCount()).toBe((await expected).entries);
 });
 
 test('the format can be forced', async ({ app }) => {
