@@ -4,7 +4,10 @@
  * (docs/formats.md, opencode's SQLite store), built with sql.js. Tables as in opencode's schema
  * (`packages/opencode/src/session/session.sql.ts`, `project/project.sql.ts`): `project`, `session`
  * (a column per field), `message` and `part` (ids and times as columns, the rest as JSON `data`),
- * `todo`. The database holds exactly what the folder holds, no more.
+ * `todo`, and `session_message` (`packages/core/src/session/sql.ts`): the copy of each message in
+ * opencode's newer message shape that opencode writes beside the `message` rows of an older session
+ * (same ids; `packages/core/src/session/message.ts`). The database holds exactly what the folder
+ * holds, no more.
  *
  *   npx tsx scripts/make-opencode-db.ts [out]
  */
@@ -40,6 +43,8 @@ db.run(`CREATE TABLE part (id text PRIMARY KEY, message_id text NOT NULL REFEREN
   time_created integer NOT NULL, time_updated integer NOT NULL, data text NOT NULL)`);
 db.run(`CREATE TABLE todo (session_id text NOT NULL, content text NOT NULL, status text NOT NULL, priority text NOT NULL,
   position integer NOT NULL, time_created integer NOT NULL, time_updated integer NOT NULL, PRIMARY KEY (session_id, position))`);
+db.run(`CREATE TABLE session_message (id text PRIMARY KEY, session_id text NOT NULL REFERENCES session(id) ON DELETE CASCADE, type text NOT NULL,
+  seq integer NOT NULL, time_created integer NOT NULL, time_updated integer NOT NULL, data text NOT NULL)`);
 db.run('CREATE INDEX message_session_time_created_id_idx ON message (session_id, time_created, id)');
 db.run('CREATE INDEX part_message_id_id_idx ON part (message_id, id)');
 
@@ -48,6 +53,21 @@ const time = (record: Record<string, unknown>, key: string): number | null => {
   return typeof value === 'number' ? value : null;
 };
 const without = (record: Record<string, unknown>, ...keys: string[]) => JSON.stringify(Object.fromEntries(Object.entries(record).filter(([key]) => !keys.includes(key))));
+
+/** A message in opencode's newer shape (without its id and type, which are columns), as opencode copies an older one. */
+function newerShape(message: Record<string, unknown>, parts: Array<Record<string, unknown>>, created: number): { type: string; data: string } {
+  const texts = parts.filter((part) => part.type === 'text').map((part) => String(part.text ?? ''));
+  if (message.role === 'user') return { type: 'user', data: JSON.stringify({ text: texts.join('\n'), time: { created } }) };
+  const content = parts.flatMap((part): Array<Record<string, unknown>> => {
+    if (part.type === 'text' || part.type === 'reasoning') return [{ type: part.type, id: String(part.id), text: String(part.text ?? '') }];
+    if (part.type !== 'tool') return [];
+    const state = (part.state ?? {}) as Record<string, unknown>;
+    const output = [{ type: 'text', text: String(state.output ?? state.error ?? '') }];
+    return [{ type: 'tool', id: String(part.callID), name: String(part.tool), state: { status: state.status, input: state.input ?? {}, content: output, structured: {} }, time: { created } }];
+  });
+  const model = { id: String(message.modelID ?? ''), providerID: String(message.providerID ?? '') };
+  return { type: 'assistant', data: JSON.stringify({ agent: String(message.mode ?? message.agent ?? 'build'), model, content, tokens: message.tokens, cost: message.cost, finish: message.finish, time: { created } }) };
+}
 
 const projects = new Set<string>();
 for (const { document } of sessions) {
@@ -63,9 +83,11 @@ for (const { document } of sessions) {
     String(info.id), projectId, (info.parentID as string | null) ?? null, String(info.slug), String(info.directory), String(info.title), String(info.version),
     summary.additions ?? null, summary.deletions ?? null, summary.files ?? null, created, time(info, 'updated') ?? created,
   ]);
-  for (const { info: message, parts } of document.messages) {
+  for (const [seq, { info: message, parts }] of document.messages.entries()) {
     const at = time(message, 'created') ?? created;
     db.run('INSERT INTO message VALUES (?, ?, ?, ?, ?)', [String(message.id), String(info.id), at, time(message, 'completed') ?? at, without(message, 'id', 'sessionID')]);
+    const newer = newerShape(message, parts, at);
+    db.run('INSERT INTO session_message VALUES (?, ?, ?, ?, ?, ?, ?)', [String(message.id), String(info.id), newer.type, seq, at, at, newer.data]);
     for (const part of parts) {
       const partAt = time(part, 'start') ?? at;
       db.run('INSERT INTO part VALUES (?, ?, ?, ?, ?, ?)', [String(part.id), String(message.id), String(info.id), partAt, time(part, 'end') ?? partAt, without(part, 'id', 'sessionID', 'messageID')]);

@@ -83,18 +83,24 @@ describe("opencode's SQLite store (opencode.db)", () => {
       part.run(['prt_4', 'msg_2', 'ses_main', JSON.stringify({ type: 'step-finish', tokens: { input: 100, output: 20, reasoning: 0, cache: { read: 900, write: 0 } } })]);
       part.run(['prt_5', 'msg_3', 'ses_sub', JSON.stringify({ type: 'text', text: 'find callers' })]);
       part.run(['prt_6', 'msg_4', 'ses_sub', JSON.stringify({ type: 'text', text: 'cli.ts' })]);
-      db.run("CREATE TABLE session_message (id text PRIMARY KEY, session_id text, type text, time_created integer, time_updated integer, data text)");
-      db.run("INSERT INTO session_message VALUES ('sm_1', 'ses_main', 'x', 1, 1, '{}')");
+      db.run('CREATE TABLE session_message (id text PRIMARY KEY, session_id text, type text, seq integer, time_created integer, time_updated integer, data text)');
+      // opencode's copies of the main session's messages (same ids), one row beside them, and a session kept only here.
+      db.run("INSERT INTO session_message VALUES ('msg_1', 'ses_main', 'user', 0, 1, 1, '{\"text\":\"Fix parse()\",\"time\":{\"created\":1}}'), ('msg_x', 'ses_main', 'user', 1, 9, 9, '{\"text\":\"later\"}')");
+      db.run("INSERT INTO session VALUES ('ses_new', 'p', NULL, 'new', '/w', 'Newer store', '1.4.0', NULL, 20, 30)");
+      db.run("INSERT INTO session_message VALUES ('sm_a', 'ses_new', 'user', 0, 20, 20, '{\"text\":\"hello\",\"time\":{\"created\":20}}'), ('sm_b', 'ses_new', 'assistant', 1, 21, 21, '{\"agent\":\"build\",\"model\":{\"id\":\"gpt-5\",\"providerID\":\"openai\"},\"content\":[{\"type\":\"text\",\"id\":\"t1\",\"text\":\"hi\"}],\"tokens\":{\"input\":7,\"output\":2,\"reasoning\":0,\"cache\":{\"read\":0,\"write\":0}},\"time\":{\"created\":21}}')");
     });
     const store = await readOpencodeDatabase(bytes, 'opencode.db');
-    expect(store.problems).toEqual([{ key: 'session_message', message: '1 row of a table Foldlab does not read' }]);
-    expect(store.sessions.map((s) => [s.sessionId, s.parentId])).toEqual([['ses_main', undefined], ['ses_sub', 'ses_main']]);
+    expect(store.problems).toEqual([{ key: 'session_message/ses_main', message: expect.stringMatching(/^1 row beside the session's message rows/) }]);
+    expect(store.sessions.map((s) => [s.sessionId, s.parentId])).toEqual([['ses_main', undefined], ['ses_new', undefined], ['ses_sub', 'ses_main']]);
+    const newer = read(store.sessions[1]!.document, 'ses_new');
+    expect(newer.entries.map((entry) => [entry.role, entry.id])).toEqual([['user', 'sm_a'], ['assistant', 'sm_b']]);
+    expect(newer.entries[1]!.usage).toEqual({ input: 7, output: 2 });
     const main = read(store.sessions[0]!.document, 'ses_main');
     expect(main.meta.subagentCalls).toEqual({ ses_sub: 'call_1' });
     expect(main.entries.map((entry) => entry.role).join(' ')).toBe('user assistant tool');
     expect(main.entries[1]!.blocks.map((block) => block.type)).toEqual(['thinking', 'tool_call']);
     expect(main.entries[1]!.usage).toEqual({ input: 1000, output: 20, cacheRead: 900 });
-    expect(read(store.sessions[1]!.document, 'ses_sub').meta.subagent).toEqual({ parentSessionId: 'ses_main', agentId: 'ses_sub' });
+    expect(read(store.sessions[2]!.document, 'ses_sub').meta.subagent).toEqual({ parentSessionId: 'ses_main', agentId: 'ses_sub' });
   });
 
   it('refuses a cut-off or damaged file, another program\'s database, an unknown layout and a store without conversations, each saying why', async () => {
@@ -111,6 +117,11 @@ describe("opencode's SQLite store (opencode.db)", () => {
       db.run('CREATE TABLE part (id text, message_id text, data text)');
     });
     await expect(readOpencodeDatabase(odd, 'opencode.db')).rejects.toThrow('"opencode.db": opencode\'s message table has no data column; this opencode.db is of a version Foldlab does not read.');
+    const oddNewer = await database((db) => {
+      opencodeTables(db);
+      db.run('CREATE TABLE session_message (id text, session_id text, body text)');
+    });
+    await expect(readOpencodeDatabase(oddNewer, 'opencode.db')).rejects.toThrow('"opencode.db": opencode\'s session_message table has no type, data column; this opencode.db is of a version Foldlab does not read.');
     const empty = await database(opencodeTables);
     await expect(readOpencodeDatabase(empty, 'opencode.db')).rejects.toThrow('"opencode.db" holds no opencode conversation: its session table is empty.');
     await expect(readOpencodeDatabase(SAMPLE, 'opencode.db', { maxBytes: 10 * 1024 })).rejects.toThrow('"opencode.db" is 0.1 MiB; Foldlab reads opencode stores up to 0.0 MiB (the whole file is held in memory while it is read).');

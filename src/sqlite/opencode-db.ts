@@ -1,19 +1,17 @@
 /**
  * Reads opencode's SQLite store (`opencode.db`, opencode 1.2 and later) with sql.js (opened by
  * open.ts): the page's store reader worker and the command line both call it. The session,
- * message and part rows go to the pure reader (core/import/opencode-store.ts); other tables
- * (project, permission, todo, accounts ...) are never queried, except for counting the rows of a
- * table of conversation content Foldlab does not read (`session_message`).
+ * message and part rows, and the newer `session_message` rows where the store has them, go to the
+ * pure reader (core/import/opencode-store.ts); other tables (project, permission, todo, accounts
+ * ...) are never queried.
  */
 import type { Database } from 'sql.js';
 import { isOpencodeTables, readOpencodeStore, type DataRow, type OpencodeStore, type SessionRow } from '../core/import/opencode-store.ts';
+import type { SessionMessageRow } from '../core/import/opencode-session-message.ts';
 import { ImportFormatError } from '../core/import/types.ts';
 import { eachRow, openSqlite, type SqlLoadOptions, type StoreWording } from './open.ts';
 
 export const OPENCODE_WORDING: StoreWording = { what: 'opencode stores', recopy: 'Copy opencode.db again with opencode closed (or run "opencode export <session>").' };
-
-/** Tables of conversation content that Foldlab does not read: their rows are counted and reported. */
-const UNREAD_TABLES = ['session_message'];
 
 const decoder = new TextDecoder();
 const text = (value: unknown): string => (typeof value === 'string' ? value : value instanceof Uint8Array ? decoder.decode(value) : value === null || value === undefined ? '' : String(value));
@@ -23,6 +21,20 @@ const SESSION_COLUMNS = ['id', 'project_id', 'parent_id', 'slug', 'directory', '
 
 function columnsOf(db: Database, table: string): string[] {
   return (db.exec(`PRAGMA table_info(${table})`)[0]?.values ?? []).map((row) => String(row[1]));
+}
+
+/** The rows of the newer `session_message` table (`seq` where the store keeps it). */
+function sessionMessageRows(db: Database, fileName: string): SessionMessageRow[] {
+  const has = new Set(columnsOf(db, 'session_message'));
+  const missing = ['id', 'session_id', 'type', 'data'].filter((column) => !has.has(column));
+  if (missing.length > 0) throw new ImportFormatError(`"${fileName}": opencode's session_message table has no ${missing.join(', ')} column; this opencode.db is of a version Foldlab does not read.`);
+  const created = has.has('time_created') ? 'time_created' : '0';
+  const seq = has.has('seq') ? 'seq' : 'NULL';
+  const rows: SessionMessageRow[] = [];
+  eachRow(db, `SELECT id, session_id, type, ${created}, ${seq}, data FROM session_message`, 'session_message', fileName, OPENCODE_WORDING, ([id, sessionId, type, time, order, data]) => {
+    rows.push({ id: text(id), sessionId: text(sessionId), type: text(type), timeCreated: typeof time === 'number' ? time : 0, ...(typeof order === 'number' ? { seq: order } : {}), data: text(data) });
+  });
+  return rows;
 }
 
 /** The sessions of an opened store; refused when it lacks opencode's tables or holds no session with messages. */
@@ -58,13 +70,8 @@ export function opencodeStoreOf(db: Database, tables: readonly string[], fileNam
   };
   const messages = dataRows('message');
   const parts = dataRows('part');
-  const unread: Record<string, number> = {};
-  for (const table of UNREAD_TABLES.filter((name) => tables.includes(name))) {
-    eachRow(db, `SELECT count(*) FROM ${table}`, table, fileName, OPENCODE_WORDING, ([count]) => {
-      unread[table] = Number(count);
-    });
-  }
-  const store = readOpencodeStore({ sessions, messages, parts, unread });
+  const sessionMessages = tables.includes('session_message') ? sessionMessageRows(db, fileName) : [];
+  const store = readOpencodeStore({ sessions, messages, parts, sessionMessages });
   if (store.sessions.length === 0) {
     const why = store.empty > 0 ? `its ${store.empty} session${store.empty === 1 ? ' has' : 's have'} no readable message` : 'its session table is empty';
     throw new ImportFormatError(`"${fileName}" holds no opencode conversation: ${why}. opencode keeps its sessions in ~/.local/share/opencode/opencode.db.`);

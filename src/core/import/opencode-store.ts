@@ -6,10 +6,12 @@
  * The store keeps what the folder's files held, split into columns: a `session` row per session
  * (`parent_id`, `title`, `version`, `time_created` ...), a `message` row per message and a `part`
  * row per part, each with its JSON `data` (the message or part without its ids, which are columns).
- * Messages are ordered by `time_created` then id, parts by id, as opencode reads them back.
+ * Messages are ordered by `time_created` then id, parts by id, as opencode reads them back. A
+ * session kept only in the newer `session_message` table is read from there.
  */
 import { isRecord } from './builder.ts';
 import type { OpencodeSession } from './opencode-folder.ts';
+import { sessionMessageDocuments, type DocumentMessage, type SessionMessageRow } from './opencode-session-message.ts';
 
 /** Tables that make an SQLite file opencode's store (its other tables: project, todo, permission ...). */
 export const OPENCODE_TABLES = ['session', 'message', 'part'] as const;
@@ -36,8 +38,8 @@ export interface OpencodeStoreRows {
   sessions: SessionRow[];
   messages: DataRow[];
   parts: DataRow[];
-  /** Rows of tables holding conversation content Foldlab does not read, by table. */
-  unread?: Record<string, number>;
+  /** Rows of the newer `session_message` table, when the store has it (opencode-session-message.ts). */
+  sessionMessages?: SessionMessageRow[];
 }
 
 export interface OpencodeStore {
@@ -124,17 +126,18 @@ export function readOpencodeStore(rows: OpencodeStoreRows): OpencodeStore {
     list.push(part);
     parts.set(messageId, list);
   }
-  for (const [table, count] of Object.entries(rows.unread ?? {})) {
-    if (count > 0) problems.push({ key: table, message: `${count} row${count === 1 ? '' : 's'} of a table Foldlab does not read` });
-  }
-  const kept = [...infos.entries()].filter(([sessionId]) => messages.has(sessionId));
+  const legacy = new Map([...messages].map(([sessionId, list]) => [sessionId, new Set(list.map((message) => message.id))]));
+  const newer = sessionMessageDocuments(rows.sessionMessages ?? [], new Set(infos.keys()), legacy, problems);
+  const documentMessages = (sessionId: string): DocumentMessage[] =>
+    newer.get(sessionId) ?? (messages.get(sessionId) ?? []).map((message) => ({ info: message.info, parts: parts.get(message.id) ?? [] }));
+  const kept = [...infos.entries()].filter(([sessionId]) => messages.has(sessionId) || newer.has(sessionId));
   const sessions = kept.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([sessionId, info]): OpencodeSession => {
     const parentId = typeof info.parentID === 'string' ? info.parentID : undefined;
     return {
       sessionId,
       name: typeof info.title === 'string' && info.title ? info.title : sessionId,
       ...(parentId ? { parentId } : {}),
-      document: { info, messages: (messages.get(sessionId) ?? []).map((message) => ({ info: message.info, parts: parts.get(message.id) ?? [] })) },
+      document: { info, messages: documentMessages(sessionId) },
     };
   });
   return { sessions, problems, empty: infos.size - kept.length };
