@@ -103,6 +103,18 @@ describe("opencode's SQLite store (opencode.db)", () => {
     expect(read(store.sessions[2]!.document, 'ses_sub').meta.subagent).toEqual({ parentSessionId: 'ses_main', agentId: 'ses_sub' });
   });
 
+  it("reads a session_message table of the earlier layout, without its seq column, in time order", async () => {
+    const bytes = await database((db) => {
+      opencodeTables(db);
+      db.run("INSERT INTO session VALUES ('ses_new', 'p', NULL, 'new', '/w', 'Newer store', '1.3.0', NULL, 1, 2)");
+      db.run('CREATE TABLE session_message (id text PRIMARY KEY, session_id text, type text, time_created integer, time_updated integer, data text)');
+      db.run(`INSERT INTO session_message VALUES ('sm_2', 'ses_new', 'assistant', 6, 6, '{"content":[{"type":"text","id":"t","text":"ok"}]}'), ('sm_1', 'ses_new', 'user', 5, 5, '{"text":"go"}')`);
+    });
+    const store = await readOpencodeDatabase(bytes, 'opencode.db');
+    expect(store.problems).toEqual([]);
+    expect(read(store.sessions[0]!.document, 'ses_new').entries.map((entry) => [entry.role, entry.id])).toEqual([['user', 'sm_1'], ['assistant', 'sm_2']]);
+  });
+
   it('refuses a cut-off or damaged file, another program\'s database, an unknown layout and a store without conversations, each saying why', async () => {
     await expect(readOpencodeDatabase(SAMPLE.subarray(0, 6000), 'opencode.db')).rejects.toThrow(/^"opencode\.db" (is not a readable SQLite database|: the \w+ table could not be read).*Copy opencode\.db again with opencode closed/);
     const garbage = new Uint8Array(8192).fill(7);
