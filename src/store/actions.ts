@@ -44,7 +44,7 @@ async function runImport(label: string, fileName: string, run: (jobId: string) =
   }
 }
 
-export function importFile(file: File, options: { format?: FormatId; replaceId?: string; subagentMeta?: ImportRequest['subagentMeta']; kimiFolder?: ImportRequest['kimiFolder']; kimiCodeAgent?: ImportRequest['kimiCodeAgent']; droidSettings?: ImportRequest['droidSettings']; droidTaskCall?: ImportRequest['droidTaskCall']; copilotWorkspace?: ImportRequest['copilotWorkspace'] } = {}): Promise<ImportOutcome | undefined> {
+export function importFile(file: File, options: { format?: FormatId; replaceId?: string; subagentMeta?: ImportRequest['subagentMeta']; kimiFolder?: ImportRequest['kimiFolder']; kimiCodeAgent?: ImportRequest['kimiCodeAgent']; kimiCodeParents?: ImportRequest['kimiCodeParents']; droidSettings?: ImportRequest['droidSettings']; droidTaskCall?: ImportRequest['droidTaskCall']; copilotWorkspace?: ImportRequest['copilotWorkspace'] } = {}): Promise<ImportOutcome | undefined> {
   void requestPersistenceOnce();
   return runImport(`Importing ${file.name}`, file.name, (jobId) => {
     const request: ImportRequest = { jobId, fileName: file.name, origin: 'file', ...options };

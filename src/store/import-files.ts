@@ -120,10 +120,13 @@ async function importKimiCodeFolder(files: readonly PickedFile[], prefix: string
     useAppStore.getState().setNotice({ fileName: prefix.slice(0, -1) || 'the selection', error: errorMessage(error), nothingChanged: true });
     return;
   }
+  const wireOf = (path: string) => files.find((picked) => pathOf(picked) === path)?.file;
   for (const { info, path } of [...plan.agents.slice(1), plan.agents[0]!]) {
-    const wire = files.find((picked) => pathOf(picked) === path);
+    const wire = wireOf(path);
+    // A subagent's Agent call is in one of the folder's other wires: they go with it.
+    const parents = info.main ? [] : plan.agents.filter((agent) => agent.path !== path).flatMap((agent) => wireOf(agent.path) ?? []);
     // Each wire is named for its agent: every one of them is called wire.jsonl.
-    if (wire) await importFile(new File([wire.file], info.main ? `${info.sessionId}.jsonl` : `${info.agentId}.jsonl`), { format: 'kimi-code', kimiCodeAgent: info });
+    if (wire) await importFile(new File([wire], info.main ? `${info.sessionId}.jsonl` : `${info.agentId}.jsonl`), { format: 'kimi-code', kimiCodeAgent: info, ...(parents.length > 0 ? { kimiCodeParents: parents } : {}) });
   }
   noticeProblems(plan.problems, 'Kimi Code session folder');
 }

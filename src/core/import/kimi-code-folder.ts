@@ -113,24 +113,32 @@ export function withKimiCodeAgent(result: ImportResult, info: KimiCodeAgentInfo)
 }
 
 /**
- * The session with its subagents as threads, each linked to the `Agent` call that started it (its
- * parent's result named its agent id): the call's id, `subagent_type` and `description` (which
- * titles the thread). A subagent no call names keeps its link to the session.
+ * The session with its subagents as threads, each linked to the `Agent` call that started it
+ * (linkKimiCodeSubagent). A subagent no call names keeps its link to the session.
  */
 export function linkKimiCodeSubagents(session: ImportResult, subagents: readonly ImportResult[]): ImportResult {
   if (subagents.length === 0) return session;
-  const threads = subagents.map((thread): ImportResult => {
-    const agentId = thread.meta.subagent?.agentId;
-    const parents = [session, ...subagents.filter((other) => other !== thread)];
-    const parent = parents.find((candidate) => agentId !== undefined && candidate.meta.subagentCalls?.[agentId] !== undefined);
-    const callId = agentId === undefined ? undefined : parent?.meta.subagentCalls?.[agentId];
-    const call = callId === undefined ? undefined : parent?.entries.flatMap((entry) => entry.blocks).find((block): block is ToolCallBlock => block.type === 'tool_call' && block.callId === callId);
-    if (!call) return thread;
-    const args = isRecord(call.input) ? call.input : {};
-    const agentType = str(args.subagent_type);
-    const description = str(args.description);
-    const link: SubagentLink = { ...thread.meta.subagent, parentToolUseId: call.callId, ...(agentType ? { agentType } : {}), ...(description ? { description } : {}) };
-    return { ...thread, meta: { ...thread.meta, ...(description ? { title: description } : {}), subagent: link } };
-  });
+  const threads = subagents.map((thread) => linkKimiCodeSubagent(thread, [session, ...subagents.filter((other) => other !== thread)]));
   return { ...session, threads };
+}
+
+/**
+ * A subagent linked to the `Agent` call that started it, found among the imports of the other wires
+ * of its session folder (the parent whose call's result named its agent id): the call's id,
+ * `subagent_type` and `description` (which titles the thread). The command line (the whole folder
+ * read at once) and the page (each wire imported on its own, the others passed beside it) both link
+ * here. A subagent no call names is returned unchanged.
+ */
+export function linkKimiCodeSubagent(thread: ImportResult, parents: readonly ImportResult[]): ImportResult {
+  const agentId = thread.meta.subagent?.agentId;
+  if (agentId === undefined) return thread;
+  const parent = parents.find((candidate) => candidate.meta.subagentCalls?.[agentId] !== undefined);
+  const callId = parent?.meta.subagentCalls?.[agentId];
+  const call = callId === undefined ? undefined : parent?.entries.flatMap((entry) => entry.blocks).find((block): block is ToolCallBlock => block.type === 'tool_call' && block.callId === callId);
+  if (!call) return thread;
+  const args = isRecord(call.input) ? call.input : {};
+  const agentType = str(args.subagent_type);
+  const description = str(args.description);
+  const link: SubagentLink = { ...thread.meta.subagent, parentToolUseId: call.callId, ...(agentType ? { agentType } : {}), ...(description ? { description } : {}) };
+  return { ...thread, meta: { ...thread.meta, ...(description ? { title: description } : {}), subagent: link } };
 }

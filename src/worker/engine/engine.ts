@@ -8,6 +8,7 @@ import type { ImportResult } from '../../core/import/types.ts';
 import { withSubagentMeta } from '../../core/import/subagent-meta.ts';
 import { withKimiFolder } from '../../core/import/kimi-folder.ts';
 import { withKimiCodeAgent } from '../../core/import/kimi-code-folder.ts';
+import { withKimiCodeCaller } from '../import/kimi-code-caller.ts';
 import { withDroidSettings } from '../../core/import/droid-settings.ts';
 import { withDroidTaskCall } from '../../core/import/droid-task-call.ts';
 import { withCopilotWorkspace } from '../../core/import/copilot-workspace.ts';
@@ -216,7 +217,8 @@ export class Engine implements EngineApi {
       const imported = session.finish();
       const described = request.subagentMeta ? withSubagentMeta(imported, request.subagentMeta) : imported;
       const inKimiFolder = request.kimiFolder ? withKimiFolder(described, request.kimiFolder) : described;
-      const inFolder = request.kimiCodeAgent && inKimiFolder.format === 'kimi-code' ? withKimiCodeAgent(inKimiFolder, request.kimiCodeAgent) : inKimiFolder;
+      const inKimiCode = request.kimiCodeAgent && inKimiFolder.format === 'kimi-code' ? withKimiCodeAgent(inKimiFolder, request.kimiCodeAgent) : inKimiFolder;
+      const inFolder = request.kimiCodeParents && inKimiCode.format === 'kimi-code' ? await withKimiCodeCaller(inKimiCode, request.kimiCodeParents) : inKimiCode;
       const settings = inFolder.format === 'droid' ? request.droidSettings : undefined;
       const withSettings = settings ? withDroidSettings(inFolder, settings.settings, settings.fileName) : inFolder;
       const withCall = request.droidTaskCall && withSettings.format === 'droid' ? withDroidTaskCall(withSettings, request.droidTaskCall) : withSettings;

@@ -72,6 +72,8 @@ export interface ImportRequest {
   kimiFolder?: KimiFolderInfo;
   /** Which agent of a Kimi Code session folder this `wire.jsonl` is (session id, title; a subagent's link). */
   kimiCodeAgent?: KimiCodeAgentInfo;
+  /** A Kimi Code subagent's sibling wires (the session's and the other subagents'), where its `Agent` call is found. */
+  kimiCodeParents?: Blob[];
   /** A Factory Droid session's `<id>.settings.json`, read beside its session file (model, token totals). */
   droidSettings?: { fileName: string; settings: DroidSettings };
   /** A Factory Droid subagent's Task call, read from its caller's session file picked with it (type, description). */
