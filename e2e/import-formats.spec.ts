@@ -73,6 +73,14 @@ for (const file of FILES) {
     expect(outcome?.toolResults).toBe(expected.toolResults);
     expect(outcome?.roles).toEqual(expected.roles);
     expect(outcome?.usage).toEqual(expected.usage);
+    if (file.format === 'kimi-code') {
+      // The subagent is tied to the session's Agent call as on the command line (src/worker/import/import-kimi-code.test.ts): titled by its description, noted with its type.
+      const session = app.libraryItems().filter({ hasText: file.folderAs! }).first();
+      await session.getByTestId('library.item.subagents-toggle').click();
+      const subagent = session.getByTestId('library.subagents').getByTestId('library.item');
+      await expect(subagent.getByTestId('library.item.open')).toContainText('Find parseDuration callers');
+      await expect(subagent.getByTestId('library.item.subagent')).toHaveText('subagent (explore)');
+    }
 
     const calls = await replayed;
     await page.getByTestId('counter.select').selectOption('chars4');
