@@ -115,6 +115,15 @@ describe('Factory Droid session store', () => {
       '7 malformed not valid JSON (Unterminated string in JSON at position 27); expected one JSON object per line',
     ]);
   });
+
+  it('takes the model from modelId, the field Droid 0.226 writes on an assistant message', () => {
+    const result = importText(jsonl(
+      { type: 'session_start', id: 's-4', title: 'T', version: 2, cwd: '/w' },
+      { type: 'message', id: 'u1', parentId: 's-4', timestamp: '2026-09-24T09:30:26.803Z', message: { role: 'user', content: [{ type: 'text', text: 'What was my previous question?' }], interactionMode: 'auto' } },
+      { type: 'message', id: 'a1', parentId: 'u1', timestamp: '2026-09-24T09:30:26.886Z', message: { role: 'assistant', content: [{ type: 'text', text: 'Hello.' }], openaiMessageId: 'msg_1', modelId: 'custom:Mock-0', reasoningEffort: 'none' } },
+    ));
+    expect(result.entries.map((entry) => `${entry.id}:${entry.role}:${entry.model ?? '-'}`)).toEqual(['u1:user:-', 'a1:assistant:custom:Mock-0']);
+  });
 });
 
 /** A session store file with a subagent and a rewind, its subagent's own file and its `.settings.json` (see public/samples/NOTICE.md). */

@@ -176,7 +176,8 @@ class DroidImporter implements LineImporter {
     const firstEntry = builder.entries.length;
     if (role === 'assistant') {
       last = builder.push({ ...common, ...(id ? { id } : {}), ...parent, role: 'assistant', kind: 'message', blocks, ...(flags ? { flags } : {}) });
-      const model = str(message.model);
+      // Droid 0.226 writes the assistant's model as `modelId` (e.g. "custom:Mock-0"); older lines say `model`.
+      const model = str(message.modelId) ?? str(message.model);
       if (model) last.model = model;
       const usage = normalizeUsage(message.usage);
       if (usage) last.usage = usage;
