@@ -116,13 +116,14 @@ describe('Factory Droid session store', () => {
     ]);
   });
 
-  it('takes the model from modelId, the field Droid 0.226 writes on an assistant message', () => {
+  it('takes the model from modelId and llm_only from the message\'s own visibility, as Droid 0.226 writes them', () => {
     const result = importText(jsonl(
       { type: 'session_start', id: 's-4', title: 'T', version: 2, cwd: '/w' },
-      { type: 'message', id: 'u1', parentId: 's-4', timestamp: '2026-09-24T09:30:26.803Z', message: { role: 'user', content: [{ type: 'text', text: 'What was my previous question?' }], interactionMode: 'auto' } },
+      { type: 'message', id: 'context-u1', timestamp: '2026-09-24T09:30:26.799Z', message: { role: 'user', content: [{ type: 'text', text: '<system-reminder>Current date: 2026-09-24.</system-reminder>' }], visibility: 'llm_only' } },
+      { type: 'message', id: 'u1', parentId: 'context-u1', timestamp: '2026-09-24T09:30:26.803Z', message: { role: 'user', content: [{ type: 'text', text: 'What was my previous question?' }], interactionMode: 'auto' } },
       { type: 'message', id: 'a1', parentId: 'u1', timestamp: '2026-09-24T09:30:26.886Z', message: { role: 'assistant', content: [{ type: 'text', text: 'Hello.' }], openaiMessageId: 'msg_1', modelId: 'custom:Mock-0', reasoningEffort: 'none' } },
     ));
-    expect(result.entries.map((entry) => `${entry.id}:${entry.role}:${entry.model ?? '-'}`)).toEqual(['u1:user:-', 'a1:assistant:custom:Mock-0']);
+    expect(result.entries.map((entry) => `${entry.id}:${entry.role}:${entry.model ?? '-'}:${entry.flags?.injected === true ? 'injected' : '-'}`)).toEqual(['context-u1:user:-:injected', 'u1:user:-:-', 'a1:assistant:custom:Mock-0:-']);
   });
 });
 

@@ -169,7 +169,8 @@ class DroidImporter implements LineImporter {
     }
     const blocks = convertContent(content, common.line);
     const id = str(value.id);
-    const flags = value.visibility === 'llm_only' ? { injected: true } : undefined;
+    // Droid 0.226 writes `visibility` inside the message; older lines put it beside it.
+    const flags = (message.visibility ?? value.visibility) === 'llm_only' ? { injected: true } : undefined;
     const parentId = this.parentOf(value, common.line);
     const parent = parentId === undefined ? {} : { parentId };
     let last: Entry;
