@@ -9,6 +9,9 @@
  *   the tool results and tokens); its entry spans both lines.
  * - `$rewindTo` drops that message and every later one from the conversation; the next message
  *   starts a branch from the one before it, so what was rewound stays as a side branch.
+ * - The file streams: once more than twice `OPEN_MESSAGES` messages wait, the older ones are written
+ *   as entries (the CLI only writes the newest messages again), so the end of a 200 MB file is short
+ *   work. A copy of a message that far back is reported and the earlier copy kept.
  * - A `user` message is the user's text (and pasted images); a `gemini` message is one model
  *   response: its `thoughts` (subject and description) as thinking, its text, its `toolCalls`; each
  *   call with a recorded `result` adds a tool-result entry right after it (status `error` marks it
@@ -25,6 +28,13 @@ import { ImportFormatError, type DocumentImporter, type ImportResult, type LineI
 
 const TYPES = 'user, gemini, info, warning or error';
 const MESSAGE_TYPES = new Set(['user', 'gemini', 'info', 'warning', 'error']);
+
+/**
+ * Messages kept open to be written again before their entries are built. Default 1,000; unit:
+ * messages. Gemini CLI writes a message again only while it is among the newest (its tool results,
+ * its tokens), so a thousand is far more than a real file needs and bounds the work left to the end.
+ */
+export const OPEN_MESSAGES = 1_000;
 
 interface Stored {
   id: string;
@@ -46,6 +56,9 @@ class GeminiCliImporter implements LineImporter {
   private readonly live = new Map<string, number>();
   /** Indices in `stored` of the live messages, in conversation order. */
   private order: number[] = [];
+  /** `stored[0, written)` have their entries built; `tails[i]` is the last entry id message i produced. */
+  private written = 0;
+  private readonly tails: Array<string | null> = [];
 
   line(value: Record<string, unknown>, lineNo: number): void {
     this.builder.lines++;
@@ -82,13 +95,19 @@ class GeminiCliImporter implements LineImporter {
   }
 
   finish(): ImportResult {
-    /** Last entry id each stored message produced (its children hang under it). */
-    const tails: Array<string | null> = [];
-    this.stored.forEach((message, i) => {
-      const parent = message.parent < 0 ? null : (tails[message.parent] ?? null);
-      tails[i] = this.entries(message, parent);
-    });
+    this.writeUpTo(this.stored.length);
     return this.builder.result();
+  }
+
+  /** Entries of the stored messages before `end` (a parent always comes before its children). */
+  private writeUpTo(end: number): void {
+    for (; this.written < end; this.written++) {
+      const message = this.stored[this.written]!;
+      const parent = message.parent < 0 ? null : (this.tails[message.parent] ?? null);
+      this.tails[this.written] = this.entries(message, parent);
+      // Only the type is read again (a later copy's check); the content is released.
+      message.record = { type: message.record.type };
+    }
   }
 
   private metadata(value: Record<string, unknown>, lineNo: number): void {
@@ -118,6 +137,10 @@ class GeminiCliImporter implements LineImporter {
         this.builder.issue(lineNo, `message ${JSON.stringify(id)} is written again with type ${JSON.stringify(value.type)} (expected ${TYPES}); the copy on line ${existing.lineEnd} is kept`, 'unsupported');
         return;
       }
+      if (at! < this.written) {
+        this.builder.issue(lineNo, `message ${JSON.stringify(id)} is written again more than ${OPEN_MESSAGES} messages after it, when its entries are already built; the copy on line ${existing.lineEnd} is kept`, 'unsupported');
+        return;
+      }
       existing.record = value;
       existing.lineEnd = lineNo;
       return;
@@ -126,6 +149,7 @@ class GeminiCliImporter implements LineImporter {
     this.stored.push({ id, record: value, line: lineNo, lineEnd: lineNo, parent: last ?? -1 });
     this.live.set(id, this.stored.length - 1);
     this.order.push(this.stored.length - 1);
+    if (this.stored.length - this.written > 2 * OPEN_MESSAGES) this.writeUpTo(this.stored.length - OPEN_MESSAGES);
   }
 
   private rewind(id: string): void {
