@@ -260,3 +260,20 @@ describe('Factory Droid compaction anchor', () => {
     expect(fromLastCompaction(result.entries).ids).toEqual(['c3', 'u3']);
   });
 });
+
+describe('Factory Droid messages shown to the user only', () => {
+  it('makes no entry of a hook run (visibility user_only, Droid 0.226): counted as metadata, what follows it hangs under its parent', () => {
+    const result = importText(jsonl(
+      { type: 'session_start', id: 's-5', title: 'T', version: 2, cwd: '/w' },
+      { type: 'message', id: 'u1', parentId: 's-5', timestamp: '2026-09-24T09:30:26.803Z', message: { role: 'user', content: [{ type: 'text', text: 'Hi' }] } },
+      { type: 'message', id: 'hook-1', parentId: 'u1', timestamp: '2026-09-24T09:30:26.810Z', message: { role: 'user', content: [], visibility: 'user_only', hookEventName: 'UserPromptSubmit', hookResults: [] } },
+      { type: 'message', id: 'a1', parentId: 'hook-1', timestamp: '2026-09-24T09:30:26.886Z', message: { role: 'assistant', content: [{ type: 'text', text: 'Hello.' }], modelId: 'custom:Mock-0' } },
+      { type: 'message', id: 'hook-2', parentId: 'a1', timestamp: '2026-09-24T09:30:27.000Z', message: { role: 'user', content: [], visibility: 'user_only', hookEventName: 'Stop' } },
+      { type: 'message', id: 'hook-3', parentId: 'hook-2', timestamp: '2026-09-24T09:30:27.100Z', message: { role: 'user', content: [], visibility: 'user_only', hookEventName: 'Stop' } },
+      { type: 'message', id: 'u2', parentId: 'hook-3', timestamp: '2026-09-24T09:31:00.000Z', message: { role: 'user', content: [{ type: 'text', text: 'Thanks' }] } },
+    ));
+    expect(result.issues).toEqual([]);
+    expect(result.entries.map((entry) => `${entry.id}<${entry.parentId ?? 'root'}`)).toEqual(['u1<root', 'a1<u1', 'u2<a1']);
+    expect(result.ignoredLines).toBe(4);
+  });
+});

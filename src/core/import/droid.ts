@@ -10,7 +10,9 @@
  * Decisions:
  * - A store message is read as Anthropic content: thinking kept as thinking, `tool_use` as calls; a
  *   user message's `tool_result` blocks become one tool entry (they answer the calls before them),
- *   its other blocks the user's entry. `visibility: "llm_only"` marks text the harness injected.
+ *   its other blocks the user's entry. `visibility: "llm_only"` marks text the harness injected;
+ *   a `visibility: "user_only"` message (a hook's run, shown to the user and never sent to the
+ *   model) is no entry: counted as a metadata line, what names it as parent hangs under its parent.
  * - A stream's `tool_call` joins the assistant message its `messageId` names (the one just read, or
  *   a new assistant entry when the model wrote no text); a `tool_result` without an id answers the
  *   oldest unanswered call, as the stream is in order.
@@ -57,6 +59,8 @@ class DroidImporter implements LineImporter {
   private lastAssistantText: string | undefined;
   /** Store: each message id -> the entry its children hang under (the last entry it became, or a compaction marker after it). */
   private readonly tips = new Map<string, string>();
+  /** Store: each `user_only` message id -> the message id it follows (undefined at a root): its children hang there. */
+  private readonly passedOver = new Map<string, string | undefined>();
   /** Store: the message id whose tip is the last entry, for a compaction marker to take its place. */
   private lastMessageId: string | undefined;
   /** Store: the messages read so far, for a compaction's `anchorMessage`. */
@@ -132,7 +136,9 @@ class DroidImporter implements LineImporter {
    */
   private parentOf(value: Record<string, unknown>, lineNo: number): string | null | undefined {
     if (!('parentId' in value)) return undefined;
-    const raw = str(value.parentId);
+    let raw = str(value.parentId);
+    // A `user_only` message is no entry: what names it hangs where it would have (bounded against a loop of ids).
+    for (let hops = 0; raw !== undefined && !this.tips.has(raw) && this.passedOver.has(raw) && hops < 64; hops++) raw = this.passedOver.get(raw);
     if (raw === undefined || raw === this.builder.meta.sessionId) return null;
     const tip = this.tips.get(raw);
     if (tip !== undefined) return tip;
@@ -167,11 +173,17 @@ class DroidImporter implements LineImporter {
       const unknown = [...new Set(content.flatMap((block) => (isRecord(block) && typeof block.type === 'string' && !BLOCK_TYPES.has(block.type) ? [block.type] : [])))];
       if (unknown.length > 0) builder.issue(common.line, `content block type${unknown.length > 1 ? 's' : ''} ${unknown.map((type) => JSON.stringify(type)).join(', ')} kept as text (Foldlab reads text, thinking, tool_use, tool_result, image and document)`, 'unsupported');
     }
-    const blocks = convertContent(content, common.line);
     const id = str(value.id);
     // Droid 0.226 writes `visibility` inside the message; older lines put it beside it.
-    const flags = (message.visibility ?? value.visibility) === 'llm_only' ? { injected: true } : undefined;
+    const visibility = message.visibility ?? value.visibility;
+    if (visibility === 'user_only') {
+      builder.ignoredLines++;
+      if (id !== undefined) this.passedOver.set(id, 'parentId' in value ? str(value.parentId) : this.lastMessageId);
+      return;
+    }
     const parentId = this.parentOf(value, common.line);
+    const blocks = convertContent(content, common.line);
+    const flags = visibility === 'llm_only' ? { injected: true } : undefined;
     const parent = parentId === undefined ? {} : { parentId };
     let last: Entry;
     const firstEntry = builder.entries.length;
