@@ -4,24 +4,13 @@
  * as the session (titled by `state.json`), the others as its subagent threads
  * (core/import/kimi-code-folder.ts).
  */
-import { createReadStream, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { basename, join, relative, resolve } from 'node:path';
+import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
 import { isKimiCodeState, kimiCodeFolderPrefix, linkKimiCodeSubagents, planKimiCodeFolder, withKimiCodeAgent } from '../core/import/kimi-code-folder.ts';
 import { ImportSession } from '../core/import/run.ts';
 import type { ImportResult } from '../core/import/types.ts';
+import { pathsUnder } from './paths-under.ts';
 
-function pathsUnder(dir: string): string[] {
-  const paths: string[] = [];
-  const walk = (at: string) => {
-    for (const entry of readdirSync(at, { withFileTypes: true })) {
-      const full = join(at, entry.name);
-      if (entry.isDirectory()) walk(full);
-      else if (entry.isFile()) paths.push(relative(dir, full).split('\\').join('/'));
-    }
-  };
-  walk(dir);
-  return paths;
-}
 
 /** Is `dir` a Kimi Code session folder: `state.json` with an `agents/` folder, or a Kimi Code `state.json` whose wires are missing? */
 export function isKimiCodeFolder(dir: string): boolean {

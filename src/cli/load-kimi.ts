@@ -3,27 +3,15 @@
  * session: its `wire.jsonl` streamed through the import, then the folder's session id, title and
  * subagent descriptions applied (core/import/kimi-folder.ts).
  */
-import { createReadStream, readdirSync, readFileSync, statSync } from 'node:fs';
-import { basename, join, relative, resolve } from 'node:path';
+import { createReadStream, readFileSync, statSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
 import { kimiContextOrder } from '../core/import/kimi-context.ts';
 import { kimiWirePath, readKimiFolder, withKimiFolder } from '../core/import/kimi-folder.ts';
 import type { FolderFile } from '../core/import/opencode-folder.ts';
 import { ImportSession } from '../core/import/run.ts';
 import type { ImportResult } from '../core/import/types.ts';
+import { pathsUnder } from './paths-under.ts';
 
-/** Paths of the files under `dir` ('/'-separated, relative to it). */
-function pathsUnder(dir: string): string[] {
-  const paths: string[] = [];
-  const walk = (at: string) => {
-    for (const entry of readdirSync(at, { withFileTypes: true })) {
-      const full = join(at, entry.name);
-      if (entry.isDirectory()) walk(full);
-      else if (entry.isFile()) paths.push(relative(dir, full).split('\\').join('/'));
-    }
-  };
-  walk(dir);
-  return paths;
-}
 
 /** Is `dir` a Kimi CLI session folder? */
 export function isKimiFolder(dir: string): boolean {

@@ -1,6 +1,6 @@
 /** Reads a transcript file through the same streaming import the app uses, and the prompt files from disk. */
 import { createReadStream, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { basename, dirname, join, relative, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import type { PromptLibrary } from '../core/compaction/prompts.ts';
 import { isClineTaskFolder, readClineTasks } from '../core/import/cline-folder.ts';
 import { cursorTranscriptPath } from '../core/import/cursor.ts';
@@ -12,6 +12,7 @@ import { importText, ImportSession } from '../core/import/run.ts';
 import { importSqliteStore, storePath } from './load-store.ts';
 import { importKimiFolder, isKimiFolder } from './load-kimi.ts';
 import { importKimiCodeFolder, isKimiCodeFolder } from './load-kimi-code.ts';
+import { pathsUnder } from './paths-under.ts';
 import { ImportFormatError, type FormatId, type ImportResult } from '../core/import/types.ts';
 
 /**
@@ -69,28 +70,12 @@ function withDroidTaskCallBeside(path: string, result: ImportResult): ImportResu
 
 /** Every file under `dir`, with its path relative to it ('/'-separated). */
 function filesUnder(dir: string): FolderFile[] {
-  const files: FolderFile[] = [];
-  const walk = (at: string) => {
-    for (const entry of readdirSync(at, { withFileTypes: true })) {
-      const full = join(at, entry.name);
-      if (entry.isDirectory()) walk(full);
-      else if (entry.isFile() && entry.name.endsWith('.json')) files.push({ path: relative(dir, full).split('\\').join('/'), text: readFileSync(full, 'utf8') });
-    }
-  };
-  walk(dir);
-  return files;
+  return pathsUnder(dir, (name) => name.endsWith('.json')).map((path) => ({ path, text: readFileSync(join(dir, path), 'utf8') }));
 }
 
 /** Is `dir` an opencode storage folder, a Cline task folder or a Kimi CLI or Kimi Code session folder (read as a session, not walked for transcripts)? */
 export function isSessionFolder(dir: string): boolean {
-  const paths: string[] = [];
-  const walk = (at: string) => {
-    for (const entry of readdirSync(at, { withFileTypes: true })) {
-      if (entry.isDirectory()) walk(join(at, entry.name));
-      else if (entry.isFile() && entry.name.endsWith('.json')) paths.push(relative(dir, join(at, entry.name)).split('\\').join('/'));
-    }
-  };
-  walk(dir);
+  const paths = pathsUnder(dir, (name) => name.endsWith('.json'));
   return isOpencodeStorage(paths) || isClineTaskFolder(paths) || isKimiFolder(dir) || isKimiCodeFolder(dir);
 }
 
