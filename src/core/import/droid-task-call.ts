@@ -7,7 +7,7 @@
  * picked or dropped together) and the command line (the file beside) both read it here and apply it
  * with `withDroidTaskCall`, as Claude Code's `agent-<id>.meta.json` is applied (subagent-meta.ts).
  */
-import { isRecord, str } from './builder.ts';
+import { isRecord, parseJsonLoose, str } from './builder.ts';
 import { withSubagentMeta } from './subagent-meta.ts';
 import type { ImportResult } from './types.ts';
 
@@ -74,12 +74,8 @@ export function withDroidTaskCall(result: ImportResult, call: DroidTaskCall): Im
 
 /** The call `toolUseId` on one line: its tool name and input, or undefined when the line holds none. */
 function callOnLine(line: string, toolUseId: string): { name: string | undefined; input: unknown } | undefined {
-  let value: unknown;
-  try {
-    value = JSON.parse(line);
-  } catch {
-    return undefined;
-  }
+  // Not JSON comes back as the text itself, which is no record.
+  const value = parseJsonLoose(line);
   if (!isRecord(value)) return undefined;
   if (value.type === 'tool_call' && (value.id === toolUseId || value.toolCallId === toolUseId)) return { name: str(value.toolName), input: value.parameters };
   const content = isRecord(value.message) ? value.message.content : undefined;

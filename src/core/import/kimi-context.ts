@@ -7,7 +7,7 @@
  * (kimi-cli `soul/compaction.py`, `soul/context.py`). A revert rotates the file too, without a
  * summary, so only files that start with one count.
  */
-import { isRecord, str } from './builder.ts';
+import { isRecord, parseJsonLoose, str } from './builder.ts';
 import type { FolderFile } from './opencode-folder.ts';
 
 export const KIMI_COMPACTION_PREFIX = '<system>Previous context has been compacted. Here is the compaction output:</system>';
@@ -23,12 +23,8 @@ export function kimiContextOrder(name: string): number | undefined {
 export function kimiContextSummary(text: string): string | undefined {
   for (const line of text.split('\n')) {
     if (!line.trim()) continue;
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch {
-      return undefined;
-    }
+    // Not JSON comes back as the text itself, which is no record.
+    const value = parseJsonLoose(line);
     if (!isRecord(value)) return undefined;
     const role = str(value.role);
     if (role === '_system_prompt' || role === '_checkpoint' || role === '_usage') continue;
